@@ -1,0 +1,35 @@
+package io.tarn.storage.scan;
+
+import io.tarn.storage.binary.BinaryRow;
+import io.tarn.storage.manifest.DataFileMeta;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A live data file chosen by scan planning, with the partition and bucket it belongs to and its
+ * deletion vector, if any.
+ */
+public record PlannedFile(BinaryRow partition, int bucket, int totalBuckets, DataFileMeta file, Optional<DeletionFile> deletionFile)
+{
+    public PlannedFile
+    {
+        requireNonNull(partition, "partition is null");
+        requireNonNull(file, "file is null");
+        requireNonNull(deletionFile, "deletionFile is null");
+    }
+
+    /**
+     * Rows a reader returns from this file when it is read raw: all rows minus the deleted ones,
+     * or empty when a deletion vector's cardinality is unknown.
+     */
+    public Optional<Long> liveRowCount()
+    {
+        if (deletionFile.isEmpty()) {
+            return Optional.of(file.rowCount());
+        }
+        Long deleted = deletionFile.get().cardinality();
+        return deleted == null ? Optional.empty() : Optional.of(file.rowCount() - deleted);
+    }
+}

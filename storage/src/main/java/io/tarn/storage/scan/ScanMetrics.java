@@ -1,0 +1,51 @@
+package io.tarn.storage.scan;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * What planning read and what each pruning rule saved. Files are counted once, by the first rule
+ * that removed them, in the order partition → bucket → level → statistics.
+ */
+public record ScanMetrics(
+        long manifestsPlanned,
+        long manifestsSkippedByPartition,
+        long manifestsSkippedByLevel,
+        long entriesRead,
+        long filesSkippedByPartition,
+        long filesSkippedByBucket,
+        long filesSkippedByLevel,
+        long filesSkippedByStats,
+        long filesPlanned,
+        long splitsPlanned)
+{
+    public long manifestsRead()
+    {
+        return manifestsPlanned - manifestsSkippedByPartition - manifestsSkippedByLevel;
+    }
+
+    public long filesSkipped()
+    {
+        return filesSkippedByPartition + filesSkippedByBucket + filesSkippedByLevel + filesSkippedByStats;
+    }
+
+    /**
+     * The counters by name, in a stable order, for logs and `key=value` output.
+     */
+    public Map<String, Long> asMap()
+    {
+        Map<String, Long> map = new LinkedHashMap<>();
+        map.put("manifests_planned", manifestsPlanned);
+        map.put("manifests_read", manifestsRead());
+        map.put("manifests_skipped_partition", manifestsSkippedByPartition);
+        map.put("manifests_skipped_level", manifestsSkippedByLevel);
+        map.put("entries_read", entriesRead);
+        map.put("files_skipped_partition", filesSkippedByPartition);
+        map.put("files_skipped_bucket", filesSkippedByBucket);
+        map.put("files_skipped_level", filesSkippedByLevel);
+        map.put("files_skipped_stats", filesSkippedByStats);
+        map.put("files_planned", filesPlanned);
+        map.put("splits_planned", splitsPlanned);
+        return map;
+    }
+}

@@ -1,0 +1,29 @@
+package io.tarn.storage.scan;
+
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.Snapshot;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The result of planning a scan: the snapshot it read (empty for a table without snapshots), the
+ * schema rows are read with (the snapshot's own schema), the splits and the pruning counters.
+ */
+public record ScanPlan(Optional<Snapshot> snapshot, TableSchema readSchema, List<DataSplit> splits, ScanMetrics metrics)
+{
+    public ScanPlan
+    {
+        requireNonNull(snapshot, "snapshot is null");
+        requireNonNull(readSchema, "readSchema is null");
+        splits = List.copyOf(requireNonNull(splits, "splits is null"));
+        requireNonNull(metrics, "metrics is null");
+    }
+
+    public List<PlannedFile> files()
+    {
+        return splits.stream().flatMap(split -> split.files().stream()).toList();
+    }
+}

@@ -1,0 +1,386 @@
+package io.tarn.storage.scan;
+
+import io.tarn.index.predicate.ColumnStats;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.StatsEvaluator;
+import io.tarn.index.predicate.StatsProvider;
+import io.tarn.storage.binary.BinaryRow;
+import io.tarn.storage.binary.SimpleStats;
+import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.manifest.DeletionVectorMeta;
+import io.tarn.storage.manifest.IndexManifestEntry;
+import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.table.MergeEngine;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.table.TableOptions;
+import io.tarn.types.DataField;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Plans the live files of one snapshot and prunes them, cheapest rule first: whole manifests by
+ * their partition statistics and level range, then files by partition value, bucket, level and
+ * min/max/null-count statistics. Every rule only removes files that cannot hold a row the filter
+ * accepts; statistics that cannot be trusted (type changed, truncated, missing) keep the file.
+ *
+ * <p>Which statistics may prune depends on how the table is read:
+ * <ul>
+ * <li>append tables, and primary-key tables read raw (deletion vectors, first-row): every file by
+ *     its value statistics;</li>
+ * <li>primary-key tables merged on read: files by their key statistics; by value statistics only
+ *     where a merged row is one input row and the bucket holds one sorted run (per file) or, for
+ *     deduplicate and first-row, where no file of the bucket matches (the whole bucket).</li>
+ * </ul>
+ * Level-0 files of deletion-vector and first-row tables are not visible to batch reads, and the
+ * postpone bucket is never read, as in Paimon.
+ */
+public final class ScanPlanner
+{
+    private static final int POSTPONE_BUCKET = -2;
+
+    private final PaimonTable table;
+    private final Optional<Predicate> filter;
+
+    public ScanPlanner(PaimonTable table)
+    {
+        this(table, Optional.empty());
+    }
+
+    private ScanPlanner(PaimonTable table, Optional<Predicate> filter)
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.filter = requireNonNull(filter, "filter is null");
+    }
+
+    /**
+     * A planner that also prunes by {@code predicate}, whose field ids refer to the read schema.
+     */
+    public ScanPlanner withFilter(Predicate predicate)
+    {
+        return new ScanPlanner(table, Optional.of(predicate));
+    }
+
+    /**
+     * Plans the table as of {@code snapshot}; an empty snapshot plans an empty table with its
+     * latest schema.
+     */
+    public ScanPlan plan(Optional<Snapshot> snapshot)
+            throws IOException
+    {
+        if (snapshot.isEmpty()) {
+            TableSchema schema = table.schema();
+            return new ScanPlan(snapshot, schema, List.of(), new Counters().toMetrics(0));
+        }
+        return new Planning(snapshot.get()).plan();
+    }
+
+    private final class Planning
+    {
+        private final Snapshot snapshot;
+        private final TableSchema schema;
+        private final TableOptions options;
+        private final boolean primaryKeyTable;
+        private final boolean readRaw;
+        private final boolean skipLevel0;
+        private final List<DataField> partitionFields;
+        private final Optional<BucketSelector> bucketSelector;
+        private final Counters counters = new Counters();
+        private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
+        private final Map<StatsLayout, FieldStatsMapping> mappings = new HashMap<>();
+
+        Planning(Snapshot snapshot)
+                throws IOException
+        {
+            this.snapshot = snapshot;
+            this.schema = table.schema(snapshot.schemaId());
+            this.options = new TableOptions(table.name(), schema.options());
+            this.primaryKeyTable = !schema.primaryKeys().isEmpty();
+            MergeEngine mergeEngine = primaryKeyTable ? options.mergeEngine() : MergeEngine.DEDUPLICATE;
+            this.skipLevel0 = primaryKeyTable && (options.deletionVectorsEnabled() || mergeEngine == MergeEngine.FIRST_ROW);
+            this.readRaw = !primaryKeyTable || skipLevel0;
+            this.partitionFields = schema.partitionType().fields();
+            this.bucketSelector = filter.flatMap(predicate -> options.bucket() > 0
+                    ? BucketSelector.create(predicate, bucketKeyFields(schema), options.modBucketFunction())
+                    : Optional.empty());
+        }
+
+        ScanPlan plan()
+                throws IOException
+        {
+            List<ManifestFileMeta> manifests = new ArrayList<>(table.readManifestList(snapshot.baseManifestList()));
+            manifests.addAll(table.readManifestList(snapshot.deltaManifestList()));
+            counters.manifestsPlanned = manifests.size();
+
+            LiveFileMerger merger = new LiveFileMerger(table.name());
+            for (ManifestFileMeta manifest : manifests) {
+                if (skipManifest(manifest)) {
+                    continue;
+                }
+                for (ManifestEntry entry : table.readManifest(manifest.fileName())) {
+                    counters.entriesRead++;
+                    merger.add(entry, manifest.fileName());
+                }
+            }
+
+            Map<DeletionVectorKey, DeletionFile> deletionFiles = deletionFiles();
+            List<PlannedFile> candidates = new ArrayList<>();
+            for (ManifestEntry entry : merger.liveEntries()) {
+                if (!partitionMatches(entry.partition())) {
+                    counters.filesSkippedByPartition++;
+                }
+                else if (entry.bucket() == POSTPONE_BUCKET || (bucketSelector.isPresent() && !bucketSelector.get().select(entry.bucket(), entry.totalBuckets()))) {
+                    counters.filesSkippedByBucket++;
+                }
+                else if (skipLevel0 && entry.file().level() == 0) {
+                    counters.filesSkippedByLevel++;
+                }
+                else {
+                    DeletionFile deletionFile = deletionFiles.get(new DeletionVectorKey(entry.partition(), entry.bucket(), entry.file().fileName()));
+                    candidates.add(new PlannedFile(entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file(), Optional.ofNullable(deletionFile)));
+                }
+            }
+
+            List<PlannedFile> planned = filter.isEmpty() ? candidates : pruneByStats(candidates);
+            counters.filesPlanned = planned.size();
+            List<DataSplit> splits = new SplitGenerator(options.splitTargetSize(), options.splitOpenFileCost()).splits(planned, !readRaw);
+            return new ScanPlan(Optional.of(snapshot), schema, splits, counters.toMetrics(splits.size()));
+        }
+
+        private boolean skipManifest(ManifestFileMeta manifest)
+        {
+            if (skipLevel0 && manifest.maxLevel() != null && manifest.maxLevel() == 0) {
+                counters.manifestsSkippedByLevel++;
+                return true;
+            }
+            if (filter.isPresent() && !partitionFields.isEmpty()) {
+                long entries = manifest.numAddedFiles() + manifest.numDeletedFiles();
+                FieldStatsMapping mapping = new FieldStatsMapping(partitionFields, partitionFields);
+                SimpleStats stats = manifest.partitionStats();
+                StatsProvider provider = field -> partitionField(field.fieldId())
+                        .flatMap(partitionField -> mapping.stats(partitionField, stats, entries));
+                if (!StatsEvaluator.mightMatch(filter.get(), provider)) {
+                    counters.manifestsSkippedByPartition++;
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        private boolean partitionMatches(BinaryRow partition)
+        {
+            if (filter.isEmpty() || partitionFields.isEmpty()) {
+                return true;
+            }
+            return partitionMatches.computeIfAbsent(partition, row -> StatsEvaluator.mightMatch(filter.get(), field -> partitionStats(row, field.fieldId(), 1)));
+        }
+
+        private List<PlannedFile> pruneByStats(List<PlannedFile> files)
+                throws IOException
+        {
+            Predicate predicate = filter.get();
+            if (readRaw) {
+                List<PlannedFile> kept = new ArrayList<>();
+                for (PlannedFile file : files) {
+                    if (StatsEvaluator.mightMatch(predicate, valueStats(file))) {
+                        kept.add(file);
+                    }
+                    else {
+                        counters.filesSkippedByStats++;
+                    }
+                }
+                return kept;
+            }
+
+            MergeEngine mergeEngine = options.mergeEngine();
+            Map<List<Object>, List<PlannedFile>> buckets = new LinkedHashMap<>();
+            for (PlannedFile file : files) {
+                if (StatsEvaluator.mightMatch(predicate, keyStats(file))) {
+                    buckets.computeIfAbsent(List.of(file.partition(), file.bucket()), ignored -> new ArrayList<>()).add(file);
+                }
+                else {
+                    counters.filesSkippedByStats++;
+                }
+            }
+            List<PlannedFile> kept = new ArrayList<>();
+            for (List<PlannedFile> bucketFiles : buckets.values()) {
+                List<PlannedFile> matching = new ArrayList<>();
+                for (PlannedFile file : bucketFiles) {
+                    if (StatsEvaluator.mightMatch(predicate, valueStats(file))) {
+                        matching.add(file);
+                    }
+                }
+                List<PlannedFile> bucketKept;
+                if (singleSortedRun(bucketFiles)) {
+                    // each key has one row in the bucket, so its merged row is that row
+                    bucketKept = matching;
+                }
+                else if (matching.isEmpty() && mergeEngine.mergedRowIsAnInputRow()) {
+                    // every merged row is one of the bucket's rows, and none of them can match
+                    bucketKept = List.of();
+                }
+                else {
+                    bucketKept = bucketFiles;
+                }
+                kept.addAll(bucketKept);
+                counters.filesSkippedByStats += bucketFiles.size() - bucketKept.size();
+            }
+            return kept;
+        }
+
+        private StatsProvider valueStats(PlannedFile planned)
+                throws IOException
+        {
+            DataFileMeta file = planned.file();
+            TableSchema fileSchema = table.schema(file.schemaId());
+            List<String> statsColumns = file.valueStatsCols() != null ? file.valueStatsCols() : file.writeCols();
+            FieldStatsMapping mapping = mapping(new StatsLayout(file.schemaId(), false, statsColumns), fileSchema);
+            return statsProvider(planned, mapping, file.valueStats());
+        }
+
+        private StatsProvider keyStats(PlannedFile planned)
+                throws IOException
+        {
+            DataFileMeta file = planned.file();
+            TableSchema fileSchema = table.schema(file.schemaId());
+            FieldStatsMapping mapping = mapping(new StatsLayout(file.schemaId(), true, null), fileSchema);
+            return statsProvider(planned, mapping, file.keyStats());
+        }
+
+        private StatsProvider statsProvider(PlannedFile planned, FieldStatsMapping mapping, SimpleStats stats)
+        {
+            long rowCount = planned.file().rowCount();
+            return field -> {
+                Optional<DataField> partitionField = partitionField(field.fieldId());
+                if (partitionField.isPresent()) {
+                    return partitionStats(planned.partition(), field.fieldId(), rowCount);
+                }
+                return schema.rowType().fieldById(field.fieldId())
+                        .flatMap(readField -> mapping.stats(readField, stats, rowCount));
+            };
+        }
+
+        private FieldStatsMapping mapping(StatsLayout layout, TableSchema fileSchema)
+        {
+            return mappings.computeIfAbsent(layout, key -> {
+                List<DataField> fileFields = fileSchema.fields();
+                List<DataField> statsFields;
+                if (key.keyStats()) {
+                    statsFields = fields(fileSchema, fileSchema.trimmedPrimaryKeys());
+                }
+                else if (key.columns() == null) {
+                    statsFields = fileFields;
+                }
+                else {
+                    statsFields = fields(fileSchema, key.columns());
+                }
+                return new FieldStatsMapping(statsFields, fileFields);
+            });
+        }
+
+        private Optional<DataField> partitionField(int fieldId)
+        {
+            return partitionFields.stream().filter(field -> field.id() == fieldId).findFirst();
+        }
+
+        private Optional<ColumnStats> partitionStats(BinaryRow partition, int fieldId, long rowCount)
+        {
+            for (int i = 0; i < partitionFields.size(); i++) {
+                DataField field = partitionFields.get(i);
+                if (field.id() == fieldId) {
+                    Object value = partition.isNullAt(i) ? null : partition.value(i, field.type());
+                    return Optional.of(new ColumnStats(value, value, value == null ? rowCount : 0L, rowCount));
+                }
+            }
+            return Optional.empty();
+        }
+
+        private Map<DeletionVectorKey, DeletionFile> deletionFiles()
+                throws IOException
+        {
+            Optional<String> indexManifest = snapshot.indexManifest();
+            if (indexManifest.isEmpty()) {
+                return Map.of();
+            }
+            Map<DeletionVectorKey, DeletionFile> files = new HashMap<>();
+            for (IndexManifestEntry entry : table.readIndexManifest(indexManifest.get())) {
+                if (!IndexManifestEntry.DELETION_VECTORS.equals(entry.indexType())) {
+                    continue;
+                }
+                for (DeletionVectorMeta range : entry.deletionVectorRanges()) {
+                    files.put(new DeletionVectorKey(entry.partition(), entry.bucket(), range.dataFileName()),
+                            new DeletionFile(entry.fileName(), range.offset(), range.length(), range.cardinality()));
+                }
+            }
+            return files;
+        }
+    }
+
+    private static boolean singleSortedRun(List<PlannedFile> bucketFiles)
+    {
+        if (bucketFiles.size() <= 1) {
+            return true;
+        }
+        int level = bucketFiles.get(0).file().level();
+        return level > 0 && bucketFiles.stream().allMatch(file -> file.file().level() == level);
+    }
+
+    /**
+     * The fields named, in order; a name the schema lacks gives a null entry, which keeps the
+     * positions of the others and has no statistics.
+     */
+    private static List<DataField> fields(TableSchema schema, List<String> names)
+    {
+        List<DataField> fields = new ArrayList<>();
+        for (String name : names) {
+            fields.add(schema.rowType().field(name).orElse(null));
+        }
+        return fields;
+    }
+
+    private static List<DataField> bucketKeyFields(TableSchema schema)
+    {
+        List<DataField> fields = fields(schema, schema.bucketKeys());
+        return fields.contains(null) ? List.of() : fields;
+    }
+
+    private record StatsLayout(long schemaId, boolean keyStats, List<String> columns) {}
+
+    private record DeletionVectorKey(BinaryRow partition, int bucket, String fileName)
+    {
+        DeletionVectorKey
+        {
+            Objects.requireNonNull(partition, "partition is null");
+        }
+    }
+
+    private static final class Counters
+    {
+        long manifestsPlanned;
+        long manifestsSkippedByPartition;
+        long manifestsSkippedByLevel;
+        long entriesRead;
+        long filesSkippedByPartition;
+        long filesSkippedByBucket;
+        long filesSkippedByLevel;
+        long filesSkippedByStats;
+        long filesPlanned;
+
+        ScanMetrics toMetrics(long splits)
+        {
+            return new ScanMetrics(manifestsPlanned, manifestsSkippedByPartition, manifestsSkippedByLevel, entriesRead,
+                    filesSkippedByPartition, filesSkippedByBucket, filesSkippedByLevel, filesSkippedByStats, filesPlanned, splits);
+        }
+    }
+}

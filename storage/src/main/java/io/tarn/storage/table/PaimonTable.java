@@ -1,0 +1,189 @@
+package io.tarn.storage.table;
+
+import io.tarn.storage.MissingFileException;
+import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.manifest.IndexManifestEntry;
+import io.tarn.storage.manifest.IndexManifestFile;
+import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.manifest.ManifestFile;
+import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.manifest.ManifestListFile;
+import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.schema.SchemaManager;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotManager;
+import io.tarn.storage.snapshot.SnapshotResolver;
+import io.tarn.storage.snapshot.TagManager;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One branch of a Paimon table in a warehouse: where its files are, its schemas, snapshots and
+ * tags, and the readers of its metadata files. Schemas are immutable once written, so they are
+ * cached; snapshots are read when asked for.
+ */
+public final class PaimonTable
+{
+    public static final String MAIN_BRANCH = "main";
+
+    private final Identifier identifier;
+    private final FileIO fileIO;
+    private final String location;
+    private final String branch;
+    private final SchemaManager schemaManager;
+    private final SnapshotManager snapshotManager;
+    private final TagManager tagManager;
+    private final TableSchema latestSchema;
+    private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
+
+    private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch)
+            throws IOException
+    {
+        this.identifier = requireNonNull(identifier, "identifier is null");
+        this.fileIO = requireNonNull(fileIO, "fileIO is null");
+        this.location = requireNonNull(location, "location is null");
+        this.branch = requireNonNull(branch, "branch is null");
+        this.schemaManager = new SchemaManager(fileIO, location, branch);
+        this.snapshotManager = new SnapshotManager(fileIO, location, branch);
+        this.tagManager = new TagManager(fileIO, location, branch);
+        this.latestSchema = schemaManager.latest()
+                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location + (branch.equals(MAIN_BRANCH) ? "" : " on branch " + branch)));
+        schemas.put(latestSchema.id(), latestSchema);
+    }
+
+    public static PaimonTable load(FileSystemCatalog catalog, Identifier identifier)
+            throws IOException
+    {
+        return load(catalog, identifier, MAIN_BRANCH);
+    }
+
+    public static PaimonTable load(FileSystemCatalog catalog, Identifier identifier, String branch)
+            throws IOException
+    {
+        return new PaimonTable(identifier, catalog.fileIO(), catalog.tablePath(identifier), branch);
+    }
+
+    public Identifier identifier()
+    {
+        return identifier;
+    }
+
+    public String name()
+    {
+        return identifier.toString();
+    }
+
+    public FileIO fileIO()
+    {
+        return fileIO;
+    }
+
+    public String location()
+    {
+        return location;
+    }
+
+    public String branch()
+    {
+        return branch;
+    }
+
+    /**
+     * The latest schema of this branch.
+     */
+    public TableSchema schema()
+    {
+        return latestSchema;
+    }
+
+    public TableSchema schema(long schemaId)
+            throws IOException
+    {
+        TableSchema cached = schemas.get(schemaId);
+        if (cached != null) {
+            return cached;
+        }
+        TableSchema schema = schemaManager.schema(schemaId);
+        schemas.put(schemaId, schema);
+        return schema;
+    }
+
+    public SnapshotManager snapshotManager()
+    {
+        return snapshotManager;
+    }
+
+    public TagManager tagManager()
+    {
+        return tagManager;
+    }
+
+    /**
+     * The snapshot a version names; empty when the table has no snapshot yet and the latest is asked for.
+     */
+    public Optional<Snapshot> snapshot(ScanVersion version)
+            throws IOException
+    {
+        return new SnapshotResolver(snapshotManager, tagManager, name()).resolve(version);
+    }
+
+    public ScanPlanner newScan()
+    {
+        return new ScanPlanner(this);
+    }
+
+    public List<ManifestFileMeta> readManifestList(String fileName)
+            throws IOException
+    {
+        return ManifestListFile.read(readMetadataFile(manifestPath(fileName)), fileName);
+    }
+
+    public List<ManifestEntry> readManifest(String fileName)
+            throws IOException
+    {
+        return ManifestFile.read(readMetadataFile(manifestPath(fileName)), fileName);
+    }
+
+    public List<IndexManifestEntry> readIndexManifest(String fileName)
+            throws IOException
+    {
+        return IndexManifestFile.read(readMetadataFile(manifestPath(fileName)), fileName);
+    }
+
+    public String manifestPath(String fileName)
+    {
+        return location + "/manifest/" + fileName;
+    }
+
+    public String indexFilePath(String fileName)
+    {
+        return location + "/index/" + fileName;
+    }
+
+    private byte[] readMetadataFile(String path)
+            throws IOException
+    {
+        try {
+            return fileIO.newInputFile(path).readAllBytes();
+        }
+        catch (MissingFileException e) {
+            throw new MissingFileException("Table " + name() + ": metadata file " + path + " does not exist", e);
+        }
+    }
+
+    @Override
+    public String toString()
+    {
+        return name() + (branch.equals(MAIN_BRANCH) ? "" : "$branch_" + branch);
+    }
+}

@@ -1,0 +1,151 @@
+package io.tarn.storage.table;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Collections.unmodifiableMap;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Typed access to the table options that planning and reading depend on, with Paimon 1.3's
+ * defaults. A malformed value is an error naming the table and the option.
+ */
+public final class TableOptions
+{
+    public static final String BUCKET = "bucket";
+    public static final String BUCKET_FUNCTION_TYPE = "bucket-function.type";
+    public static final String DELETION_VECTORS_ENABLED = "deletion-vectors.enabled";
+    public static final String MERGE_ENGINE = "merge-engine";
+    public static final String SPLIT_TARGET_SIZE = "source.split.target-size";
+    public static final String SPLIT_OPEN_FILE_COST = "source.split.open-file-cost";
+    public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
+    public static final String PARTITION_LEGACY_NAME = "partition.legacy-name";
+    public static final String FILE_FORMAT = "file.format";
+
+    private final String tableName;
+    private final Map<String, String> options;
+
+    public TableOptions(String tableName, Map<String, String> options)
+    {
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        this.options = unmodifiableMap(new LinkedHashMap<>(requireNonNull(options, "options is null")));
+    }
+
+    public Map<String, String> asMap()
+    {
+        return options;
+    }
+
+    public Optional<String> get(String key)
+    {
+        return Optional.ofNullable(options.get(key));
+    }
+
+    public int bucket()
+    {
+        return intOption(BUCKET, -1);
+    }
+
+    public boolean modBucketFunction()
+    {
+        return get(BUCKET_FUNCTION_TYPE).map(value -> value.trim().equalsIgnoreCase("mod")).orElse(false);
+    }
+
+    public boolean deletionVectorsEnabled()
+    {
+        return booleanOption(DELETION_VECTORS_ENABLED, false);
+    }
+
+    public MergeEngine mergeEngine()
+    {
+        return get(MERGE_ENGINE).map(value -> MergeEngine.parse(value, tableName)).orElse(MergeEngine.DEDUPLICATE);
+    }
+
+    public long splitTargetSize()
+    {
+        return memoryOption(SPLIT_TARGET_SIZE, 128L << 20);
+    }
+
+    public long splitOpenFileCost()
+    {
+        return memoryOption(SPLIT_OPEN_FILE_COST, 4L << 20);
+    }
+
+    public String partitionDefaultName()
+    {
+        return get(PARTITION_DEFAULT_NAME).orElse("__DEFAULT_PARTITION__");
+    }
+
+    public boolean partitionLegacyName()
+    {
+        return booleanOption(PARTITION_LEGACY_NAME, true);
+    }
+
+    private int intOption(String key, int defaultValue)
+    {
+        String value = options.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        }
+        catch (NumberFormatException e) {
+            throw invalid(key, value, e);
+        }
+    }
+
+    private boolean booleanOption(String key, boolean defaultValue)
+    {
+        String value = options.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw invalid(key, value, null);
+        };
+    }
+
+    /**
+     * Paimon's MemorySize syntax: a number with an optional unit (b, kb, mb, gb, tb, also k, m, g, t
+     * and the binary spellings), case-insensitive, binary multiples.
+     */
+    private long memoryOption(String key, long defaultValue)
+    {
+        String value = options.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        String text = value.trim().toLowerCase(Locale.ROOT);
+        int split = 0;
+        while (split < text.length() && Character.isDigit(text.charAt(split))) {
+            split++;
+        }
+        if (split == 0) {
+            throw invalid(key, value, null);
+        }
+        long multiplier = switch (text.substring(split).trim()) {
+            case "", "b", "bytes" -> 1;
+            case "k", "kb", "kibibytes" -> 1L << 10;
+            case "m", "mb", "mebibytes" -> 1L << 20;
+            case "g", "gb", "gibibytes" -> 1L << 30;
+            case "t", "tb", "tebibytes" -> 1L << 40;
+            default -> throw invalid(key, value, null);
+        };
+        try {
+            return Math.multiplyExact(Long.parseLong(text.substring(0, split)), multiplier);
+        }
+        catch (ArithmeticException | NumberFormatException e) {
+            throw invalid(key, value, e);
+        }
+    }
+
+    private IllegalArgumentException invalid(String key, String value, Exception cause)
+    {
+        return new IllegalArgumentException("Table " + tableName + " has an invalid value for option " + key + ": '" + value + "'", cause);
+    }
+}
