@@ -17,7 +17,10 @@ import static java.util.Objects.requireNonNull;
  * NULL), AND/OR/NOT follow Kleene logic, and a row passes a filter only when the predicate is TRUE.
  * Values are ordered by {@link io.tarn.types.ValueComparator}: strings by code point, and FLOAT /
  * DOUBLE by their total order (-0.0 below 0.0, NaN above everything and equal to itself), as
- * Apache Paimon evaluates them.
+ * Apache Paimon evaluates them. Under IEEE rules (SQL engines such as Trino) {@code NaN >= v} is
+ * false and so is {@code NaN < v}, hence {@code NOT (x >= v)} is not {@code x < v}: a caller with
+ * those rules should translate NOT over a FLOAT / DOUBLE comparison itself, or keep it as a
+ * residual filter in its engine.
  * <p>
  * Build predicates with {@link Predicates}, which also simplifies; the records can be built
  * directly when an exact shape is wanted.
