@@ -8,7 +8,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * A reference to a table column by its Paimon field id. The id identifies the column across
  * schema versions; the name only serves error messages and {@link Predicate#toString()}, and the
- * type decides which literal classes are accepted and how values are ordered.
+ * type decides which literal classes are accepted and how values are ordered. Record equality
+ * compares all three; code that looks up a column should key on {@link #fieldId()}.
  */
 public record FieldRef(int fieldId, String name, DataType type)
 {

@@ -13,8 +13,12 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
+import java.time.temporal.ChronoField;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Locale;
 
 import static java.util.Objects.requireNonNull;
 
@@ -28,6 +32,15 @@ public final class Literals
 {
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
+
+    private static final DateTimeFormatter TIME_FORMAT = new DateTimeFormatterBuilder()
+            .appendPattern("HH:mm:ss")
+            .appendFraction(ChronoField.NANO_OF_SECOND, 0, 9, true)
+            .toFormatter(Locale.ROOT);
+    private static final DateTimeFormatter TIMESTAMP_FORMAT = new DateTimeFormatterBuilder()
+            .appendPattern("uuuu-MM-dd ")
+            .append(TIME_FORMAT)
+            .toFormatter(Locale.ROOT);
 
     private Literals() {}
 
@@ -242,17 +255,17 @@ public final class Literals
                     break;
                 case TIME:
                     if (value instanceof Integer millis) {
-                        return "TIME '" + LocalTime.ofNanoOfDay(millis * 1_000_000L) + "'";
+                        return "TIME '" + TIME_FORMAT.format(LocalTime.ofNanoOfDay(millis * 1_000_000L)) + "'";
                     }
                     break;
                 case TIMESTAMP:
                     if (value instanceof Timestamp timestamp) {
-                        return "TIMESTAMP '" + timestamp.toLocalDateTime().toString().replace('T', ' ') + "'";
+                        return "TIMESTAMP '" + TIMESTAMP_FORMAT.format(timestamp.toLocalDateTime()) + "'";
                     }
                     break;
                 case TIMESTAMP_LTZ:
                     if (value instanceof Timestamp timestamp) {
-                        return "TIMESTAMP '" + timestamp.toLocalDateTime().toString().replace('T', ' ') + " UTC'";
+                        return "TIMESTAMP '" + TIMESTAMP_FORMAT.format(timestamp.toLocalDateTime()) + " UTC'";
                     }
                     break;
                 default:

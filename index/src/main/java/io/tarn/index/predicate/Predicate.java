@@ -1,6 +1,7 @@
 package io.tarn.index.predicate;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +37,7 @@ public sealed interface Predicate
     {
         Set<Integer> ids = new LinkedHashSet<>();
         collectFieldIds(this, ids);
-        return Set.copyOf(ids);
+        return Collections.unmodifiableSet(ids);
     }
 
     private static void collectFieldIds(Predicate predicate, Set<Integer> ids)

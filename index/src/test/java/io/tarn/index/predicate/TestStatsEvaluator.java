@@ -10,6 +10,7 @@ import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicate.StartsWith;
 import io.tarn.index.predicate.RandomPredicates.FixedStats;
 import io.tarn.types.DataTypes;
+import io.tarn.types.ValueComparator;
 import org.testng.annotations.Test;
 
 import java.math.BigDecimal;
@@ -96,12 +97,12 @@ public class TestStatsEvaluator
         if (stats.min() == null || isSpecialFloat(literal) || isSpecialFloat(stats.min()) || isSpecialFloat(stats.max())) {
             return;
         }
-        int belowMin = io.tarn.types.ValueComparator.compare(field.type(), literal, stats.min());
-        int aboveMax = io.tarn.types.ValueComparator.compare(field.type(), literal, stats.max());
+        int versusMin = ValueComparator.compare(field.type(), literal, stats.min());
+        int versusMax = ValueComparator.compare(field.type(), literal, stats.max());
         boolean obvious = switch (comparison.op()) {
-            case EQUAL -> belowMin < 0 || aboveMax > 0;
-            case LESS_THAN -> belowMin <= 0;
-            case GREATER_THAN -> aboveMax >= 0;
+            case EQUAL -> versusMin < 0 || versusMax > 0;
+            case LESS_THAN -> versusMin <= 0;
+            case GREATER_THAN -> versusMax >= 0;
             default -> false;
         };
         if (obvious) {
@@ -353,6 +354,12 @@ public class TestStatsEvaluator
         assertThat(mightMatch(equal(X, 10), stats(X, 5, 0, 0L, 10))).isTrue();
         // but the null count still prunes
         assertThat(mightMatch(isNull(X), new FixedStats(Map.of(X, new ColumnStats(0L, 5L, 0L, 10)), OptionalLong.empty()))).isFalse();
+        // binary bounds are ordered as unsigned bytes
+        FieldRef binary = new FieldRef(8, "b", DataTypes.bytes());
+        StatsProvider binaryStats = stats(binary, new byte[] {0x01}, new byte[] {(byte) 0xF0}, 0L, 3);
+        assertThat(mightMatch(equal(binary, new byte[] {(byte) 0x80}), binaryStats)).isTrue();
+        assertThat(mightMatch(equal(binary, new byte[] {0x00}), binaryStats)).isFalse();
+        assertThat(mightMatch(greaterThan(binary, new byte[] {(byte) 0xF0}), binaryStats)).isFalse();
         FieldRef decimal = new FieldRef(9, "m", DataTypes.decimal(10, 2));
         assertThat(mightMatch(equal(decimal, new BigDecimal("7.5")), stats(decimal, new BigDecimal("1.00"), new BigDecimal("7.50"), 0L, 3))).isTrue();
         assertThat(mightMatch(equal(decimal, new BigDecimal("7.51")), stats(decimal, new BigDecimal("1.00"), new BigDecimal("7.50"), 0L, 3))).isFalse();
