@@ -68,20 +68,20 @@ final class AvroContainer
             Cursor cursor = new Cursor(file, 0, file.length);
             for (byte b : MAGIC) {
                 if (cursor.remaining() < 1 || cursor.readByte() != b) {
-                    throw new CorruptFileException("Avro file " + fileName + " does not start with the Avro magic bytes");
+                    throw new CorruptFileException("Missing the Avro magic bytes");
                 }
             }
             Map<String, byte[]> metadata = readMetadata(cursor);
             byte[] sync = cursor.readFixed(SYNC_SIZE);
             byte[] schemaJson = metadata.get("avro.schema");
             if (schemaJson == null) {
-                throw new CorruptFileException("Avro file " + fileName + " has no avro.schema");
+                throw new CorruptFileException("No avro.schema in the header");
             }
             Schema schema = new Schema.Parser().parse(new String(schemaJson, UTF_8));
             byte[] codecName = metadata.get("avro.codec");
             String codec = codec(codecName == null ? "null" : new String(codecName, UTF_8), fileName);
             if (schema.getType() != Schema.Type.RECORD) {
-                throw new CorruptFileException("Avro file " + fileName + " does not hold records but " + schema.getType());
+                throw new CorruptFileException("The Avro schema is not a record but " + schema.getType());
             }
 
             List<GenericRecord> records = new ArrayList<>();
@@ -89,27 +89,27 @@ final class AvroContainer
                 long count = cursor.readLong();
                 long size = cursor.readLong();
                 if (count < 0 || size < 0 || size > cursor.remaining()) {
-                    throw new CorruptFileException("Avro file " + fileName + " has a block of " + count + " records and " + size
+                    throw new CorruptFileException("Block of " + count + " records and " + size
                             + " bytes at offset " + cursor.position + ", but only " + cursor.remaining() + " bytes remain");
                 }
                 byte[] compressed = cursor.readFixed((int) size);
                 if (!Arrays.equals(sync, cursor.readFixed(SYNC_SIZE))) {
-                    throw new CorruptFileException("Avro file " + fileName + " has a bad sync marker after the block ending at offset " + (cursor.position - SYNC_SIZE));
+                    throw new CorruptFileException("Bad sync marker after the block ending at offset " + (cursor.position - SYNC_SIZE));
                 }
                 Cursor block = decompress(codec, compressed);
                 if (count > block.remaining()) {
-                    throw new CorruptFileException("Avro file " + fileName + " has a block of " + count + " records in only " + block.remaining() + " bytes");
+                    throw new CorruptFileException("Block of " + count + " records in only " + block.remaining() + " bytes");
                 }
                 for (long i = 0; i < count; i++) {
                     records.add((GenericRecord) decode(schema, block, 0));
                 }
                 if (block.remaining() != 0) {
-                    throw new CorruptFileException("Avro file " + fileName + " has " + block.remaining() + " undecoded bytes at the end of a block");
+                    throw new CorruptFileException(block.remaining() + " undecoded bytes at the end of a block");
                 }
             }
             return records;
         }
-        catch (CorruptFileException | UnsupportedTableFeatureException e) {
+        catch (UnsupportedTableFeatureException e) {
             throw e;
         }
         catch (IOException | RuntimeException e) {
