@@ -97,7 +97,7 @@ public final class SchemaJson
         if (!node.isObject()) {
             throw new CorruptFileException("Key '%s' of file %s is not a type: %s".formatted(key, fileName, MetadataJson.abbreviate(node)));
         }
-        String typeText = toText(required(node, "type", fileName), key + ".type", fileName).trim();
+        String typeText = toText(requiredIn(node, "type", key, fileName), key + ".type", fileName).trim();
         boolean nullable = true;
         String word = typeText;
         if (typeText.endsWith(" NOT NULL")) {
@@ -105,13 +105,13 @@ public final class SchemaJson
             word = typeText.substring(0, typeText.length() - " NOT NULL".length()).trim();
         }
         return switch (word) {
-            case "ARRAY" -> new ArrayType(parseType(required(node, "element", fileName), key + ".element", fileName), nullable);
-            case "MULTISET" -> new MultisetType(parseType(required(node, "element", fileName), key + ".element", fileName), nullable);
+            case "ARRAY" -> new ArrayType(parseType(requiredIn(node, "element", key, fileName), key + ".element", fileName), nullable);
+            case "MULTISET" -> new MultisetType(parseType(requiredIn(node, "element", key, fileName), key + ".element", fileName), nullable);
             case "MAP" -> new MapType(
-                    parseType(required(node, "key", fileName), key + ".key", fileName),
-                    parseType(required(node, "value", fileName), key + ".value", fileName),
+                    parseType(requiredIn(node, "key", key, fileName), key + ".key", fileName),
+                    parseType(requiredIn(node, "value", key, fileName), key + ".value", fileName),
                     nullable);
-            case "ROW" -> new RowType(parseFields(required(node, "fields", fileName), key + ".fields", fileName), nullable);
+            case "ROW" -> new RowType(parseFields(requiredIn(node, "fields", key, fileName), key + ".fields", fileName), nullable);
             case "VECTOR" -> throw new UnsupportedTableFeatureException("Key '%s' of file %s: type VECTOR is not supported".formatted(key, fileName));
             default -> throw new CorruptFileException("Key '%s' of file %s has an unknown composite type '%s'".formatted(key, fileName, typeText));
         };

@@ -9,9 +9,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * One committed version of a table, as stored in {@code snapshot/snapshot-<id>} (format spec
- * section 3.1). Manifest lists are file names under {@code manifest/}. Keys Paimon may omit are
- * optional; {@code properties} is empty when absent. {@code logOffsets} is optional because Paimon
- * distinguishes an absent key from an empty object.
+ * section 3.1). Manifest lists are file names under {@code manifest/}. Keys Paimon may omit or
+ * write as null are optional; for {@code logOffsets} and {@code properties} an absent key and an
+ * empty object are different, because Paimon writes them differently.
  */
 public record Snapshot(
         int version,
@@ -34,7 +34,7 @@ public record Snapshot(
         Optional<Long> changelogRecordCount,
         Optional<Long> watermark,
         Optional<String> statistics,
-        Map<String, String> properties,
+        Optional<Map<String, String>> properties,
         Optional<Long> nextRowId)
 {
     public static final int CURRENT_VERSION = 3;
@@ -57,7 +57,8 @@ public record Snapshot(
         requireNonNull(changelogRecordCount, "changelogRecordCount is null");
         requireNonNull(watermark, "watermark is null");
         requireNonNull(statistics, "statistics is null");
-        properties = Collections.unmodifiableMap(new LinkedHashMap<>(requireNonNull(properties, "properties is null")));
+        properties = requireNonNull(properties, "properties is null")
+                .map(values -> Collections.unmodifiableMap(new LinkedHashMap<>(values)));
         requireNonNull(nextRowId, "nextRowId is null");
     }
 }

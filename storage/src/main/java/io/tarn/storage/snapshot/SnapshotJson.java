@@ -26,9 +26,10 @@ import static io.tarn.storage.snapshot.MetadataJson.requiredText;
 
 /**
  * The JSON form of snapshots and tags (format spec sections 3.1 and 10). Keys are written in
- * Paimon 1.3's order; {@code changelogManifestList} is always written (possibly {@code null}),
- * {@code logOffsets} whenever present (possibly {@code { }}), {@code properties} only when not
- * empty, the other optional keys only when present. A tag adds {@code tagCreateTime} (Jackson's
+ * Paimon 1.3's order; {@code changelogManifestList}, {@code totalRecordCount} and
+ * {@code deltaRecordCount} are always written (possibly {@code null}),
+ * {@code logOffsets} and {@code properties} whenever present (possibly {@code { }}), the other
+ * optional keys only when present. A tag adds {@code tagCreateTime} (Jackson's
  * {@code LocalDateTime} array) and {@code tagTimeRetained} (decimal seconds).
  */
 public final class SnapshotJson
@@ -90,7 +91,7 @@ public final class SnapshotJson
                 optionalLong(root, "changelogRecordCount", fileName),
                 optionalLong(root, "watermark", fileName),
                 optionalText(root, "statistics", fileName),
-                optionalStringMap(root, "properties", fileName).orElse(Map.of()),
+                optionalStringMap(root, "properties", fileName),
                 optionalLong(root, "nextRowId", fileName));
     }
 
@@ -251,21 +252,34 @@ public final class SnapshotJson
             }
             generator.writeEndObject();
         }
-        writeOptionalLong(generator, "totalRecordCount", snapshot.totalRecordCount());
-        writeOptionalLong(generator, "deltaRecordCount", snapshot.deltaRecordCount());
+        // Paimon always writes these two, as null when unknown
+        writeNullableLong(generator, "totalRecordCount", snapshot.totalRecordCount());
+        writeNullableLong(generator, "deltaRecordCount", snapshot.deltaRecordCount());
         writeOptionalLong(generator, "changelogRecordCount", snapshot.changelogRecordCount());
         writeOptionalLong(generator, "watermark", snapshot.watermark());
         if (snapshot.statistics().isPresent()) {
             generator.writeStringField("statistics", snapshot.statistics().get());
         }
-        if (!snapshot.properties().isEmpty()) {
+        if (snapshot.properties().isPresent()) {
             generator.writeObjectFieldStart("properties");
-            for (Map.Entry<String, String> entry : snapshot.properties().entrySet()) {
+            for (Map.Entry<String, String> entry : snapshot.properties().get().entrySet()) {
                 generator.writeStringField(entry.getKey(), entry.getValue());
             }
             generator.writeEndObject();
         }
         writeOptionalLong(generator, "nextRowId", snapshot.nextRowId());
+    }
+
+    private static void writeNullableLong(JsonGenerator generator, String key, Optional<Long> value)
+            throws IOException
+    {
+        generator.writeFieldName(key);
+        if (value.isPresent()) {
+            generator.writeNumber(value.get());
+        }
+        else {
+            generator.writeNull();
+        }
     }
 
     private static void writeOptionalLong(JsonGenerator generator, String key, Optional<Long> value)
