@@ -39,6 +39,8 @@ public final class PaimonTables
             warehouse = Files.createTempDirectory("tarn-metadata-");
             Options options = new Options();
             options.set("warehouse", warehouse.toString());
+            // every call must see the files as they are now
+            options.set("cache-enabled", "false");
             catalog = CatalogFactory.createCatalog(CatalogContext.create(options, new org.apache.hadoop.conf.Configuration()));
             catalog.createDatabase("db", true);
         }
