@@ -9,6 +9,7 @@ import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.types.ArrayType;
 import org.apache.paimon.types.DataType;
 import org.apache.paimon.types.DecimalType;
+import org.apache.paimon.types.IntType;
 import org.apache.paimon.types.LocalZonedTimestampType;
 import org.apache.paimon.types.MapType;
 import org.apache.paimon.types.MultisetType;
@@ -126,7 +127,7 @@ public final class CanonicalValueFormatter
             }
             case ARRAY -> formatArray((InternalArray) value, ((ArrayType) type).getElementType());
             case MAP -> formatMap((InternalMap) value, ((MapType) type).getKeyType(), ((MapType) type).getValueType());
-            case MULTISET -> formatMap((InternalMap) value, ((MultisetType) type).getElementType(), new org.apache.paimon.types.IntType(false));
+            case MULTISET -> formatMap((InternalMap) value, ((MultisetType) type).getElementType(), new IntType(false));
             case ROW -> formatNestedRow((InternalRow) value, (RowType) type);
             default -> throw new IllegalArgumentException("Unsupported type for canonical formatting: " + type);
         };

@@ -53,8 +53,10 @@ final class ReferenceCatalog
         }
     }
 
+    @SuppressWarnings("try") // Catalog.close() declares Exception, which the catch below handles
     static FileStoreTable load(Path warehouse, String table)
     {
+        // the loaded table keeps its own FileIO, so it stays usable after the catalog is closed
         try (Catalog catalog = open(warehouse)) {
             return load(catalog, table);
         }

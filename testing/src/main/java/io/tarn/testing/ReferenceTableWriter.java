@@ -102,6 +102,7 @@ final class ReferenceTableWriter
     /**
      * Fully compacts every partition and bucket holding files in the latest snapshot, in one commit.
      */
+    @SuppressWarnings("try") // Paimon's close() declares Exception, which the catch below handles
     void compactAll(FileStoreTable table)
     {
         Set<PartitionBucket> targets = new LinkedHashSet<>();
@@ -122,6 +123,7 @@ final class ReferenceTableWriter
         pause();
     }
 
+    @SuppressWarnings("try") // Paimon's close() declares Exception, which the catch below handles
     private void write(FileStoreTable table, BatchWriteBuilder builder, List<GenericRow> rows)
     {
         try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {

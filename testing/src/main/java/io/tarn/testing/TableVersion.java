@@ -20,6 +20,12 @@ public record TableVersion(Kind kind, long snapshotId, String tagName, long time
     {
         requireNonNull(kind, "kind is null");
         requireNonNull(tagName, "tagName is null");
+        if (kind == Kind.SNAPSHOT && snapshotId <= 0) {
+            throw new IllegalArgumentException("Snapshot id must be positive: " + snapshotId);
+        }
+        if (kind == Kind.TAG && tagName.isEmpty()) {
+            throw new IllegalArgumentException("Tag name is empty");
+        }
     }
 
     public static TableVersion latest()
