@@ -1,0 +1,281 @@
+package io.tarn.index.predicate;
+
+import io.tarn.index.predicate.Predicate.AlwaysFalse;
+import io.tarn.index.predicate.Predicate.AlwaysTrue;
+import io.tarn.index.predicate.Predicate.And;
+import io.tarn.index.predicate.Predicate.Comparison;
+import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.IsNotNull;
+import io.tarn.index.predicate.Predicate.IsNull;
+import io.tarn.index.predicate.Predicate.Not;
+import io.tarn.index.predicate.Predicate.Or;
+import io.tarn.index.predicate.Predicate.StartsWith;
+import io.tarn.types.DataType;
+import io.tarn.types.ValueComparator;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Decides from min / max / null-count statistics whether any row of a unit (file, bucket, row
+ * group) can satisfy a predicate. The answer is conservative: {@code false} means no row can
+ * make the predicate TRUE; {@code true} means some row might.
+ * <p>
+ * The predicate is first brought into the form of {@link Predicates#pushNotDown}; then AND skips
+ * when any child skips and OR when every child skips. A leaf other than IS [NOT] NULL is never
+ * TRUE on a NULL value, so it skips when all rows are null. Bounds are only trusted as bounds:
+ * min / max may be truncated strings, and nothing assumes they occur. For FLOAT / DOUBLE, a NaN
+ * literal or bound disables pruning of that leaf, and a zero bound is widened to [-0.0, 0.0] so
+ * the answer is also safe for engines where -0.0 = 0.0.
+ */
+public final class StatsEvaluator
+{
+    private StatsEvaluator() {}
+
+    public static boolean mightMatch(Predicate predicate, StatsProvider stats)
+    {
+        requireNonNull(predicate, "predicate is null");
+        requireNonNull(stats, "stats is null");
+        OptionalLong rowCount = stats.rowCount();
+        if (rowCount.isPresent() && rowCount.getAsLong() == 0) {
+            return false;
+        }
+        return visit(Predicates.pushNotDown(predicate), stats);
+    }
+
+    private static boolean visit(Predicate predicate, StatsProvider stats)
+    {
+        if (predicate instanceof And and) {
+            for (Predicate child : and.children()) {
+                if (!visit(child, stats)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (predicate instanceof Or or) {
+            for (Predicate child : or.children()) {
+                if (visit(child, stats)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (predicate instanceof AlwaysTrue) {
+            return true;
+        }
+        if (predicate instanceof AlwaysFalse) {
+            return false;
+        }
+        if (predicate instanceof IsNull isNull) {
+            Optional<ColumnStats> column = stats.columnStats(isNull.field());
+            if (column.isEmpty()) {
+                return true;
+            }
+            Long nullCount = column.get().nullCount();
+            return column.get().rowCount() > 0 && (nullCount == null || nullCount > 0);
+        }
+        if (predicate instanceof IsNotNull isNotNull) {
+            Optional<ColumnStats> column = stats.columnStats(isNotNull.field());
+            if (column.isEmpty()) {
+                return true;
+            }
+            return column.get().rowCount() > 0 && !allNull(column.get());
+        }
+        if (predicate instanceof Comparison comparison) {
+            return mightMatch(comparison, stats);
+        }
+        if (predicate instanceof In in) {
+            return mightMatch(in, stats);
+        }
+        if (predicate instanceof StartsWith startsWith) {
+            return mightMatch(startsWith, stats);
+        }
+        if (predicate instanceof Not not) {
+            // pushNotDown leaves NOT only above IN and starts_with
+            if (not.predicate() instanceof In in) {
+                return mightMatchNotIn(in, stats);
+            }
+            if (not.predicate() instanceof StartsWith startsWith) {
+                return mightMatchNotStartsWith(startsWith, stats);
+            }
+            return true;
+        }
+        throw new IllegalArgumentException("Unknown predicate: " + predicate.getClass().getName());
+    }
+
+    private static boolean mightMatch(Comparison comparison, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(comparison.field(), stats);
+        if (found.isEmpty()) {
+            return true;
+        }
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        Object literal = comparison.literal();
+        if (Literals.isNaN(literal)) {
+            return true;
+        }
+        DataType type = comparison.field().type();
+        Object min = bounds.min();
+        Object max = bounds.max();
+        return switch (comparison.op()) {
+            case EQUAL -> (min == null || compare(type, literal, min) >= 0) && (max == null || compare(type, literal, max) <= 0);
+            // every non-null value equals the literal only when the bounds collapse onto it
+            case NOT_EQUAL -> min == null || max == null || compare(type, min, max) != 0 || compare(type, min, literal) != 0;
+            case LESS_THAN -> min == null || compare(type, min, literal) < 0;
+            case LESS_THAN_OR_EQUAL -> min == null || compare(type, min, literal) <= 0;
+            case GREATER_THAN -> max == null || compare(type, max, literal) > 0;
+            case GREATER_THAN_OR_EQUAL -> max == null || compare(type, max, literal) >= 0;
+        };
+    }
+
+    private static boolean mightMatch(In in, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(in.field(), stats);
+        if (found.isEmpty()) {
+            return true;
+        }
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        DataType type = in.field().type();
+        for (Object literal : in.literals()) {
+            if (Literals.isNaN(literal)) {
+                return true;
+            }
+            if ((bounds.min() == null || compare(type, literal, bounds.min()) >= 0) && (bounds.max() == null || compare(type, literal, bounds.max()) <= 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean mightMatchNotIn(In in, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(in.field(), stats);
+        if (found.isEmpty()) {
+            return true;
+        }
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        DataType type = in.field().type();
+        Object min = bounds.min();
+        Object max = bounds.max();
+        if (min == null || max == null || compare(type, min, max) != 0) {
+            return true;
+        }
+        // all non-null values equal min; NOT IN is FALSE for them if min is in the list
+        for (Object literal : in.literals()) {
+            if (!Literals.isNaN(literal) && compare(type, min, literal) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean mightMatch(StartsWith startsWith, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(startsWith.field(), stats);
+        if (found.isEmpty()) {
+            return true;
+        }
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        String prefix = startsWith.prefix();
+        // strings starting with the prefix are >= the prefix ...
+        if (bounds.max() != null && ValueComparator.compareCodePoints((String) bounds.max(), prefix) < 0) {
+            return false;
+        }
+        // ... and below any string that is greater than the prefix without starting with it
+        String min = (String) bounds.min();
+        return min == null || ValueComparator.compareCodePoints(min, prefix) <= 0 || StartsWith.startsWith(min, prefix);
+    }
+
+    private static boolean mightMatchNotStartsWith(StartsWith startsWith, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(startsWith.field(), stats);
+        if (found.isEmpty()) {
+            return true;
+        }
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        // the strings starting with a prefix form an interval, so when both bounds lie in it, every value does
+        String min = (String) bounds.min();
+        String max = (String) bounds.max();
+        return min == null || max == null || !StartsWith.startsWith(min, startsWith.prefix()) || !StartsWith.startsWith(max, startsWith.prefix());
+    }
+
+    /**
+     * The usable statistics of a column, or empty when nothing is known. A bound of the wrong
+     * class, a NaN bound, or bounds in the wrong order are dropped rather than trusted.
+     */
+    private static Optional<Bounds> bounds(FieldRef field, StatsProvider stats)
+    {
+        Optional<ColumnStats> found = stats.columnStats(field);
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        ColumnStats column = found.get();
+        DataType type = field.type();
+        Object min = usableBound(type, column.min());
+        Object max = usableBound(type, column.max());
+        if (min != null && max != null && compare(type, min, max) > 0) {
+            min = null;
+            max = null;
+        }
+        min = widenZero(min, true);
+        max = widenZero(max, false);
+        return Optional.of(new Bounds(min, max, column.rowCount() == 0 || allNull(column)));
+    }
+
+    private static Object usableBound(DataType type, Object bound)
+    {
+        if (bound == null || !Literals.hasInternalClass(type, bound) || Literals.isNaN(bound) || !ValueComparator.isOrderable(type)) {
+            return null;
+        }
+        return bound;
+    }
+
+    /**
+     * Writers disagree on whether a column of -0.0 and 0.0 has min -0.0 or 0.0; widening makes
+     * the bound valid for both orders.
+     */
+    private static Object widenZero(Object bound, boolean lower)
+    {
+        if (bound instanceof Double value && value == 0.0) {
+            return lower ? -0.0 : 0.0;
+        }
+        if (bound instanceof Float value && value == 0.0f) {
+            return lower ? -0.0f : 0.0f;
+        }
+        return bound;
+    }
+
+    private static boolean allNull(ColumnStats column)
+    {
+        return column.nullCount() != null && column.nullCount() == column.rowCount();
+    }
+
+    private static int compare(DataType type, Object left, Object right)
+    {
+        return ValueComparator.compare(type, left, right);
+    }
+
+    /**
+     * min / max are null when unknown; {@code noNonNullValue} is set when the unit is known to
+     * hold no non-null value of the column.
+     */
+    private record Bounds(Object min, Object max, boolean noNonNullValue) {}
+}

@@ -1,0 +1,395 @@
+package io.tarn.index.predicate;
+
+import io.tarn.index.predicate.Predicate.And;
+import io.tarn.index.predicate.Predicate.Comparison;
+import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.IsNotNull;
+import io.tarn.index.predicate.Predicate.IsNull;
+import io.tarn.index.predicate.Predicate.Not;
+import io.tarn.index.predicate.Predicate.Or;
+import io.tarn.index.predicate.Predicate.StartsWith;
+import io.tarn.index.predicate.RandomPredicates.FixedStats;
+import io.tarn.types.DataTypes;
+import io.tarn.types.ValueComparator;
+import org.testng.annotations.Test;
+
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static io.tarn.index.predicate.Predicates.alwaysTrue;
+import static io.tarn.index.predicate.Predicates.and;
+import static io.tarn.index.predicate.Predicates.equal;
+import static io.tarn.index.predicate.Predicates.greaterOrEqual;
+import static io.tarn.index.predicate.Predicates.greaterThan;
+import static io.tarn.index.predicate.Predicates.in;
+import static io.tarn.index.predicate.Predicates.isNotNull;
+import static io.tarn.index.predicate.Predicates.isNull;
+import static io.tarn.index.predicate.Predicates.lessOrEqual;
+import static io.tarn.index.predicate.Predicates.lessThan;
+import static io.tarn.index.predicate.Predicates.not;
+import static io.tarn.index.predicate.Predicates.notEqual;
+import static io.tarn.index.predicate.Predicates.notIn;
+import static io.tarn.index.predicate.Predicates.or;
+import static io.tarn.index.predicate.Predicates.startsWith;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+
+public class TestStatsEvaluator
+{
+    private static final FieldRef X = new FieldRef(1, "x", DataTypes.integer());
+    private static final FieldRef Y = new FieldRef(2, "y", DataTypes.integer());
+    private static final FieldRef S = new FieldRef(3, "s", DataTypes.string());
+    private static final FieldRef D = new FieldRef(4, "d", DataTypes.doubleType());
+    private static final FieldRef F = new FieldRef(5, "f", DataTypes.floatType());
+
+    @Test
+    public void testNeverSkipsMatchingRows()
+    {
+        long seed = System.nanoTime();
+        System.out.println("TestStatsEvaluator.testNeverSkipsMatchingRows seed: " + seed);
+        Random random = new Random(seed);
+        RandomPredicates generator = new RandomPredicates(random);
+        int cases = 20_000;
+        int noMatch = 0;
+        int skipped = 0;
+        for (int i = 0; i < cases; i++) {
+            List<Object[]> rows = generator.rows(6);
+            Predicate predicate = generator.predicate(3);
+            boolean exact = random.nextInt(3) == 0;
+            StatsProvider stats = generator.stats(rows, exact);
+
+            boolean matchesTotalOrder = rows.stream().anyMatch(row -> RowEvaluator.test(predicate, RandomPredicates.valueOf(row)));
+            boolean matchesZeroBlind = rows.stream().anyMatch(row -> Boolean.TRUE.equals(evaluateZeroBlind(predicate, RandomPredicates.valueOf(row))));
+            boolean mightMatch = StatsEvaluator.mightMatch(predicate, stats);
+            if ((matchesTotalOrder || matchesZeroBlind) && !mightMatch) {
+                fail("Wrong skip (seed %s, case %s): %s on rows %s with stats %s (match only if -0.0 = 0.0: %s)",
+                        seed, i, predicate, describe(rows), stats, !matchesTotalOrder);
+            }
+            if (!matchesTotalOrder && exact) {
+                noMatch++;
+                if (!mightMatch) {
+                    skipped++;
+                }
+            }
+            if (exact && !rows.isEmpty() && predicate instanceof Comparison comparison) {
+                assertObviousSkip(comparison, rows, mightMatch, seed);
+            }
+        }
+        // exact stats must prune a fair share of the units with no match, or the evaluator is useless
+        assertThat(skipped).as("skipped of %s non-matching cases with exact stats (seed %s)", noMatch, seed).isGreaterThan(noMatch / 3);
+    }
+
+    /**
+     * An independent check that an equality or range literal strictly outside the exact value
+     * range of a column without NaN or zeros is pruned.
+     */
+    private static void assertObviousSkip(Comparison comparison, List<Object[]> rows, boolean mightMatch, long seed)
+    {
+        FieldRef field = comparison.field();
+        ColumnStats stats = RandomPredicates.exactStats(field, rows);
+        Object literal = comparison.literal();
+        if (stats.min() == null || isSpecialFloat(literal) || isSpecialFloat(stats.min()) || isSpecialFloat(stats.max())) {
+            return;
+        }
+        int versusMin = ValueComparator.compare(field.type(), literal, stats.min());
+        int versusMax = ValueComparator.compare(field.type(), literal, stats.max());
+        boolean obvious = switch (comparison.op()) {
+            case EQUAL -> versusMin < 0 || versusMax > 0;
+            case LESS_THAN -> versusMin <= 0;
+            case GREATER_THAN -> versusMax >= 0;
+            default -> false;
+        };
+        if (obvious) {
+            assertThat(mightMatch).as("%s with min %s max %s (seed %s)", comparison, stats.min(), stats.max(), seed).isFalse();
+        }
+    }
+
+    private static boolean isSpecialFloat(Object value)
+    {
+        if (value instanceof Double doubleValue) {
+            return doubleValue.isNaN() || doubleValue == 0.0;
+        }
+        if (value instanceof Float floatValue) {
+            return floatValue.isNaN() || floatValue == 0.0f;
+        }
+        return false;
+    }
+
+    /**
+     * Row evaluation where FLOAT and DOUBLE -0.0 equals 0.0, as in SQL engines like Trino; NaN
+     * stays above everything and equal to itself, because under IEEE NaN rules NOT (x >= v) is
+     * not x < v and the predicate model defines the total order instead.
+     */
+    private static Boolean evaluateZeroBlind(Predicate predicate, Function<FieldRef, Object> valueOf)
+    {
+        if (predicate instanceof Comparison comparison && isFloating(comparison.field())) {
+            Object value = valueOf.apply(comparison.field());
+            if (value == null) {
+                return null;
+            }
+            int order = compareZeroBlind(value, comparison.literal());
+            return switch (comparison.op()) {
+                case EQUAL -> order == 0;
+                case NOT_EQUAL -> order != 0;
+                case LESS_THAN -> order < 0;
+                case LESS_THAN_OR_EQUAL -> order <= 0;
+                case GREATER_THAN -> order > 0;
+                case GREATER_THAN_OR_EQUAL -> order >= 0;
+            };
+        }
+        if (predicate instanceof In in && isFloating(in.field())) {
+            Object value = valueOf.apply(in.field());
+            if (value == null) {
+                return null;
+            }
+            return in.literals().stream().anyMatch(literal -> compareZeroBlind(value, literal) == 0);
+        }
+        if (predicate instanceof And and) {
+            List<Boolean> results = and.children().stream().map(child -> evaluateZeroBlind(child, valueOf)).toList();
+            return results.contains(false) ? Boolean.FALSE : results.contains(null) ? null : Boolean.TRUE;
+        }
+        if (predicate instanceof Or or) {
+            List<Boolean> results = or.children().stream().map(child -> evaluateZeroBlind(child, valueOf)).toList();
+            return results.contains(true) ? Boolean.TRUE : results.contains(null) ? null : Boolean.FALSE;
+        }
+        if (predicate instanceof Not not) {
+            Boolean result = evaluateZeroBlind(not.predicate(), valueOf);
+            return result == null ? null : !result;
+        }
+        return RowEvaluator.evaluate(predicate, valueOf);
+    }
+
+    private static int compareZeroBlind(Object left, Object right)
+    {
+        // adding 0.0 turns -0.0 into 0.0 and leaves every other value alone
+        return Double.compare(((Number) left).doubleValue() + 0.0, ((Number) right).doubleValue() + 0.0);
+    }
+
+    private static boolean isFloating(FieldRef field)
+    {
+        return field.type().equals(DataTypes.doubleType()) || field.type().equals(DataTypes.floatType());
+    }
+
+    private static String describe(List<Object[]> rows)
+    {
+        return rows.stream().map(Arrays::toString).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    @Test
+    public void testComparisonsAgainstRange()
+    {
+        StatsProvider stats = stats(X, 0, 5, 0L, 10);
+        assertThat(mightMatch(equal(X, 10), stats)).isFalse();
+        assertThat(mightMatch(equal(X, -1), stats)).isFalse();
+        assertThat(mightMatch(equal(X, 0), stats)).isTrue();
+        assertThat(mightMatch(equal(X, 3), stats)).isTrue();
+        assertThat(mightMatch(equal(X, 5), stats)).isTrue();
+        assertThat(mightMatch(lessThan(X, 0), stats)).isFalse();
+        assertThat(mightMatch(lessThan(X, 1), stats)).isTrue();
+        assertThat(mightMatch(lessOrEqual(X, -1), stats)).isFalse();
+        assertThat(mightMatch(lessOrEqual(X, 0), stats)).isTrue();
+        assertThat(mightMatch(greaterThan(X, 5), stats)).isFalse();
+        assertThat(mightMatch(greaterThan(X, 4), stats)).isTrue();
+        assertThat(mightMatch(greaterOrEqual(X, 6), stats)).isFalse();
+        assertThat(mightMatch(greaterOrEqual(X, 5), stats)).isTrue();
+        assertThat(mightMatch(notEqual(X, 3), stats)).isTrue();
+    }
+
+    @Test
+    public void testUnknownBounds()
+    {
+        assertThat(mightMatch(equal(X, 10), stats(X, null, 5, 0L, 10))).isFalse();
+        assertThat(mightMatch(equal(X, -10), stats(X, null, 5, 0L, 10))).isTrue();
+        assertThat(mightMatch(equal(X, -10), stats(X, 0, null, 0L, 10))).isFalse();
+        assertThat(mightMatch(equal(X, 10), stats(X, 0, null, 0L, 10))).isTrue();
+        assertThat(mightMatch(equal(X, 10), new FixedStats(Map.of(), OptionalLong.empty()))).isTrue();
+        assertThat(mightMatch(equal(X, 10), new FixedStats(Map.of(), OptionalLong.of(3)))).isTrue();
+        // a column without stats does not prevent pruning by another
+        assertThat(mightMatch(and(equal(Y, 1), equal(X, 10)), stats(X, 0, 5, 0L, 10))).isFalse();
+    }
+
+    @Test
+    public void testNotEqual()
+    {
+        // every non-null value is 5; NULL rows make x <> 5 unknown, never TRUE
+        assertThat(mightMatch(notEqual(X, 5), stats(X, 5, 5, 0L, 10))).isFalse();
+        assertThat(mightMatch(notEqual(X, 5), stats(X, 5, 5, 4L, 10))).isFalse();
+        assertThat(mightMatch(notEqual(X, 5), stats(X, 5, 5, null, 10))).isFalse();
+        assertThat(mightMatch(notEqual(X, 4), stats(X, 5, 5, 0L, 10))).isTrue();
+        assertThat(mightMatch(notEqual(X, 5), stats(X, 5, 6, 0L, 10))).isTrue();
+        assertThat(mightMatch(notEqual(X, 5), stats(X, 5, null, 0L, 10))).isTrue();
+        assertThat(mightMatch(not(equal(X, 5)), stats(X, 5, 5, 3L, 10))).isFalse();
+        assertThat(mightMatch(not(notEqual(X, 5)), stats(X, 5, 5, 3L, 10))).isTrue();
+    }
+
+    @Test
+    public void testNullCounts()
+    {
+        assertThat(mightMatch(isNull(X), stats(X, 0, 5, 0L, 10))).isFalse();
+        assertThat(mightMatch(isNull(X), stats(X, 0, 5, 1L, 10))).isTrue();
+        assertThat(mightMatch(isNull(X), stats(X, 0, 5, null, 10))).isTrue();
+        assertThat(mightMatch(isNotNull(X), stats(X, null, null, 10L, 10))).isFalse();
+        assertThat(mightMatch(isNotNull(X), stats(X, null, null, 9L, 10))).isTrue();
+        assertThat(mightMatch(isNotNull(X), stats(X, null, null, null, 10))).isTrue();
+        assertThat(mightMatch(not(isNull(X)), stats(X, null, null, 10L, 10))).isFalse();
+        assertThat(mightMatch(not(isNotNull(X)), stats(X, 0, 5, 0L, 10))).isFalse();
+
+        // all null: no leaf but IS NULL can be TRUE, even NOT IN and NOT starts_with
+        StatsProvider allNull = new FixedStats(Map.of(X, new ColumnStats(null, null, 4L, 4), S, new ColumnStats(null, null, 4L, 4)), OptionalLong.of(4));
+        assertThat(mightMatch(equal(X, 1), allNull)).isFalse();
+        assertThat(mightMatch(notEqual(X, 1), allNull)).isFalse();
+        assertThat(mightMatch(in(X, List.of(1, 2)), allNull)).isFalse();
+        assertThat(mightMatch(notIn(X, List.of(1, 2)), allNull)).isFalse();
+        assertThat(mightMatch(startsWith(S, "a"), allNull)).isFalse();
+        assertThat(mightMatch(not(startsWith(S, "a")), allNull)).isFalse();
+        assertThat(mightMatch(isNull(X), allNull)).isTrue();
+        assertThat(mightMatch(or(equal(X, 1), isNull(S)), allNull)).isTrue();
+    }
+
+    @Test
+    public void testEmptyUnit()
+    {
+        StatsProvider empty = new FixedStats(Map.of(), OptionalLong.of(0));
+        assertThat(mightMatch(alwaysTrue(), empty)).isFalse();
+        assertThat(mightMatch(isNull(X), empty)).isFalse();
+        assertThat(mightMatch(alwaysTrue(), new FixedStats(Map.of(), OptionalLong.empty()))).isTrue();
+        // an empty unit known only from a column's stats
+        StatsProvider emptyColumn = new FixedStats(Map.of(X, new ColumnStats(null, null, null, 0)), OptionalLong.empty());
+        assertThat(mightMatch(isNull(X), emptyColumn)).isFalse();
+        assertThat(mightMatch(isNotNull(X), emptyColumn)).isFalse();
+        assertThat(mightMatch(notEqual(X, 1), emptyColumn)).isFalse();
+    }
+
+    @Test
+    public void testIn()
+    {
+        StatsProvider stats = stats(X, 0, 5, 0L, 10);
+        assertThat(mightMatch(in(X, List.of(-3, 7, 100)), stats)).isFalse();
+        assertThat(mightMatch(in(X, List.of(-3, 5, 100)), stats)).isTrue();
+        assertThat(mightMatch(notIn(X, List.of(0, 5)), stats)).isTrue();
+        assertThat(mightMatch(notIn(X, List.of(3, 4)), stats(X, 3, 3, 2L, 10))).isFalse();
+        assertThat(mightMatch(notIn(X, List.of(4)), stats(X, 3, 3, 2L, 10))).isTrue();
+        assertThat(mightMatch(notIn(X, List.of(3)), stats(X, 3, null, 2L, 10))).isTrue();
+    }
+
+    @Test
+    public void testStartsWith()
+    {
+        StatsProvider stats = stats(S, "abc", "abd", 0L, 10);
+        assertThat(mightMatch(startsWith(S, "abc"), stats)).isTrue();
+        assertThat(mightMatch(startsWith(S, "ab"), stats)).isTrue();
+        assertThat(mightMatch(startsWith(S, "abd"), stats)).isTrue();
+        assertThat(mightMatch(startsWith(S, ""), stats)).isTrue();
+        assertThat(mightMatch(startsWith(S, "abz"), stats)).isFalse();
+        assertThat(mightMatch(startsWith(S, "b"), stats)).isFalse();
+        assertThat(mightMatch(startsWith(S, "aa"), stats)).isFalse();
+        assertThat(mightMatch(startsWith(S, "abb"), stats)).isFalse();
+        // min is below the prefix, max starts with it
+        assertThat(mightMatch(startsWith(S, "abd"), stats(S, "a", "abdx", 0L, 10))).isTrue();
+        // U+1F600 sorts above U+FFFD by code point: the range ["\uFFFD", "\uD83D\uDE00"] holds "\uD83D..."
+        assertThat(mightMatch(startsWith(S, "\uD83D\uDE00"), stats(S, "\uFFFD", "\uD83D\uDE00z", 0L, 10))).isTrue();
+        assertThat(mightMatch(startsWith(S, "\uFFFD"), stats(S, "\uD83D\uDE00", "\uD83D\uDE01", 0L, 10))).isFalse();
+
+        assertThat(mightMatch(not(startsWith(S, "ab")), stats)).isFalse();
+        assertThat(mightMatch(not(startsWith(S, "abc")), stats)).isTrue();
+        assertThat(mightMatch(not(startsWith(S, "ab")), stats(S, "abc", null, 0L, 10))).isTrue();
+    }
+
+    @Test
+    public void testTruncatedStringStats()
+    {
+        // values like "abcq" .. "abcz...": min truncated to the prefix "abc", max to the upper bound "abd"
+        StatsProvider stats = stats(S, "abc", "abd", 0L, 10);
+        assertThat(mightMatch(equal(S, "abcz"), stats)).isTrue();
+        assertThat(mightMatch(equal(S, "abczzzz"), stats)).isTrue();
+        assertThat(mightMatch(lessThan(S, "abb"), stats)).isFalse();
+        assertThat(mightMatch(lessThan(S, "abca"), stats)).isTrue();
+        assertThat(mightMatch(greaterThan(S, "abd"), stats)).isFalse();
+        assertThat(mightMatch(greaterOrEqual(S, "abd"), stats)).isTrue();
+        assertThat(mightMatch(equal(S, "abda"), stats)).isFalse();
+        // "abd" is only a bound here, so x <> 'abd' cannot be ruled out
+        assertThat(mightMatch(notEqual(S, "abc"), stats)).isTrue();
+    }
+
+    @Test
+    public void testNaN()
+    {
+        assertThat(mightMatch(greaterThan(D, 100.0), stats(D, 1.0, Double.NaN, 0L, 10))).isTrue();
+        assertThat(mightMatch(lessThan(D, -100.0), stats(D, Double.NaN, Double.NaN, 0L, 10))).isTrue();
+        assertThat(mightMatch(equal(D, Double.NaN), stats(D, 1.0, 2.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(lessThan(D, Double.NaN), stats(D, 1.0, 2.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(in(D, List.of(Double.NaN, 5.0)), stats(D, 1.0, 2.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(notEqual(D, Double.NaN), stats(D, Double.NaN, Double.NaN, 0L, 10))).isTrue();
+        assertThat(mightMatch(equal(F, Float.NaN), stats(F, 1.0f, 2.0f, 0L, 10))).isTrue();
+        // NaN does not disable pruning of bounds that are fine
+        assertThat(mightMatch(equal(D, 5.0), stats(D, 1.0, 2.0, 0L, 10))).isFalse();
+    }
+
+    @Test
+    public void testSignedZero()
+    {
+        // to SQL engines -0.0 = 0.0, whatever sign the writer kept in the bounds
+        assertThat(mightMatch(equal(D, 0.0), stats(D, -0.0, -0.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(equal(D, -0.0), stats(D, 0.0, 0.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(greaterOrEqual(D, 0.0), stats(D, -1.0, -0.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(lessOrEqual(D, -0.0), stats(D, 0.0, 1.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(notEqual(D, 0.0), stats(D, -0.0, -0.0, 0L, 10))).isTrue();
+        assertThat(mightMatch(equal(F, 0.0f), stats(F, -0.0f, -0.0f, 0L, 10))).isTrue();
+        // but no value of [0.0, 0.0] is below zero in either order
+        assertThat(mightMatch(lessThan(D, -0.0), stats(D, 0.0, 0.0, 0L, 10))).isFalse();
+        assertThat(mightMatch(greaterThan(D, 0.0), stats(D, -1.0, -0.0, 0L, 10))).isFalse();
+    }
+
+    @Test
+    public void testUnusableStats()
+    {
+        // Long bounds offered for an INT column are ignored, as are bounds in the wrong order
+        assertThat(mightMatch(equal(X, 10), new FixedStats(Map.of(X, new ColumnStats(0L, 5L, 0L, 10)), OptionalLong.empty()))).isTrue();
+        assertThat(mightMatch(equal(X, 10), stats(X, 5, 0, 0L, 10))).isTrue();
+        // but the null count still prunes
+        assertThat(mightMatch(isNull(X), new FixedStats(Map.of(X, new ColumnStats(0L, 5L, 0L, 10)), OptionalLong.empty()))).isFalse();
+        // binary bounds are ordered as unsigned bytes
+        FieldRef binary = new FieldRef(8, "b", DataTypes.bytes());
+        StatsProvider binaryStats = stats(binary, new byte[] {0x01}, new byte[] {(byte) 0xF0}, 0L, 3);
+        assertThat(mightMatch(equal(binary, new byte[] {(byte) 0x80}), binaryStats)).isTrue();
+        assertThat(mightMatch(equal(binary, new byte[] {0x00}), binaryStats)).isFalse();
+        assertThat(mightMatch(greaterThan(binary, new byte[] {(byte) 0xF0}), binaryStats)).isFalse();
+        FieldRef decimal = new FieldRef(9, "m", DataTypes.decimal(10, 2));
+        assertThat(mightMatch(equal(decimal, new BigDecimal("7.5")), stats(decimal, new BigDecimal("1.00"), new BigDecimal("7.50"), 0L, 3))).isTrue();
+        assertThat(mightMatch(equal(decimal, new BigDecimal("7.51")), stats(decimal, new BigDecimal("1.00"), new BigDecimal("7.50"), 0L, 3))).isFalse();
+    }
+
+    @Test
+    public void testLogic()
+    {
+        StatsProvider stats = new FixedStats(Map.of(X, new ColumnStats(0, 5, 0L, 10), Y, new ColumnStats(10, 20, 0L, 10)), OptionalLong.of(10));
+        assertThat(mightMatch(and(equal(X, 1), equal(Y, 15)), stats)).isTrue();
+        assertThat(mightMatch(and(equal(X, 1), equal(Y, 5)), stats)).isFalse();
+        assertThat(mightMatch(or(equal(X, 9), equal(Y, 5)), stats)).isFalse();
+        assertThat(mightMatch(or(equal(X, 9), equal(Y, 15)), stats)).isTrue();
+        // NOT (x >= 0 AND y <= 20) = x < 0 OR y > 20
+        assertThat(mightMatch(not(and(greaterOrEqual(X, 0), lessOrEqual(Y, 20))), stats)).isFalse();
+        assertThat(mightMatch(not(and(greaterOrEqual(X, 1), lessOrEqual(Y, 20))), stats)).isTrue();
+        assertThat(mightMatch(new Not(new Not(equal(X, 9))), stats)).isFalse();
+        assertThat(mightMatch(new Not(new In(X, List.of(1))), stats)).isTrue();
+        assertThat(mightMatch(new Not(new StartsWith(S, "a")), stats)).isTrue();
+        assertThat(mightMatch(new And(List.of(new IsNotNull(X), new IsNull(Y))), stats)).isFalse();
+        assertThat(mightMatch(new Or(List.of(new IsNull(X), new IsNull(Y))), stats)).isFalse();
+    }
+
+    private static boolean mightMatch(Predicate predicate, StatsProvider stats)
+    {
+        return StatsEvaluator.mightMatch(predicate, stats);
+    }
+
+    private static StatsProvider stats(FieldRef field, Object min, Object max, Long nullCount, long rowCount)
+    {
+        return new FixedStats(Map.of(field, new ColumnStats(min, max, nullCount, rowCount)), OptionalLong.of(rowCount));
+    }
+}

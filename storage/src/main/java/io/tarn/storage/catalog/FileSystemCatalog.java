@@ -1,0 +1,133 @@
+package io.tarn.storage.catalog;
+
+import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.FileStatus;
+import io.tarn.storage.schema.SchemaManager;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.BranchManager;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Paimon's filesystem catalog: database {@code d} is the directory {@code <warehouse>/d.db}, and a
+ * table is a directory inside it whose {@code schema/} holds at least one {@code schema-<id>}.
+ * Names are validated by {@link Identifier} so that no path leaves the warehouse.
+ */
+public class FileSystemCatalog
+{
+    private static final String DATABASE_SUFFIX = ".db";
+
+    private final FileIO fileIO;
+    private final String warehouse;
+
+    public FileSystemCatalog(FileIO fileIO, String warehouse)
+    {
+        this.fileIO = requireNonNull(fileIO, "fileIO is null");
+        requireNonNull(warehouse, "warehouse is null");
+        this.warehouse = warehouse.length() > 1 && warehouse.endsWith("/") ? warehouse.substring(0, warehouse.length() - 1) : warehouse;
+    }
+
+    public String warehouse()
+    {
+        return warehouse;
+    }
+
+    public List<String> listDatabases()
+            throws IOException
+    {
+        List<String> names = new ArrayList<>();
+        for (FileStatus status : fileIO.list(warehouse)) {
+            String name = status.name();
+            if (status.directory() && name.endsWith(DATABASE_SUFFIX) && name.length() > DATABASE_SUFFIX.length()) {
+                names.add(name.substring(0, name.length() - DATABASE_SUFFIX.length()));
+            }
+        }
+        names.sort(null);
+        return List.copyOf(names);
+    }
+
+    public boolean databaseExists(String database)
+            throws IOException
+    {
+        return fileIO.exists(databasePath(database));
+    }
+
+    public List<String> listTables(String database)
+            throws IOException
+    {
+        List<String> names = new ArrayList<>();
+        for (FileStatus status : fileIO.list(databasePath(database))) {
+            if (status.directory() && isTable(status.path())) {
+                names.add(status.name());
+            }
+        }
+        names.sort(null);
+        return List.copyOf(names);
+    }
+
+    /**
+     * The root directory of an existing table.
+     */
+    public String tablePath(Identifier identifier)
+            throws IOException
+    {
+        String path = tableLocation(identifier);
+        if (!isTable(path)) {
+            throw new TableNotFoundException("Table %s does not exist in warehouse %s (no schema file under %s/schema)".formatted(identifier.fullName(), warehouse, path));
+        }
+        return path;
+    }
+
+    public void createDatabase(String database)
+            throws IOException
+    {
+        fileIO.mkdirs(databasePath(database));
+    }
+
+    /**
+     * Creates a table whose first schema is {@code initialSchema} with id 0. Fails with
+     * {@link CommitConflictException} if the table already exists.
+     */
+    public TableSchema createTable(Identifier identifier, TableSchema initialSchema)
+            throws IOException
+    {
+        requireNonNull(initialSchema, "initialSchema is null");
+        if (!databaseExists(identifier.database())) {
+            throw new TableNotFoundException("Cannot create table %s: database '%s' does not exist in warehouse %s".formatted(identifier.fullName(), identifier.database(), warehouse));
+        }
+        String path = tableLocation(identifier);
+        SchemaManager schemas = new SchemaManager(fileIO, path, BranchManager.MAIN_BRANCH);
+        if (!schemas.listIds().isEmpty()) {
+            throw new CommitConflictException("Table %s already exists in warehouse %s".formatted(identifier.fullName(), warehouse));
+        }
+        TableSchema schema = initialSchema.withId(0);
+        if (!schemas.commit(schema)) {
+            throw new CommitConflictException("Table %s was created concurrently in warehouse %s".formatted(identifier.fullName(), warehouse));
+        }
+        return schema;
+    }
+
+    private String databasePath(String database)
+    {
+        Identifier.validateName("database", database);
+        return warehouse + "/" + database + DATABASE_SUFFIX;
+    }
+
+    private String tableLocation(Identifier identifier)
+    {
+        requireNonNull(identifier, "identifier is null");
+        return databasePath(identifier.database()) + "/" + identifier.table();
+    }
+
+    private boolean isTable(String tablePath)
+            throws IOException
+    {
+        return !new SchemaManager(fileIO, tablePath, BranchManager.MAIN_BRANCH).listIds().isEmpty();
+    }
+}

@@ -1,0 +1,50 @@
+package io.tarn.storage.fs;
+
+import java.io.IOException;
+import java.util.List;
+
+/**
+ * The file operations the table format needs. Implementations exist per storage (local disk,
+ * object stores). Paths are strings in the implementation's own spelling; children are formed by
+ * appending {@code "/" + name}.
+ */
+public interface FileIO
+{
+    InputFile newInputFile(String path);
+
+    boolean exists(String path)
+            throws IOException;
+
+    /**
+     * The direct children of {@code directory}, files and directories, in no particular order;
+     * an empty list if the directory does not exist.
+     */
+    List<FileStatus> list(String directory)
+            throws IOException;
+
+    /**
+     * Writes {@code content} as the whole file, creating missing parent directories. With
+     * {@code overwrite == false} an existing file makes this fail. Not atomic: readers may see a
+     * partial file, so use it only for hints and for files nobody reads before they are referenced.
+     */
+    void writeFile(String path, byte[] content, boolean overwrite)
+            throws IOException;
+
+    /**
+     * Creates {@code path} with {@code content} so that readers see either nothing or the whole
+     * file, and so that of several concurrent callers exactly one succeeds. Returns {@code false},
+     * leaving the existing file untouched, if {@code path} already exists. This is the primitive the
+     * snapshot commit relies on.
+     */
+    boolean tryCreateAtomically(String path, byte[] content)
+            throws IOException;
+
+    /**
+     * Deletes a file or an empty directory; returns {@code false} if it did not exist.
+     */
+    boolean delete(String path)
+            throws IOException;
+
+    void mkdirs(String path)
+            throws IOException;
+}

@@ -1,0 +1,33 @@
+package io.tarn.storage.fs;
+
+import java.io.IOException;
+import java.io.InputStream;
+
+/**
+ * A readable file. Creating one does not touch the storage; each method that does throws
+ * {@link io.tarn.storage.MissingFileException} naming the path when the file does not exist.
+ */
+public interface InputFile
+{
+    String path();
+
+    long length()
+            throws IOException;
+
+    /**
+     * A new stream positioned at the start of the file; the caller closes it.
+     */
+    InputStream newStream()
+            throws IOException;
+
+    byte[] readAllBytes()
+            throws IOException;
+
+    /**
+     * Reads exactly {@code length} bytes starting at {@code position} into
+     * {@code buffer[offset..offset + length)}; fails with {@link java.io.EOFException} if the file
+     * ends first.
+     */
+    void readFully(long position, byte[] buffer, int offset, int length)
+            throws IOException;
+}

@@ -1,0 +1,430 @@
+package io.tarn.storage.manifest;
+
+import com.github.luben.zstd.ZstdInputStream;
+import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.UnsupportedTableFeatureException;
+import org.apache.avro.Schema;
+import org.apache.avro.file.CodecFactory;
+import org.apache.avro.file.DataFileWriter;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads and writes Avro object container files holding manifest rows.
+ * <p>
+ * Reading does not use Avro's decoders, which allocate whatever a length prefix asks for: the
+ * container (magic {@code Obj\1}, metadata map, 16-byte sync marker, then blocks of
+ * {@code count, size, bytes, sync}) is walked here with every length and count checked against
+ * the bytes that remain, each block is decompressed with Avro's codec and its records decoded
+ * against the file's own writer schema into {@link GenericRecord}s, whose fields the callers pick
+ * by name. Avro is used for the schema, the codecs and for writing.
+ */
+final class AvroContainer
+{
+    private static final byte[] MAGIC = {'O', 'b', 'j', 1};
+    private static final int SYNC_SIZE = 16;
+    private static final int MAX_NESTING = 64;
+    private static final int ZSTD_LEVEL = 1;
+    // Writers cut blocks at about 64 kB (Avro's default sync interval); anything far larger is corrupt.
+    private static final int MAX_BLOCK_SIZE = 256 * 1024 * 1024;
+
+    private AvroContainer() {}
+
+    /**
+     * Decodes every record of an Avro container file.
+     *
+     * @throws CorruptFileException naming {@code fileName} when the bytes are not a valid container
+     * @throws UnsupportedTableFeatureException when the file uses a codec Tarn cannot decompress
+     */
+    static List<GenericRecord> read(byte[] file, String fileName)
+            throws IOException
+    {
+        requireNonNull(file, "file is null");
+        requireNonNull(fileName, "fileName is null");
+        try {
+            Cursor cursor = new Cursor(file, 0, file.length);
+            for (byte b : MAGIC) {
+                if (cursor.remaining() < 1 || cursor.readByte() != b) {
+                    throw new CorruptFileException("Missing the Avro magic bytes");
+                }
+            }
+            Map<String, byte[]> metadata = readMetadata(cursor);
+            byte[] sync = cursor.readFixed(SYNC_SIZE);
+            byte[] schemaJson = metadata.get("avro.schema");
+            if (schemaJson == null) {
+                throw new CorruptFileException("No avro.schema in the header");
+            }
+            Schema schema = new Schema.Parser().parse(new String(schemaJson, UTF_8));
+            byte[] codecName = metadata.get("avro.codec");
+            String codec = codec(codecName == null ? "null" : new String(codecName, UTF_8), fileName);
+            if (schema.getType() != Schema.Type.RECORD) {
+                throw new CorruptFileException("The Avro schema is not a record but " + schema.getType());
+            }
+
+            List<GenericRecord> records = new ArrayList<>();
+            while (cursor.remaining() > 0) {
+                long count = cursor.readLong();
+                long size = cursor.readLong();
+                if (count < 0 || size < 0 || size > cursor.remaining()) {
+                    throw new CorruptFileException("Block of " + count + " records and " + size
+                            + " bytes at offset " + cursor.position + ", but only " + cursor.remaining() + " bytes remain");
+                }
+                byte[] compressed = cursor.readFixed((int) size);
+                if (!Arrays.equals(sync, cursor.readFixed(SYNC_SIZE))) {
+                    throw new CorruptFileException("Bad sync marker after the block ending at offset " + (cursor.position - SYNC_SIZE));
+                }
+                Cursor block = decompress(codec, compressed);
+                if (count > block.remaining()) {
+                    throw new CorruptFileException("Block of " + count + " records in only " + block.remaining() + " bytes");
+                }
+                for (long i = 0; i < count; i++) {
+                    records.add((GenericRecord) decode(schema, block, 0));
+                }
+                if (block.remaining() != 0) {
+                    throw new CorruptFileException(block.remaining() + " undecoded bytes at the end of a block");
+                }
+            }
+            return records;
+        }
+        catch (UnsupportedTableFeatureException e) {
+            throw e;
+        }
+        catch (IOException | RuntimeException e) {
+            throw new CorruptFileException("Avro file " + fileName + " is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Writes {@code records} as an Avro container file with Paimon's codec naming:
+     * {@code zstd} (Paimon's default, level 1), {@code none}, or any Avro codec name.
+     */
+    static byte[] write(Schema schema, List<GenericRecord> records, String compression)
+    {
+        requireNonNull(schema, "schema is null");
+        requireNonNull(records, "records is null");
+        CodecFactory codecFactory = codecFactory(requireNonNull(compression, "compression is null"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (DataFileWriter<GenericRecord> writer = new DataFileWriter<>(new GenericDatumWriter<GenericRecord>(schema))) {
+            writer.setCodec(codecFactory);
+            writer.create(schema, out);
+            for (GenericRecord record : records) {
+                writer.append(record);
+            }
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    private static CodecFactory codecFactory(String compression)
+    {
+        String name = compression.toLowerCase(Locale.ROOT);
+        try {
+            return switch (name) {
+                case "zstd", "zstandard" -> CodecFactory.zstandardCodec(ZSTD_LEVEL);
+                case "none", "null", "uncompressed" -> CodecFactory.nullCodec();
+                default -> CodecFactory.fromString(name);
+            };
+        }
+        catch (RuntimeException e) {
+            throw new IllegalArgumentException("Unsupported manifest compression: " + compression, e);
+        }
+    }
+
+    private static String codec(String name, String fileName)
+            throws UnsupportedTableFeatureException
+    {
+        if (name.equals("null") || name.equals("deflate") || name.equals("zstandard")) {
+            return name;
+        }
+        throw new UnsupportedTableFeatureException("Avro file " + fileName + " uses the unsupported codec " + name);
+    }
+
+    private static Cursor decompress(String codec, byte[] compressed)
+            throws IOException
+    {
+        byte[] bytes = switch (codec) {
+            case "null" -> compressed;
+            case "deflate" -> inflate(compressed);
+            case "zstandard" -> unzstd(compressed);
+            default -> throw new IllegalStateException("Unexpected codec " + codec);
+        };
+        return new Cursor(bytes, 0, bytes.length);
+    }
+
+    private static byte[] inflate(byte[] compressed)
+            throws CorruptFileException
+    {
+        Inflater inflater = new Inflater(true);
+        try {
+            inflater.setInput(compressed);
+            ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length * 4);
+            byte[] chunk = new byte[64 * 1024];
+            while (!inflater.finished()) {
+                int count = inflater.inflate(chunk);
+                if (count == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                    throw new CorruptFileException("Truncated deflate block");
+                }
+                out.write(chunk, 0, count);
+                checkBlockSize(out.size());
+            }
+            return out.toByteArray();
+        }
+        catch (DataFormatException e) {
+            throw new CorruptFileException("Invalid deflate block: " + e.getMessage(), e);
+        }
+        finally {
+            inflater.end();
+        }
+    }
+
+    private static byte[] unzstd(byte[] compressed)
+            throws IOException
+    {
+        try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(compressed))) {
+            ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length * 4);
+            byte[] chunk = new byte[64 * 1024];
+            for (int count = in.read(chunk); count >= 0; count = in.read(chunk)) {
+                out.write(chunk, 0, count);
+                checkBlockSize(out.size());
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private static void checkBlockSize(int size)
+            throws CorruptFileException
+    {
+        if (size > MAX_BLOCK_SIZE) {
+            throw new CorruptFileException("Avro block decompresses to more than " + MAX_BLOCK_SIZE + " bytes");
+        }
+    }
+
+    private static Map<String, byte[]> readMetadata(Cursor cursor)
+            throws CorruptFileException
+    {
+        Map<String, byte[]> metadata = new HashMap<>();
+        while (true) {
+            long count = cursor.readLong();
+            if (count == 0) {
+                return metadata;
+            }
+            if (count < 0) {
+                count = -count;
+                cursor.readLong();
+            }
+            checkCount(count, cursor);
+            for (long i = 0; i < count; i++) {
+                metadata.put(cursor.readString(), cursor.readBytes());
+            }
+        }
+    }
+
+    private static Object decode(Schema schema, Cursor cursor, int depth)
+            throws CorruptFileException
+    {
+        if (depth > MAX_NESTING) {
+            throw new CorruptFileException("Avro value nested deeper than " + MAX_NESTING + " levels");
+        }
+        switch (schema.getType()) {
+            case NULL:
+                return null;
+            case BOOLEAN: {
+                byte value = cursor.readByte();
+                if (value != 0 && value != 1) {
+                    throw new CorruptFileException("Invalid Avro boolean " + value);
+                }
+                return value == 1;
+            }
+            case INT:
+                return cursor.readInt();
+            case LONG:
+                return cursor.readLong();
+            case FLOAT:
+                return Float.intBitsToFloat(ByteBuffer.wrap(cursor.readFixed(4)).order(ByteOrder.LITTLE_ENDIAN).getInt());
+            case DOUBLE:
+                return Double.longBitsToDouble(ByteBuffer.wrap(cursor.readFixed(8)).order(ByteOrder.LITTLE_ENDIAN).getLong());
+            case STRING:
+                return cursor.readString();
+            case BYTES:
+                return cursor.readBytes();
+            case FIXED:
+                return cursor.readFixed(schema.getFixedSize());
+            case ENUM: {
+                int index = cursor.readInt();
+                if (index < 0 || index >= schema.getEnumSymbols().size()) {
+                    throw new CorruptFileException("Invalid Avro enum index " + index);
+                }
+                return new GenericData.EnumSymbol(schema, schema.getEnumSymbols().get(index));
+            }
+            case UNION: {
+                long index = cursor.readLong();
+                if (index < 0 || index >= schema.getTypes().size()) {
+                    throw new CorruptFileException("Invalid Avro union branch " + index + " for " + schema);
+                }
+                return decode(schema.getTypes().get((int) index), cursor, depth + 1);
+            }
+            case RECORD: {
+                GenericData.Record record = new GenericData.Record(schema);
+                for (Schema.Field field : schema.getFields()) {
+                    record.put(field.pos(), decode(field.schema(), cursor, depth + 1));
+                }
+                return record;
+            }
+            case ARRAY: {
+                List<Object> items = new ArrayList<>();
+                for (long count = blockCount(cursor); count != 0; count = blockCount(cursor)) {
+                    for (long i = 0; i < count; i++) {
+                        items.add(decode(schema.getElementType(), cursor, depth + 1));
+                    }
+                }
+                return items;
+            }
+            case MAP: {
+                Map<String, Object> map = new LinkedHashMap<>();
+                for (long count = blockCount(cursor); count != 0; count = blockCount(cursor)) {
+                    for (long i = 0; i < count; i++) {
+                        map.put(cursor.readString(), decode(schema.getValueType(), cursor, depth + 1));
+                    }
+                }
+                return map;
+            }
+        }
+        throw new CorruptFileException("Unsupported Avro type " + schema.getType());
+    }
+
+    private static long blockCount(Cursor cursor)
+            throws CorruptFileException
+    {
+        long count = cursor.readLong();
+        if (count < 0) {
+            count = -count;
+            cursor.readLong();
+        }
+        checkCount(count, cursor);
+        return count;
+    }
+
+    private static void checkCount(long count, Cursor cursor)
+            throws CorruptFileException
+    {
+        // Every item of the collections in manifests takes at least one byte.
+        if (count < 0 || count > cursor.remaining()) {
+            throw new CorruptFileException("Avro collection of " + count + " items in only " + cursor.remaining() + " bytes");
+        }
+    }
+
+    /** A bounded reader of Avro's binary encoding. */
+    private static final class Cursor
+    {
+        private final byte[] bytes;
+        private final int limit;
+        private int position;
+
+        Cursor(byte[] bytes, int position, int limit)
+        {
+            this.bytes = bytes;
+            this.position = position;
+            this.limit = limit;
+        }
+
+        int remaining()
+        {
+            return limit - position;
+        }
+
+        byte readByte()
+                throws CorruptFileException
+        {
+            if (position >= limit) {
+                throw new CorruptFileException("Unexpected end of Avro data");
+            }
+            return bytes[position++];
+        }
+
+        long readLong()
+                throws CorruptFileException
+        {
+            long raw = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                byte b = readByte();
+                raw |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    return (raw >>> 1) ^ -(raw & 1);
+                }
+            }
+            throw new CorruptFileException("Invalid Avro varint");
+        }
+
+        int readInt()
+                throws CorruptFileException
+        {
+            long value = readLong();
+            if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
+                throw new CorruptFileException("Avro int out of range: " + value);
+            }
+            return (int) value;
+        }
+
+        byte[] readFixed(int length)
+                throws CorruptFileException
+        {
+            if (length < 0 || length > remaining()) {
+                throw new CorruptFileException("Avro value of " + length + " bytes, but only " + remaining() + " bytes remain");
+            }
+            byte[] result = Arrays.copyOfRange(bytes, position, position + length);
+            position += length;
+            return result;
+        }
+
+        byte[] readBytes()
+                throws CorruptFileException
+        {
+            long length = readLong();
+            if (length < 0 || length > remaining()) {
+                throw new CorruptFileException("Avro value of " + length + " bytes, but only " + remaining() + " bytes remain");
+            }
+            return readFixed((int) length);
+        }
+
+        String readString()
+                throws CorruptFileException
+        {
+            byte[] utf8 = readBytes();
+            try {
+                return UTF_8.newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .onUnmappableCharacter(CodingErrorAction.REPORT)
+                        .decode(ByteBuffer.wrap(utf8))
+                        .toString();
+            }
+            catch (CharacterCodingException e) {
+                throw new CorruptFileException("Avro string is not valid UTF-8", e);
+            }
+        }
+    }
+}

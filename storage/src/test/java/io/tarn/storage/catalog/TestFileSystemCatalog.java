@@ -1,0 +1,120 @@
+package io.tarn.storage.catalog;
+
+import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.InvalidNameException;
+import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.PaimonTables;
+import io.tarn.types.DataField;
+import io.tarn.types.DataTypes;
+import org.apache.paimon.schema.Schema;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+public class TestFileSystemCatalog
+{
+    private PaimonTables paimon;
+    private FileSystemCatalog catalog;
+
+    @BeforeClass
+    public void setUp()
+            throws Exception
+    {
+        paimon = new PaimonTables();
+        paimon.catalog().createDatabase("other", false);
+        for (String name : List.of("t1", "t2")) {
+            paimon.create(name, Schema.newBuilder().column("a", org.apache.paimon.types.DataTypes.INT()).build());
+        }
+        // a directory that is not a table: no schema file
+        Files.createDirectories(Path.of(paimon.warehouse(), "db.db", "not_a_table", "schema"));
+        catalog = new FileSystemCatalog(new LocalFileIO(), paimon.warehouse() + "/");
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+            throws Exception
+    {
+        paimon.close();
+    }
+
+    @Test
+    public void testListing()
+            throws Exception
+    {
+        assertThat(catalog.listDatabases()).isEqualTo(paimon.catalog().listDatabases().stream().sorted().toList());
+        assertThat(catalog.listTables("db")).isEqualTo(paimon.catalog().listTables("db").stream().sorted().toList());
+        assertThat(catalog.listTables("db")).contains("t1", "t2").doesNotContain("not_a_table");
+        assertThat(catalog.listTables("other")).isEmpty();
+        assertThat(catalog.listTables("nonexistent")).isEmpty();
+        assertThat(catalog.tablePath(new Identifier("db", "t1")))
+                .isEqualTo(paimon.table("t1").location().toUri().getPath());
+    }
+
+    @Test
+    public void testUnknownTable()
+    {
+        assertThatThrownBy(() -> catalog.tablePath(Identifier.parse("db.nope")))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("db.nope")
+                .hasMessageContaining(paimon.warehouse());
+        assertThatThrownBy(() -> catalog.tablePath(Identifier.parse("db.not_a_table")))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("db.not_a_table");
+        assertThatThrownBy(() -> catalog.tablePath(Identifier.parse("nodb.t1")))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("nodb.t1");
+    }
+
+    @Test
+    public void testNamesCannotEscapeWarehouse()
+    {
+        assertThatThrownBy(() -> catalog.listTables("../db"))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("'../db'");
+        assertThatThrownBy(() -> catalog.tablePath(Identifier.parse("db...")))
+                .isInstanceOf(InvalidNameException.class);
+        assertThatThrownBy(() -> catalog.tablePath(Identifier.parse("db.t1/../t2")))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("'t1/../t2'");
+        assertThatThrownBy(() -> catalog.createDatabase("a/b"))
+                .isInstanceOf(InvalidNameException.class);
+    }
+
+    @Test
+    public void testCreateTableReadByPaimon()
+            throws Exception
+    {
+        catalog.createDatabase("created");
+        assertThat(paimon.catalog().listDatabases()).contains("created");
+        TableSchema schema = new TableSchema(3, 7,
+                List.of(new DataField(0, "k", DataTypes.bigint().withNullable(false)), new DataField(1, "v", DataTypes.string(), Optional.of("value"), Optional.empty())),
+                1, List.of(), List.of("k"), Map.of("bucket", "1"), Optional.of("made by tarn"), 1_795_000_000_000L);
+        Identifier identifier = new Identifier("created", "tbl");
+        TableSchema written = catalog.createTable(identifier, schema);
+        assertThat(written.id()).isZero();
+
+        org.apache.paimon.table.Table table = paimon.catalog().getTable(org.apache.paimon.catalog.Identifier.create("created", "tbl"));
+        assertThat(table.rowType().getFieldNames()).containsExactly("k", "v");
+        assertThat(table.primaryKeys()).containsExactly("k");
+        assertThat(table.comment()).contains("made by tarn");
+        assertThat(catalog.listTables("created")).containsExactly("tbl");
+
+        assertThatThrownBy(() -> catalog.createTable(identifier, schema))
+                .isInstanceOf(CommitConflictException.class)
+                .hasMessageContaining("created.tbl");
+        assertThatThrownBy(() -> catalog.createTable(new Identifier("nodb", "x"), schema))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("'nodb'");
+    }
+}
