@@ -38,6 +38,11 @@ public class FileSystemCatalog
         return warehouse;
     }
 
+    public FileIO fileIO()
+    {
+        return fileIO;
+    }
+
     public List<String> listDatabases()
             throws IOException
     {

@@ -1,10 +1,9 @@
 package io.tarn.storage.scan;
 
-import io.tarn.index.predicate.And;
-import io.tarn.index.predicate.Comparison;
-import io.tarn.index.predicate.In;
-import io.tarn.index.predicate.Operator;
 import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicate.And;
+import io.tarn.index.predicate.Predicate.Comparison;
+import io.tarn.index.predicate.Predicate.In;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.BinaryRowWriter;
 import io.tarn.storage.binary.BucketFunction;
@@ -31,12 +30,14 @@ final class BucketSelector
     private static final int MAX_KEY_COMBINATIONS = 1024;
 
     private final List<BinaryRow> keyRows;
+    private final List<DataType> keyTypes;
     private final boolean modFunction;
     private final Map<Integer, Set<Integer>> bucketsByTotal = new HashMap<>();
 
-    private BucketSelector(List<BinaryRow> keyRows, boolean modFunction)
+    private BucketSelector(List<BinaryRow> keyRows, List<DataType> keyTypes, boolean modFunction)
     {
         this.keyRows = List.copyOf(keyRows);
+        this.keyTypes = List.copyOf(keyTypes);
         this.modFunction = modFunction;
     }
 
@@ -64,7 +65,7 @@ final class BucketSelector
         List<DataType> types = bucketKeys.stream().map(DataField::type).toList();
         List<BinaryRow> rows = new ArrayList<>();
         addCombinations(valuesPerKey, 0, new ArrayList<>(), types, rows);
-        return Optional.of(new BucketSelector(rows, modFunction));
+        return Optional.of(new BucketSelector(rows, types, modFunction));
     }
 
     boolean select(int bucket, int totalBuckets)
@@ -80,7 +81,7 @@ final class BucketSelector
     {
         Set<Integer> buckets = new HashSet<>();
         for (BinaryRow row : keyRows) {
-            buckets.add(modFunction ? BucketFunction.modBucket(row, totalBuckets) : BucketFunction.bucket(row, totalBuckets));
+            buckets.add(modFunction ? BucketFunction.modBucket(row, keyTypes.get(0), totalBuckets) : BucketFunction.bucket(row, totalBuckets));
         }
         return buckets;
     }
@@ -89,7 +90,7 @@ final class BucketSelector
     {
         for (Predicate conjunct : conjuncts) {
             if (conjunct instanceof Comparison comparison
-                    && comparison.op() == Operator.EQUAL
+                    && comparison.op() == Comparison.Operator.EQUAL
                     && comparison.field().fieldId() == key.id()) {
                 return Optional.of(Set.of(comparison.literal()));
             }
@@ -103,7 +104,7 @@ final class BucketSelector
     private static void addCombinations(List<List<Object>> valuesPerKey, int index, List<Object> prefix, List<DataType> types, List<BinaryRow> rows)
     {
         if (index == valuesPerKey.size()) {
-            rows.add(BinaryRowWriter.write(types, prefix));
+            rows.add(BinaryRowWriter.encode(types, prefix));
             return;
         }
         for (Object value : valuesPerKey.get(index)) {

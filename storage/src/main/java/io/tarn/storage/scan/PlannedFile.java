@@ -4,6 +4,7 @@ import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.manifest.DataFileMeta;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -29,7 +30,7 @@ public record PlannedFile(BinaryRow partition, int bucket, int totalBuckets, Dat
         if (deletionFile.isEmpty()) {
             return Optional.of(file.rowCount());
         }
-        Long deleted = deletionFile.get().cardinality();
-        return deleted == null ? Optional.empty() : Optional.of(file.rowCount() - deleted);
+        OptionalLong deleted = deletionFile.get().cardinality();
+        return deleted.isPresent() ? Optional.of(file.rowCount() - deleted.getAsLong()) : Optional.empty();
     }
 }

@@ -160,7 +160,7 @@ public final class ScanPlanner
 
         private boolean skipManifest(ManifestFileMeta manifest)
         {
-            if (skipLevel0 && manifest.maxLevel() != null && manifest.maxLevel() == 0) {
+            if (skipLevel0 && manifest.maxLevel().isPresent() && manifest.maxLevel().getAsInt() == 0) {
                 counters.manifestsSkippedByLevel++;
                 return true;
             }
@@ -244,7 +244,7 @@ public final class ScanPlanner
         {
             DataFileMeta file = planned.file();
             TableSchema fileSchema = table.schema(file.schemaId());
-            List<String> statsColumns = file.valueStatsCols() != null ? file.valueStatsCols() : file.writeCols();
+            List<String> statsColumns = file.valueStatsCols().or(file::writeCols).orElse(null);
             FieldStatsMapping mapping = mapping(new StatsLayout(file.schemaId(), false, statsColumns), fileSchema);
             return statsProvider(planned, mapping, file.valueStats());
         }
@@ -315,10 +315,10 @@ public final class ScanPlanner
             }
             Map<DeletionVectorKey, DeletionFile> files = new HashMap<>();
             for (IndexManifestEntry entry : table.readIndexManifest(indexManifest.get())) {
-                if (!IndexManifestEntry.DELETION_VECTORS.equals(entry.indexType())) {
+                if (!IndexManifestEntry.DELETION_VECTORS_INDEX.equals(entry.indexType())) {
                     continue;
                 }
-                for (DeletionVectorMeta range : entry.deletionVectorRanges()) {
+                for (DeletionVectorMeta range : entry.deletionVectorRanges().orElse(List.of())) {
                     files.put(new DeletionVectorKey(entry.partition(), entry.bucket(), range.dataFileName()),
                             new DeletionFile(entry.fileName(), range.offset(), range.length(), range.cardinality()));
                 }

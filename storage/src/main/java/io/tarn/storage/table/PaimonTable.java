@@ -134,7 +134,7 @@ public final class PaimonTable
     public Optional<Snapshot> snapshot(ScanVersion version)
             throws IOException
     {
-        return new SnapshotResolver(snapshotManager, tagManager, name()).resolve(version);
+        return new SnapshotResolver(snapshotManager, tagManager).resolve(version);
     }
 
     public ScanPlanner newScan()

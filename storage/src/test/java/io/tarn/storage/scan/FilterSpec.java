@@ -1,0 +1,205 @@
+package io.tarn.storage.scan;
+
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicates;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.types.DataField;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.types.RowType;
+
+import java.math.BigDecimal;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One filter written once and built twice: as a Tarn predicate over the table's field ids, and as
+ * an Apache Paimon predicate over the same columns for the oracle.
+ */
+sealed interface FilterSpec
+{
+    Predicate tarn(TableSchema schema);
+
+    org.apache.paimon.predicate.Predicate paimon(RowType rowType);
+
+    enum Op
+    {
+        EQ, NE, LT, LE, GT, GE
+    }
+
+    static FilterSpec compare(String column, Op op, Object value)
+    {
+        return new Compare(column, op, value);
+    }
+
+    static FilterSpec in(String column, Object... values)
+    {
+        return new In(column, List.of(values));
+    }
+
+    static FilterSpec isNull(String column)
+    {
+        return new IsNull(column, false);
+    }
+
+    static FilterSpec isNotNull(String column)
+    {
+        return new IsNull(column, true);
+    }
+
+    static FilterSpec and(FilterSpec... children)
+    {
+        return new Junction(true, List.of(children));
+    }
+
+    static FilterSpec or(FilterSpec... children)
+    {
+        return new Junction(false, List.of(children));
+    }
+
+    private static FieldRef field(TableSchema schema, String column)
+    {
+        DataField field = schema.rowType().field(column).orElseThrow(() -> new IllegalArgumentException("No column " + column));
+        return FieldRef.of(field);
+    }
+
+    private static int index(RowType rowType, String column)
+    {
+        int index = rowType.getFieldIndex(column);
+        if (index < 0) {
+            throw new IllegalArgumentException("No column " + column);
+        }
+        return index;
+    }
+
+    private static Object paimonLiteral(RowType rowType, String column, Object value)
+    {
+        if (value instanceof String text) {
+            return BinaryString.fromString(text);
+        }
+        if (value instanceof BigDecimal decimal) {
+            org.apache.paimon.types.DecimalType type = (org.apache.paimon.types.DecimalType) rowType.getTypeAt(index(rowType, column));
+            return Decimal.fromBigDecimal(decimal, type.getPrecision(), type.getScale());
+        }
+        return value;
+    }
+
+    record Compare(String column, Op op, Object value)
+            implements FilterSpec
+    {
+        public Compare
+        {
+            requireNonNull(column, "column is null");
+            requireNonNull(op, "op is null");
+            requireNonNull(value, "value is null");
+        }
+
+        @Override
+        public Predicate tarn(TableSchema schema)
+        {
+            FieldRef field = field(schema, column);
+            return switch (op) {
+                case EQ -> Predicates.equal(field, value);
+                case NE -> Predicates.notEqual(field, value);
+                case LT -> Predicates.lessThan(field, value);
+                case LE -> Predicates.lessOrEqual(field, value);
+                case GT -> Predicates.greaterThan(field, value);
+                case GE -> Predicates.greaterOrEqual(field, value);
+            };
+        }
+
+        @Override
+        public org.apache.paimon.predicate.Predicate paimon(RowType rowType)
+        {
+            PredicateBuilder builder = new PredicateBuilder(rowType);
+            int index = index(rowType, column);
+            Object literal = paimonLiteral(rowType, column, value);
+            return switch (op) {
+                case EQ -> builder.equal(index, literal);
+                case NE -> builder.notEqual(index, literal);
+                case LT -> builder.lessThan(index, literal);
+                case LE -> builder.lessOrEqual(index, literal);
+                case GT -> builder.greaterThan(index, literal);
+                case GE -> builder.greaterOrEqual(index, literal);
+            };
+        }
+
+        @Override
+        public String toString()
+        {
+            return column + " " + op + " " + value;
+        }
+    }
+
+    record In(String column, List<Object> values)
+            implements FilterSpec
+    {
+        @Override
+        public Predicate tarn(TableSchema schema)
+        {
+            return Predicates.in(field(schema, column), values);
+        }
+
+        @Override
+        public org.apache.paimon.predicate.Predicate paimon(RowType rowType)
+        {
+            return new PredicateBuilder(rowType).in(index(rowType, column), values.stream().map(value -> paimonLiteral(rowType, column, value)).toList());
+        }
+
+        @Override
+        public String toString()
+        {
+            return column + " IN " + values;
+        }
+    }
+
+    record IsNull(String column, boolean negated)
+            implements FilterSpec
+    {
+        @Override
+        public Predicate tarn(TableSchema schema)
+        {
+            return negated ? Predicates.isNotNull(field(schema, column)) : Predicates.isNull(field(schema, column));
+        }
+
+        @Override
+        public org.apache.paimon.predicate.Predicate paimon(RowType rowType)
+        {
+            PredicateBuilder builder = new PredicateBuilder(rowType);
+            return negated ? builder.isNotNull(index(rowType, column)) : builder.isNull(index(rowType, column));
+        }
+
+        @Override
+        public String toString()
+        {
+            return column + (negated ? " IS NOT NULL" : " IS NULL");
+        }
+    }
+
+    record Junction(boolean conjunction, List<FilterSpec> children)
+            implements FilterSpec
+    {
+        @Override
+        public Predicate tarn(TableSchema schema)
+        {
+            List<Predicate> predicates = children.stream().map(child -> child.tarn(schema)).toList();
+            return conjunction ? Predicates.and(predicates) : Predicates.or(predicates);
+        }
+
+        @Override
+        public org.apache.paimon.predicate.Predicate paimon(RowType rowType)
+        {
+            List<org.apache.paimon.predicate.Predicate> predicates = children.stream().map(child -> child.paimon(rowType)).toList();
+            return conjunction ? PredicateBuilder.and(predicates) : PredicateBuilder.or(predicates);
+        }
+
+        @Override
+        public String toString()
+        {
+            return "(" + String.join(conjunction ? " AND " : " OR ", children.stream().map(Object::toString).toList()) + ")";
+        }
+    }
+}
