@@ -38,6 +38,12 @@ import static java.util.Objects.requireNonNull;
  * Seeded, deterministic reference tables written with Apache Paimon 1.3.1's Java API into a local
  * warehouse (database {@code ref}). Every table has several commits. Data files, snapshot times
  * and UUIDs differ per run; the rows, snapshot ids, tags and branches do not.
+ *
+ * <p>Each {@code createXxx} method creates one table (it fails if the table exists), so a test can
+ * create only what it needs; {@link #createAll} creates every table of {@link #all()}. The
+ * comments in each method state the rows each commit leaves, which the tests check by hand.
+ * {@link ReferenceReader} and {@link ReferencePlan} read any table of a filesystem warehouse, not
+ * only these.
  */
 public final class ReferenceTables
 {
@@ -142,6 +148,11 @@ public final class ReferenceTables
         for (ReferenceTable table : ALL) {
             create(warehouse, table);
         }
+    }
+
+    public static ReferenceTable create(Path warehouse, String identifier)
+    {
+        return create(warehouse, byIdentifier(identifier));
     }
 
     public static ReferenceTable create(Path warehouse, ReferenceTable table)
