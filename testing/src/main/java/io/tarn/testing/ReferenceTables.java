@@ -38,6 +38,12 @@ import static java.util.Objects.requireNonNull;
  * Seeded, deterministic reference tables written with Apache Paimon 1.3.1's Java API into a local
  * warehouse (database {@code ref}). Every table has several commits. Data files, snapshot times
  * and UUIDs differ per run; the rows, snapshot ids, tags and branches do not.
+ *
+ * <p>Each {@code createXxx} method creates one table (it fails if the table exists), so a test can
+ * create only what it needs; {@link #createAll} creates every table of {@link #all()}. The
+ * comments in each method state the rows each commit leaves, which the tests check by hand.
+ * {@link ReferenceReader} and {@link ReferencePlan} read any table of a filesystem warehouse, not
+ * only these.
  */
 public final class ReferenceTables
 {
@@ -142,6 +148,11 @@ public final class ReferenceTables
         for (ReferenceTable table : ALL) {
             create(warehouse, table);
         }
+    }
+
+    public static ReferenceTable create(Path warehouse, String identifier)
+    {
+        return create(warehouse, byIdentifier(identifier));
     }
 
     public static ReferenceTable create(Path warehouse, ReferenceTable table)
@@ -636,20 +647,20 @@ public final class ReferenceTables
                 .option("fields.label.aggregate-function", "last_non_null_value")
                 .option("write-only", "true")
                 .build();
-        Random random = new Random(7_007);
         try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
-            // ids 0..19, then 5..24, then 0..24 step 3: 25 keys
+            // commit c writes ids 0..19, then 5..24, then 0..24 step 3 (25 keys); values are formulas of
+            // (id, c) so that tests can aggregate them by hand
             int[][] ranges = {{0, 20, 1}, {5, 25, 1}, {0, 25, 3}};
             for (int commit = 0; commit < ranges.length; commit++) {
                 List<GenericRow> rows = new ArrayList<>();
                 for (int id = ranges[commit][0]; id < ranges[commit][1]; id += ranges[commit][2]) {
                     rows.add(GenericRow.of(
                             id,
-                            (long) random.nextInt(1000),
-                            random.nextInt(10) == 0 ? null : random.nextInt(1000),
-                            random.nextInt(1000) / 8.0,
-                            random.nextInt(3) == 0 ? null : BinaryString.fromString("label-" + commit + "-" + id)));
+                            id * 10L + commit,
+                            (id + commit) % 7 == 0 ? null : (id * 7 + commit * 13) % 50,
+                            ((id * 3 + commit * 5) % 11) / 2.0,
+                            (id + commit) % 3 == 0 ? null : BinaryString.fromString("label-" + commit + "-" + id)));
                 }
                 writer.commit(table, rows);
             }

@@ -305,6 +305,13 @@ public class TestReferenceTables
 
         CanonicalRows aggregation = ReferenceReader.read(warehouse, "ref.pk_aggregation");
         assertThat(aggregation.rowCount()).isEqualTo(25);
+        // id, sum(total), max(highest), min(lowest), last_non_null_value(label), worked by hand from the generator's formulas
+        assertThat(aggregation.lines()).contains(
+                "0\t2\t26\t0.0\tlabel-2-0",
+                "3\t62\t47\t4.0\tlabel-2-3",
+                "6\t183\t42\t0.5\tlabel-2-6",
+                "22\t221\t17\t2.5\tlabel-1-22",
+                "24\t483\t44\t0.0\tlabel-2-24");
 
         CanonicalRows firstRow = ReferenceReader.read(warehouse, "ref.pk_first_row");
         assertThat(firstRow.lines()).contains("0\tfirst-0", "15\tfirst-15", "19\tfirst-19", "20\tsecond-20", "29\tsecond-29");
