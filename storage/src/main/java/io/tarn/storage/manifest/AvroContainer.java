@@ -18,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,9 +39,10 @@ import static java.util.Objects.requireNonNull;
  * Reading does not use Avro's decoders, which allocate whatever a length prefix asks for: the
  * container (magic {@code Obj\1}, metadata map, 16-byte sync marker, then blocks of
  * {@code count, size, bytes, sync}) is walked here with every length and count checked against
- * the bytes that remain, each block is decompressed with Avro's codec and its records decoded
- * against the file's own writer schema into {@link GenericRecord}s, whose fields the callers pick
- * by name. Avro is used for the schema, the codecs and for writing.
+ * the bytes that remain, each block is decompressed (codecs {@code null}, {@code deflate},
+ * {@code zstandard}; at most 256 MB per block) and its records are decoded against the file's
+ * own writer schema into {@link GenericRecord}s, whose fields the callers pick by name. Avro
+ * itself is used to parse the schema and to write files.
  */
 final class AvroContainer
 {
@@ -344,6 +346,7 @@ final class AvroContainer
         private final byte[] bytes;
         private final int limit;
         private int position;
+        private CharsetDecoder decoder;
 
         Cursor(byte[] bytes, int position, int limit)
         {
@@ -415,12 +418,13 @@ final class AvroContainer
                 throws CorruptFileException
         {
             byte[] utf8 = readBytes();
-            try {
-                return UTF_8.newDecoder()
+            if (decoder == null) {
+                decoder = UTF_8.newDecoder()
                         .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT)
-                        .decode(ByteBuffer.wrap(utf8))
-                        .toString();
+                        .onUnmappableCharacter(CodingErrorAction.REPORT);
+            }
+            try {
+                return decoder.decode(ByteBuffer.wrap(utf8)).toString();
             }
             catch (CharacterCodingException e) {
                 throw new CorruptFileException("Avro string is not valid UTF-8", e);

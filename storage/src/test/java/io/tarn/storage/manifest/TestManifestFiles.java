@@ -3,7 +3,10 @@ package io.tarn.storage.manifest;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
+import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.binary.SimpleStats;
+import io.tarn.types.DataField;
+import io.tarn.types.RowType;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.file.SeekableByteArrayInput;
 import org.apache.avro.generic.GenericDatumReader;
@@ -37,10 +40,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -51,6 +57,7 @@ public class TestManifestFiles
     private Path directory;
     private FileStoreTable primaryKeyTable;
     private FileStoreTable appendTable;
+    private FileStoreTable embeddedIndexTable;
 
     @BeforeClass
     public void setUp()
@@ -105,6 +112,21 @@ public class TestManifestFiles
             }
             commit(appendTable, appendRows, false, false);
         }
+
+        Identifier embedded = Identifier.create("db", "embedded");
+        catalog.createTable(embedded, Schema.newBuilder()
+                .column("id", DataTypes.INT())
+                .column("name", DataTypes.STRING())
+                .option("file-index.bloom-filter.columns", "name")
+                .option("file-index.in-manifest-threshold", "1 mb")
+                .build(), false);
+        embeddedIndexTable = (FileStoreTable) catalog.getTable(embedded);
+        commit(embeddedIndexTable, List.of(GenericRow.of(1, BinaryString.fromString("one")), GenericRow.of(2, BinaryString.fromString("two"))), false, false);
+    }
+
+    private List<FileStoreTable> tables()
+    {
+        return List.of(primaryKeyTable, appendTable, embeddedIndexTable);
     }
 
     @AfterClass(alwaysRun = true)
@@ -120,6 +142,7 @@ public class TestManifestFiles
         }
     }
 
+    @SuppressWarnings("try")
     private void commit(FileStoreTable table, List<GenericRow> rows, boolean compact, boolean fullCompaction)
             throws Exception
     {
@@ -144,7 +167,7 @@ public class TestManifestFiles
     public void testReadPaimonManifests()
             throws Exception
     {
-        for (FileStoreTable table : List.of(primaryKeyTable, appendTable)) {
+        for (FileStoreTable table : tables()) {
             int manifests = 0;
             for (Snapshot snapshot : snapshots(table)) {
                 for (String list : manifestLists(snapshot)) {
@@ -167,6 +190,12 @@ public class TestManifestFiles
             }
             assertThat(manifests).isGreaterThan(0);
         }
+        Snapshot embedded = embeddedIndexTable.snapshotManager().latestSnapshot();
+        ManifestFileMeta embeddedManifest = ManifestListFile.read(manifestBytes(embeddedIndexTable, embedded.deltaManifestList()), embedded.deltaManifestList()).get(0);
+        assertThat(ManifestFile.read(manifestBytes(embeddedIndexTable, embeddedManifest.fileName()), embeddedManifest.fileName()))
+                .isNotEmpty()
+                .allSatisfy(entry -> assertThat(entry.file().embeddedIndex()).isNotEmpty());
+
         // the compaction upgraded level-0 files: DELETE at level 0 plus ADD at level 5 with the same name
         List<ManifestEntry> entries = new ArrayList<>();
         Snapshot compacted = primaryKeyTable.snapshotManager().snapshot(2);
@@ -194,6 +223,31 @@ public class TestManifestFiles
     }
 
     @Test
+    public void testPartitionPathsOfLiveFiles()
+            throws Exception
+    {
+        Map<FileStoreTable, RowType> partitionTypes = Map.of(
+                primaryKeyTable, RowType.of(List.of(new DataField(0, "dt", io.tarn.types.DataTypes.string().withNullable(false)))),
+                appendTable, RowType.of(List.of(new DataField(0, "p", io.tarn.types.DataTypes.integer()))));
+        for (Map.Entry<FileStoreTable, RowType> table : partitionTypes.entrySet()) {
+            Snapshot snapshot = table.getKey().snapshotManager().latestSnapshot();
+            Set<String> directories = new HashSet<>();
+            for (String list : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
+                for (ManifestFileMeta meta : ManifestListFile.read(manifestBytes(table.getKey(), list), list)) {
+                    for (ManifestEntry entry : ManifestFile.read(manifestBytes(table.getKey(), meta.fileName()), meta.fileName())) {
+                        String directory = PartitionPath.of(entry.partition(), table.getValue(), PartitionPath.DEFAULT_PARTITION_NAME, true);
+                        directories.add(directory);
+                        Path dataFile = manifestPath(table.getKey(), "x").getParent().getParent().resolve(directory + "bucket-" + entry.bucket()).resolve(entry.file().fileName());
+                        assertThat(dataFile).exists();
+                    }
+                }
+            }
+            assertThat(directories).isNotEmpty();
+        }
+        assertThat(manifestPath(appendTable, "x").getParent().getParent().resolve("p=__DEFAULT_PARTITION__")).isDirectory();
+    }
+
+    @Test
     public void testSchemasMatchPaimon()
             throws Exception
     {
@@ -210,7 +264,7 @@ public class TestManifestFiles
             throws Exception
     {
         int counter = 0;
-        for (FileStoreTable table : List.of(primaryKeyTable, appendTable)) {
+        for (FileStoreTable table : tables()) {
             for (Snapshot snapshot : snapshots(table)) {
                 for (String list : manifestLists(snapshot)) {
                     for (String compression : List.of("zstd", "none", "deflate")) {

@@ -62,6 +62,9 @@ public class TestManifestLayouts
         ManifestEntry entry = new ManifestEntry(FileKind.DELETE, PARTITION, 1, 4, FILE);
         byte[] current = ManifestFile.write(List.of(entry));
         assertThat(ManifestFile.read(current, "manifest-13")).containsExactly(entry);
+        for (String compression : List.of("none", "deflate", "zstd")) {
+            assertThat(ManifestFile.read(ManifestFile.write(List.of(entry, entry), compression), "manifest-" + compression)).containsExactly(entry, entry);
+        }
 
         // 1.0 .. 1.2: no _FIRST_ROW_ID, _WRITE_COLS
         DataFileMeta file10 = copy(FILE, 18);
@@ -104,6 +107,28 @@ public class TestManifestLayouts
                         Optional.of(List.of(new DeletionVectorMeta("data-1.parquet", 1, 20, OptionalLong.empty()), new DeletionVectorMeta("data-2.parquet", 21, 30, OptionalLong.empty()))),
                         Optional.empty()),
                 hash);
+    }
+
+    @Test
+    public void testArraysCompareByContent()
+    {
+        byte[] index = {1, 2, 3};
+        DataFileMeta file = copy(FILE, 20);
+        DataFileMeta withOwnArray = new DataFileMeta(file.fileName(), file.fileSize(), file.rowCount(), file.minKey(), file.maxKey(), file.keyStats(), file.valueStats(),
+                file.minSequenceNumber(), file.maxSequenceNumber(), file.schemaId(), file.level(), file.extraFiles(), file.creationTime(), file.deleteRowCount(),
+                index, file.fileSource(), file.valueStatsCols(), file.externalPath(), file.firstRowId(), file.writeCols());
+        index[0] = 9;
+        assertThat(withOwnArray).isEqualTo(FILE);
+        assertThat(withOwnArray.hashCode()).isEqualTo(FILE.hashCode());
+        withOwnArray.embeddedIndex()[1] = 9;
+        assertThat(withOwnArray.embeddedIndex()).containsExactly(1, 2, 3);
+
+        ManifestEntry add = new ManifestEntry(FileKind.ADD, PARTITION, 1, 4, FILE);
+        ManifestEntry delete = new ManifestEntry(FileKind.DELETE, BinaryRow.fromSerialized(PARTITION.toSerialized()), 1, 2, withOwnArray);
+        assertThat(delete.identifier()).isEqualTo(add.identifier());
+        assertThat(delete.identifier().hashCode()).isEqualTo(add.identifier().hashCode());
+        assertThat(new ManifestEntry(FileKind.ADD, PARTITION, 1, 4, FILE.withLevel(4)).identifier()).isNotEqualTo(add.identifier());
+        assertThat(new ManifestEntry(FileKind.ADD, PARTITION, 2, 4, FILE).identifier()).isNotEqualTo(add.identifier());
     }
 
     /** {@code FILE} as a reader sees it in a file that has only its first {@code fields} fields. */
