@@ -64,6 +64,9 @@ public final class SchemaJson
         }
 
         List<String> fieldNames = fields.stream().map(DataField::name).toList();
+        if (fieldNames.stream().distinct().count() != fieldNames.size()) {
+            throw new CorruptFileException("File %s has duplicate column names: %s".formatted(fileName, fieldNames));
+        }
         for (String key : partitionKeys) {
             if (!fieldNames.contains(key)) {
                 throw new CorruptFileException("Partition key '%s' in file %s is not a column".formatted(key, fileName));

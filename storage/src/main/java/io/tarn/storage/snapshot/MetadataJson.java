@@ -3,6 +3,7 @@ package io.tarn.storage.snapshot;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.tarn.storage.CorruptFileException;
@@ -23,7 +24,8 @@ import java.util.Optional;
  */
 public final class MetadataJson
 {
-    private static final ObjectMapper MAPPER = new ObjectMapper();
+    // a file with anything after its object was not written by Paimon or Tarn
+    private static final ObjectMapper MAPPER = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final JsonFactory FACTORY = new JsonFactory();
 
     private MetadataJson() {}

@@ -75,11 +75,12 @@ public class SnapshotResolver
         if (snapshot.isPresent()) {
             return snapshot.get();
         }
-        Optional<Snapshot> earliest = snapshots.earliestId().isPresent() ? Optional.of(snapshots.snapshot(snapshots.earliestId().get())) : Optional.empty();
-        if (earliest.isEmpty()) {
+        Optional<Long> earliestId = snapshots.earliestId();
+        if (earliestId.isEmpty()) {
             throw new SnapshotNotFoundException("No snapshot at or before %s (%s ms): %s has no snapshots".formatted(Instant.ofEpochMilli(millis), millis, snapshots.tableDescription()));
         }
+        Snapshot earliest = snapshots.snapshot(earliestId.get());
         throw new SnapshotNotFoundException("No snapshot at or before %s (%s ms) in %s: the earliest snapshot %s was committed at %s (%s ms)".formatted(
-                Instant.ofEpochMilli(millis), millis, snapshots.tableDescription(), earliest.get().id(), Instant.ofEpochMilli(earliest.get().timeMillis()), earliest.get().timeMillis()));
+                Instant.ofEpochMilli(millis), millis, snapshots.tableDescription(), earliest.id(), Instant.ofEpochMilli(earliest.timeMillis()), earliest.timeMillis()));
     }
 }

@@ -206,6 +206,17 @@ public class TestSchemaJson
                     .hasMessageContaining("/t/schema/schema-0")
                     .hasMessageContaining("'" + key + "'");
         }
+        String duplicate = valid.replace("[{\"id\":0,\"name\":\"a\",\"type\":\"INT\"}]", "[{\"id\":0,\"name\":\"a\",\"type\":\"INT\"},{\"id\":1,\"name\":\"a\",\"type\":\"INT\"}]");
+        assertThat(duplicate).isNotEqualTo(valid);
+        assertThatThrownBy(() -> SchemaJson.parse(duplicate.getBytes(StandardCharsets.UTF_8), "/t/schema/schema-0"))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining("duplicate");
+        for (String key : List.of("partitionKeys", "primaryKeys")) {
+            String unknownKey = valid.replace("\"" + key + "\":[]", "\"" + key + "\":[\"zz\"]");
+            assertThatThrownBy(() -> SchemaJson.parse(unknownKey.getBytes(StandardCharsets.UTF_8), "/t/schema/schema-0"))
+                    .isInstanceOf(CorruptFileException.class)
+                    .hasMessageContaining("'zz'");
+        }
         assertThatThrownBy(() -> SchemaJson.parse(valid.replace("\"name\":\"a\",", "").getBytes(StandardCharsets.UTF_8), "/t/schema/schema-0"))
                 .isInstanceOf(CorruptFileException.class)
                 .hasMessageContaining("'fields[0].name'");

@@ -178,7 +178,7 @@ public class TestSnapshotJson
     @Test
     public void testMalformedSnapshots()
     {
-        for (String text : List.of("", "[]", "{", "not json", "{\"id\": \"1\"}", "{\"id\": 1.5}",
+        for (String text : List.of("", "[]", "{", "not json", "{} {}", "{}]", "{\"id\": \"1\"}", "{\"id\": 1.5}",
                 "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\",\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,\"commitKind\":\"DELETE\",\"timeMillis\":1}",
                 "{\"version\":3,\"id\":1,\"schemaId\":0,\"baseManifestList\":\"b\",\"deltaManifestList\":\"d\",\"commitUser\":\"u\",\"commitIdentifier\":1,\"commitKind\":\"APPEND\",\"timeMillis\":1,\"logOffsets\":{\"x\":1}}")) {
             assertThatThrownBy(() -> SnapshotJson.parse(text.getBytes(StandardCharsets.UTF_8), "snapshot-9"))
