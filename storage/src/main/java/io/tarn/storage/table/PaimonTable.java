@@ -1,9 +1,12 @@
 package io.tarn.storage.table;
 
 import io.tarn.storage.MissingFileException;
+import io.tarn.storage.binary.BinaryRow;
+import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.IndexManifestFile;
 import io.tarn.storage.manifest.ManifestEntry;
@@ -35,6 +38,7 @@ import static java.util.Objects.requireNonNull;
 public final class PaimonTable
 {
     public static final String MAIN_BRANCH = "main";
+    private static final int POSTPONE_BUCKET = -2;
 
     private final Identifier identifier;
     private final FileIO fileIO;
@@ -106,6 +110,19 @@ public final class PaimonTable
         return latestSchema;
     }
 
+    /**
+     * The latest schema as of now, read again from the schema directory (a commit records the
+     * schema current when it commits, which a concurrent schema change may have advanced).
+     */
+    public TableSchema latestSchema()
+            throws IOException
+    {
+        TableSchema schema = schemaManager.latest()
+                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location));
+        schemas.putIfAbsent(schema.id(), schema);
+        return schema;
+    }
+
     public TableSchema schema(long schemaId)
             throws IOException
     {
@@ -163,6 +180,26 @@ public final class PaimonTable
     public String manifestPath(String fileName)
     {
         return location + "/manifest/" + fileName;
+    }
+
+    /**
+     * Where a data file (or one of its extra files) lives: under the partition directories and
+     * {@code bucket-N}, rebuilt from the partition values, unless the file records an external path.
+     */
+    public String dataFilePath(BinaryRow partition, int bucket, DataFileMeta file, String fileName)
+            throws IOException
+    {
+        if (file.externalPath().isPresent() && fileName.equals(file.fileName())) {
+            return file.externalPath().get();
+        }
+        TableSchema fileSchema = schema(file.schemaId());
+        TableOptions options = new TableOptions(name(), fileSchema.options());
+        String partitionPath = fileSchema.partitionKeys().isEmpty()
+                ? ""
+                : PartitionPath.of(partition, fileSchema.partitionType(), options.partitionDefaultName(), options.partitionLegacyName());
+        String bucketDirectory = bucket == POSTPONE_BUCKET ? "bucket-postpone" : "bucket-" + bucket;
+        String dataDirectory = options.get(TableOptions.DATA_FILE_PATH_DIRECTORY).map(directory -> directory + "/").orElse("");
+        return location + "/" + dataDirectory + partitionPath + bucketDirectory + "/" + fileName;
     }
 
     public String indexFilePath(String fileName)

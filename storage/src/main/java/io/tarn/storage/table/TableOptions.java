@@ -23,6 +23,7 @@ public final class TableOptions
     public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
     public static final String PARTITION_LEGACY_NAME = "partition.legacy-name";
     public static final String FILE_FORMAT = "file.format";
+    public static final String DATA_FILE_PATH_DIRECTORY = "data-file.path-directory";
 
     private final String tableName;
     private final Map<String, String> options;
