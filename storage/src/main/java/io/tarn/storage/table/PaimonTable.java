@@ -1,6 +1,8 @@
 package io.tarn.storage.table;
 
+import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.MissingFileException;
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.catalog.FileSystemCatalog;
@@ -162,19 +164,19 @@ public final class PaimonTable
     public List<ManifestFileMeta> readManifestList(String fileName)
             throws IOException
     {
-        return ManifestListFile.read(readMetadataFile(manifestPath(fileName)), fileName);
+        return readMetadata(fileName, ManifestListFile::read);
     }
 
     public List<ManifestEntry> readManifest(String fileName)
             throws IOException
     {
-        return ManifestFile.read(readMetadataFile(manifestPath(fileName)), fileName);
+        return readMetadata(fileName, ManifestFile::read);
     }
 
     public List<IndexManifestEntry> readIndexManifest(String fileName)
             throws IOException
     {
-        return IndexManifestFile.read(readMetadataFile(manifestPath(fileName)), fileName);
+        return readMetadata(fileName, IndexManifestFile::read);
     }
 
     public String manifestPath(String fileName)
@@ -207,15 +209,35 @@ public final class PaimonTable
         return location + "/index/" + fileName;
     }
 
-    private byte[] readMetadataFile(String path)
+    /**
+     * Reads a file under {@code manifest/}; failures name this table as well as the file.
+     */
+    private <T> T readMetadata(String fileName, MetadataParser<T> parser)
             throws IOException
     {
+        String path = manifestPath(fileName);
+        byte[] bytes;
         try {
-            return fileIO.newInputFile(path).readAllBytes();
+            bytes = fileIO.newInputFile(path).readAllBytes();
         }
         catch (MissingFileException e) {
             throw new MissingFileException("Table " + name() + ": metadata file " + path + " does not exist", e);
         }
+        try {
+            return parser.parse(bytes, fileName);
+        }
+        catch (CorruptFileException e) {
+            throw new CorruptFileException("Table " + name() + ": " + e.getMessage(), e);
+        }
+        catch (UnsupportedTableFeatureException e) {
+            throw new UnsupportedTableFeatureException("Table " + name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private interface MetadataParser<T>
+    {
+        T parse(byte[] bytes, String fileName)
+                throws IOException;
     }
 
     @Override

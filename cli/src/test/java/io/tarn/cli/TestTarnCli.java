@@ -1,0 +1,127 @@
+package io.tarn.cli;
+
+import io.tarn.testing.PlannedFile;
+import io.tarn.testing.ReferencePlan;
+import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceSnapshot;
+import io.tarn.testing.ReferenceTables;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+public class TestTarnCli
+{
+    private static final String TABLE = ReferenceTables.APPEND_PARTITIONED.identifier();
+
+    private Path warehouse;
+
+    @BeforeClass
+    public void createTable()
+            throws IOException
+    {
+        warehouse = Files.createTempDirectory("tarn-cli");
+        ReferenceTables.create(warehouse, ReferenceTables.APPEND_PARTITIONED);
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTable()
+            throws IOException
+    {
+        if (warehouse != null) {
+            try (Stream<Path> paths = Files.walk(warehouse)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+            }
+        }
+    }
+
+    @Test
+    public void testFilesListsWhatPaimonPlans()
+    {
+        for (ReferenceSnapshot snapshot : ReferenceTables.snapshots(warehouse, TABLE)) {
+            Result result = run("files", "--warehouse", warehouse.toString(), "--snapshot", Long.toString(snapshot.id()), TABLE);
+            assertThat(result.exitCode()).as(result.err()).isZero();
+            List<String> expected = ReferencePlan.plan(warehouse, ReferenceScan.of(TABLE).atSnapshot(snapshot.id())).stream()
+                    .map(PlannedFile::fileName).sorted().toList();
+            assertThat(column(result.out(), 6)).isEqualTo(expected);
+            assertThat(result.err()).startsWith("# scan snapshot=" + snapshot.id() + " ").contains("files_planned=" + expected.size());
+        }
+    }
+
+    @Test
+    public void testFilesByTagShowsPartitionPaths()
+    {
+        Result result = run("files", "--warehouse", warehouse.toString(), "--tag", "after_2", TABLE);
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        assertThat(column(result.out(), 0)).contains("dt=2024-01-01/region=1/", "dt=a%2Fb%3Ac%3Dd/region=3/", "dt=2024-01-03/region=__DEFAULT_PARTITION__/");
+    }
+
+    @Test
+    public void testSnapshotsListsEverySnapshotAndTag()
+    {
+        Result result = run("snapshots", "--warehouse", warehouse.toString(), TABLE);
+        assertThat(result.exitCode()).as(result.err()).isZero();
+        List<String> ids = ReferenceTables.snapshots(warehouse, TABLE).stream().map(snapshot -> Long.toString(snapshot.id())).toList();
+        String[] sections = result.out().split("\n\n");
+        assertThat(column(sections[0], 0)).containsExactlyInAnyOrderElementsOf(ids);
+        assertThat(column(sections[1], 0)).containsExactlyInAnyOrder("t1", "after_2", "after_overwrite");
+        assertThat(sections[0]).contains("\tOVERWRITE\t");
+    }
+
+    @Test
+    public void testErrors()
+    {
+        Result unknownTable = run("files", "--warehouse", warehouse.toString(), "ref.nope");
+        assertThat(unknownTable.exitCode()).isEqualTo(1);
+        assertThat(unknownTable.err()).contains("ref.nope");
+
+        Result badSnapshot = run("files", "--warehouse", warehouse.toString(), "--snapshot", "77", TABLE);
+        assertThat(badSnapshot.exitCode()).isEqualTo(1);
+        assertThat(badSnapshot.err()).contains("77");
+
+        Result twoVersions = run("files", "--warehouse", warehouse.toString(), "--snapshot", "1", "--tag", "t1", TABLE);
+        assertThat(twoVersions.exitCode()).isEqualTo(2);
+        assertThat(twoVersions.err()).contains("at most one of");
+
+        Result badName = run("files", "--warehouse", warehouse.toString(), "ref../x");
+        assertThat(badName.exitCode()).isEqualTo(2);
+
+        Result unknownOption = run("files", "--warehouse", warehouse.toString(), "--colour", "red", TABLE);
+        assertThat(unknownOption.exitCode()).isEqualTo(2);
+        assertThat(unknownOption.err()).contains("--colour");
+
+        assertThat(run("frobnicate").exitCode()).isEqualTo(2);
+    }
+
+    private static List<String> column(String table, int index)
+    {
+        return Arrays.stream(table.split("\n"))
+                .skip(1)
+                .filter(line -> !line.isEmpty())
+                .map(line -> line.split("\t")[index])
+                .sorted()
+                .toList();
+    }
+
+    private static Result run(String... args)
+    {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exitCode = new TarnCli(new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8)).run(List.of(args));
+        return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    private record Result(int exitCode, String out, String err) {}
+}
