@@ -81,7 +81,7 @@ public final class TarnCli
             Snapshot snapshot = table.snapshotManager().snapshot(id);
             out.println(String.join("\t", Long.toString(snapshot.id()), Long.toString(snapshot.schemaId()), snapshot.commitKind().name(),
                     Instant.ofEpochMilli(snapshot.timeMillis()).toString(),
-                    String.valueOf(snapshot.totalRecordCount()), String.valueOf(snapshot.deltaRecordCount())));
+                    snapshot.totalRecordCount().map(String::valueOf).orElse("-"), snapshot.deltaRecordCount().map(String::valueOf).orElse("-")));
         }
         out.println();
         out.println("tag\tsnapshot");
@@ -117,7 +117,7 @@ public final class TarnCli
 
     private static String describe(DeletionFile file)
     {
-        return file.indexFileName() + "@" + file.offset() + "+" + file.length() + (file.cardinality() == null ? "" : " (" + file.cardinality() + " deleted)");
+        return file.indexFileName() + "@" + file.offset() + "+" + file.length() + (file.cardinality().isPresent() ? " (" + file.cardinality().getAsLong() + " deleted)" : "");
     }
 
     private static String describe(Throwable e)

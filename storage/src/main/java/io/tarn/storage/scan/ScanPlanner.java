@@ -95,6 +95,7 @@ public final class ScanPlanner
         private final boolean readRaw;
         private final boolean skipLevel0;
         private final List<DataField> partitionFields;
+        private final FieldStatsMapping manifestPartitionStats;
         private final Optional<BucketSelector> bucketSelector;
         private final Counters counters = new Counters();
         private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
@@ -111,6 +112,7 @@ public final class ScanPlanner
             this.skipLevel0 = primaryKeyTable && (options.deletionVectorsEnabled() || mergeEngine == MergeEngine.FIRST_ROW);
             this.readRaw = !primaryKeyTable || skipLevel0;
             this.partitionFields = schema.partitionType().fields();
+            this.manifestPartitionStats = new FieldStatsMapping(partitionFields, partitionFields);
             this.bucketSelector = filter.flatMap(predicate -> options.bucket() > 0
                     ? BucketSelector.create(predicate, bucketKeyFields(schema), options.modBucketFunction())
                     : Optional.empty());
@@ -165,11 +167,11 @@ public final class ScanPlanner
                 return true;
             }
             if (filter.isPresent() && !partitionFields.isEmpty()) {
+                // the statistics count entries, not rows: a partition column is null in nullCount of them
                 long entries = manifest.numAddedFiles() + manifest.numDeletedFiles();
-                FieldStatsMapping mapping = new FieldStatsMapping(partitionFields, partitionFields);
                 SimpleStats stats = manifest.partitionStats();
                 StatsProvider provider = field -> partitionField(field.fieldId())
-                        .flatMap(partitionField -> mapping.stats(partitionField, stats, entries));
+                        .flatMap(partitionField -> manifestPartitionStats.stats(partitionField, stats, entries));
                 if (!StatsEvaluator.mightMatch(filter.get(), provider)) {
                     counters.manifestsSkippedByPartition++;
                     return true;
