@@ -95,6 +95,8 @@ public final class ScanPlanner
         private final boolean readRaw;
         private final boolean skipLevel0;
         private final List<DataField> partitionFields;
+        private final Map<Integer, Integer> partitionPositionById = new HashMap<>();
+        private final Map<Integer, DataField> readFieldsById = new HashMap<>();
         private final FieldStatsMapping manifestPartitionStats;
         private final Optional<BucketSelector> bucketSelector;
         private final Counters counters = new Counters();
@@ -113,6 +115,12 @@ public final class ScanPlanner
             this.readRaw = !primaryKeyTable || skipLevel0;
             this.partitionFields = schema.partitionType().fields();
             this.manifestPartitionStats = new FieldStatsMapping(partitionFields, partitionFields);
+            for (int i = 0; i < partitionFields.size(); i++) {
+                partitionPositionById.put(partitionFields.get(i).id(), i);
+            }
+            for (DataField field : schema.fields()) {
+                readFieldsById.put(field.id(), field);
+            }
             this.bucketSelector = filter.flatMap(predicate -> options.bucket() > 0
                     ? BucketSelector.create(predicate, bucketKeyFields(schema), options.modBucketFunction())
                     : Optional.empty());
@@ -264,12 +272,11 @@ public final class ScanPlanner
         {
             long rowCount = planned.file().rowCount();
             return field -> {
-                Optional<DataField> partitionField = partitionField(field.fieldId());
-                if (partitionField.isPresent()) {
+                if (partitionPositionById.containsKey(field.fieldId())) {
                     return partitionStats(planned.partition(), field.fieldId(), rowCount);
                 }
-                return schema.rowType().fieldById(field.fieldId())
-                        .flatMap(readField -> mapping.stats(readField, stats, rowCount));
+                DataField readField = readFieldsById.get(field.fieldId());
+                return readField == null ? Optional.empty() : mapping.stats(readField, stats, rowCount);
             };
         }
 
@@ -293,19 +300,18 @@ public final class ScanPlanner
 
         private Optional<DataField> partitionField(int fieldId)
         {
-            return partitionFields.stream().filter(field -> field.id() == fieldId).findFirst();
+            Integer position = partitionPositionById.get(fieldId);
+            return position == null ? Optional.empty() : Optional.of(partitionFields.get(position));
         }
 
         private Optional<ColumnStats> partitionStats(BinaryRow partition, int fieldId, long rowCount)
         {
-            for (int i = 0; i < partitionFields.size(); i++) {
-                DataField field = partitionFields.get(i);
-                if (field.id() == fieldId) {
-                    Object value = partition.isNullAt(i) ? null : partition.value(i, field.type());
-                    return Optional.of(new ColumnStats(value, value, value == null ? rowCount : 0L, rowCount));
-                }
+            Integer position = partitionPositionById.get(fieldId);
+            if (position == null) {
+                return Optional.empty();
             }
-            return Optional.empty();
+            Object value = partition.isNullAt(position) ? null : partition.value(position, partitionFields.get(position).type());
+            return Optional.of(new ColumnStats(value, value, value == null ? rowCount : 0L, rowCount));
         }
 
         private Map<DeletionVectorKey, DeletionFile> deletionFiles()
