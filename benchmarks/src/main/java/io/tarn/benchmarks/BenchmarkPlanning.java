@@ -56,8 +56,8 @@ import java.util.stream.Stream;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 4, time = 1)
-@Measurement(iterations = 5, time = 2)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 10, time = 1)
 @Fork(value = 1, jvmArgs = {
         "-Xms2g",
         "-Xmx2g",
@@ -239,6 +239,14 @@ public class BenchmarkPlanning
                 .map(io.tarn.storage.manifest.DataFileMeta::fileName)
                 .sorted()
                 .toList();
+    }
+
+    /**
+     * What each benchmark measures: one Paimon plan, counting its files.
+     */
+    public int paimonFileCount(Scenario scenario, boolean defaultParallelism)
+    {
+        return countFiles(paimonPlan(defaultParallelism ? paimonDefault : paimonSingleThread, scenario));
     }
 
     public List<String> paimonFileNames(Scenario scenario, boolean defaultParallelism)

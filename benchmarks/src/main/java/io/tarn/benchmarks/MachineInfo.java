@@ -35,6 +35,17 @@ final class MachineInfo
                 .orElse("unknown");
     }
 
+    static String loadAverage()
+    {
+        try {
+            String[] parts = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+            return parts.length >= 3 ? parts[0] + " " + parts[1] + " " + parts[2] : "unknown";
+        }
+        catch (IOException e) {
+            return "unknown";
+        }
+    }
+
     private static Optional<String> field(Path file, String name)
     {
         List<String> lines;

@@ -66,4 +66,15 @@ public class TestBenchmarkPlanning
         assertThat(benchmark.paimonValueStatsFilter()).isEqualTo(1);
         assertThat(benchmark.paimonDefaultParallelismValueStatsFilter()).isEqualTo(1);
     }
+
+    @Test
+    public void testInterleavedRunMeasuresEveryPlanner()
+    {
+        Interleaved run = Interleaved.measure(benchmark, Scenario.PARTITION);
+        assertThat(run.tarnMedianMillis()).isPositive();
+        assertThat(run.paimonMedianMillis()).isPositive();
+        assertThat(run.paimonDefaultMedianMillis()).isPositive();
+        assertThat(run.paimonRatio()).isPositive();
+        assertThat(run.paimonDefaultRatio()).isPositive();
+    }
 }
