@@ -92,6 +92,7 @@ public class BenchmarkPlanning
     private FileStoreTable paimonDefault;
 
     @Setup(Level.Trial)
+    @SuppressWarnings("try") // Catalog.close() declares Exception; setup() passes it on
     public void setup()
             throws Exception
     {
