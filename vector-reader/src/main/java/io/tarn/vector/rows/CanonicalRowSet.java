@@ -49,7 +49,7 @@ public final class CanonicalRowSet
         }
         encoded.sort(Arrays::compareUnsigned);
 
-        MessageDigest digest = sha256();
+        MessageDigest digest = newDigest();
         List<String> sorted = new ArrayList<>(encoded.size());
         for (byte[] line : encoded) {
             digest.update(line);
@@ -115,7 +115,7 @@ public final class CanonicalRowSet
         return summary();
     }
 
-    private static MessageDigest sha256()
+    private static MessageDigest newDigest()
     {
         try {
             return MessageDigest.getInstance("SHA-256");
