@@ -25,7 +25,7 @@ import java.util.Map;
  * canonical format ({@link io.tarn.testing.CanonicalValueFormatter}) can format the same rows.
  * A MULTISET value is a {@link Map} of element to count, as {@link TestingBatches} takes it.
  */
-public final class PaimonValues
+final class PaimonValues
 {
     private PaimonValues() {}
 
