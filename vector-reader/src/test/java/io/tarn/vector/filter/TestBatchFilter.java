@@ -164,6 +164,23 @@ public class TestBatchFilter
     }
 
     @Test
+    public void testTimestampLiteralBeyondTheUnitsRange()
+    {
+        DataField nanos = new DataField(1, "ns", DataTypes.timestamp(9));
+        FieldRef ns = FieldRef.of(nanos);
+        List<List<Object>> rows = List.of(Arrays.asList(new Timestamp(0, 1)), Arrays.asList((Object) null), Arrays.asList(new Timestamp(-5, 0)));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(nanos), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0);
+            // these literals do not fit a long of nanoseconds, yet every stored value compares with them
+            Timestamp far = new Timestamp(Long.MAX_VALUE / 1000, 0);
+            Timestamp farBefore = new Timestamp(-Long.MAX_VALUE / 1000, 0);
+            assertThat(select(Predicates.lessThan(ns, far), root, columns)).containsExactly(0, 2);
+            assertThat(select(Predicates.greaterThan(ns, farBefore), root, columns)).containsExactly(0, 2);
+            assertThat(select(Predicates.in(ns, List.of(far, new Timestamp(-5, 0))), root, columns)).containsExactly(2);
+        }
+    }
+
+    @Test
     public void testRowByRowTypes()
     {
         DataField dec = new DataField(1, "dec", DataTypes.decimal(10, 2));
