@@ -1,0 +1,434 @@
+package io.tarn.vector.filter;
+
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicate.Comparison.Operator;
+import io.tarn.index.predicate.Predicates;
+import io.tarn.index.predicate.RowEvaluator;
+import io.tarn.types.ArrayType;
+import io.tarn.types.DataField;
+import io.tarn.types.DataType;
+import io.tarn.types.DataTypes;
+import io.tarn.types.MapType;
+import io.tarn.types.RowType;
+import io.tarn.types.Timestamp;
+import io.tarn.vector.rows.ArrowValues;
+import io.tarn.vector.rows.CanonicalRowFormatter;
+import io.tarn.vector.rows.TestingBatches;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+public class TestBatchFilter
+{
+    private BufferAllocator allocator;
+
+    @BeforeClass
+    public void setUp()
+    {
+        allocator = new RootAllocator();
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        assertThat(allocator.getAllocatedMemory()).as("leaked Arrow memory").isZero();
+        allocator.close();
+    }
+
+    @Test
+    public void testIntegersUnderThreeValuedLogic()
+    {
+        DataField x = new DataField(7, "x", DataTypes.integer());
+        DataField y = new DataField(9, "y", DataTypes.string());
+        FieldRef xs = FieldRef.of(x);
+        FieldRef ys = FieldRef.of(y);
+        List<List<Object>> rows = List.of(
+                Arrays.asList(5, "a"),
+                Arrays.asList(null, "a"),
+                Arrays.asList(1, null),
+                Arrays.asList(3, "b"),
+                Arrays.asList(-2, "a"));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(x, y), rows)) {
+            Map<Integer, Integer> columns = Map.of(7, 0, 9, 1);
+            assertThat(select(Predicates.greaterThan(xs, 2), root, columns)).containsExactly(0, 3);
+            assertThat(select(Predicates.not(Predicates.greaterThan(xs, 2)), root, columns)).containsExactly(2, 4);
+            assertThat(select(Predicates.or(Predicates.greaterThan(xs, 2), Predicates.isNull(xs)), root, columns)).containsExactly(0, 1, 3);
+            assertThat(select(Predicates.in(xs, List.of(1, 5)), root, columns)).containsExactly(0, 2);
+            assertThat(select(Predicates.notIn(xs, List.of(1, 5)), root, columns)).containsExactly(3, 4);
+            assertThat(select(Predicates.notEqual(xs, 3), root, columns)).containsExactly(0, 2, 4);
+            assertThat(select(Predicates.lessOrEqual(xs, 1), root, columns)).containsExactly(2, 4);
+            assertThat(select(Predicates.greaterOrEqual(xs, 3), root, columns)).containsExactly(0, 3);
+            // row 2: x < 2 is TRUE and y = 'a' unknown, so the AND is unknown and its NOT too
+            assertThat(select(Predicates.and(Predicates.lessThan(xs, 2), Predicates.equal(ys, "a")), root, columns)).containsExactly(4);
+            assertThat(select(Predicates.not(Predicates.and(Predicates.lessThan(xs, 2), Predicates.equal(ys, "a"))), root, columns)).containsExactly(0, 3);
+            // row 1: unknown OR TRUE is TRUE
+            assertThat(select(Predicates.or(Predicates.lessThan(xs, 2), Predicates.equal(ys, "a")), root, columns)).containsExactly(0, 1, 2, 4);
+            assertThat(select(Predicates.isNotNull(ys), root, columns)).containsExactly(0, 1, 3, 4);
+            assertThat(select(Predicates.alwaysTrue(), root, columns)).containsExactly(0, 1, 2, 3, 4);
+            assertThat(select(Predicates.alwaysFalse(), root, columns)).isEmpty();
+            assertThat(select(Predicates.not(Predicates.alwaysFalse()), root, columns)).containsExactly(0, 1, 2, 3, 4);
+        }
+    }
+
+    @Test
+    public void testFloatingPointTotalOrder()
+    {
+        DataField d = new DataField(1, "d", DataTypes.doubleType());
+        DataField f = new DataField(2, "f", DataTypes.floatType());
+        FieldRef ds = FieldRef.of(d);
+        FieldRef fs = FieldRef.of(f);
+        List<List<Object>> rows = List.of(
+                Arrays.asList(Double.NaN, Float.NaN),
+                Arrays.asList(-0.0, -0.0f),
+                Arrays.asList(0.0, 0.0f),
+                Arrays.asList(1.0, 1.0f),
+                Arrays.asList(null, null),
+                Arrays.asList(Double.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(d, f), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
+            // NaN is above everything and equal to itself; -0.0 is below 0.0
+            assertThat(select(Predicates.greaterThan(ds, 0.0), root, columns)).containsExactly(0, 3);
+            assertThat(select(Predicates.equal(ds, 0.0), root, columns)).containsExactly(2);
+            assertThat(select(Predicates.lessThan(ds, 0.0), root, columns)).containsExactly(1, 5);
+            assertThat(select(Predicates.equal(ds, Double.NaN), root, columns)).containsExactly(0);
+            assertThat(select(Predicates.in(ds, List.of(Double.NaN, -0.0)), root, columns)).containsExactly(0, 1);
+            assertThat(select(Predicates.greaterThan(fs, 0.0f), root, columns)).containsExactly(0, 3);
+            assertThat(select(Predicates.lessOrEqual(fs, -0.0f), root, columns)).containsExactly(1, 5);
+            assertThat(select(Predicates.in(fs, List.of(Float.NaN, 0.0f)), root, columns)).containsExactly(0, 2);
+            assertThat(select(Predicates.notEqual(fs, Float.NaN), root, columns)).containsExactly(1, 2, 3, 5);
+        }
+    }
+
+    @Test
+    public void testStringsByCodePoint()
+    {
+        DataField s = new DataField(1, "s", DataTypes.string());
+        FieldRef ss = FieldRef.of(s);
+        List<List<Object>> rows = new ArrayList<>();
+        for (String value : Arrays.asList("a", "\ufffd", "\ud83d\ude00", "ab", null, "")) {
+            rows.add(Arrays.asList(value));
+        }
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(s), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0);
+            // U+1F600 is above U+FFFD by code point, though its UTF-16 high surrogate is below
+            assertThat(select(Predicates.greaterThan(ss, "\ufffd"), root, columns)).containsExactly(2);
+            assertThat(select(Predicates.lessThan(ss, "ab"), root, columns)).containsExactly(0, 5);
+            assertThat(select(Predicates.equal(ss, ""), root, columns)).containsExactly(5);
+            assertThat(select(Predicates.startsWith(ss, "a"), root, columns)).containsExactly(0, 3);
+            assertThat(select(Predicates.startsWith(ss, ""), root, columns)).containsExactly(0, 1, 2, 3, 5);
+            assertThat(select(Predicates.in(ss, List.of("ab", "")), root, columns)).containsExactly(3, 5);
+            // a lone surrogate has no UTF-8 form: evaluated on decoded strings, U+D800 lies between 'ab' and U+FFFD
+            assertThat(select(Predicates.lessThan(ss, "\ud800"), root, columns)).containsExactly(0, 3, 5);
+            assertThat(select(Predicates.startsWith(ss, "\ud83d"), root, columns)).isEmpty();
+        }
+    }
+
+    @Test
+    public void testTimestampLiteralsFinerThanTheColumn()
+    {
+        DataField millis = new DataField(1, "ms", DataTypes.timestamp(3));
+        DataField micros = new DataField(2, "us", DataTypes.timestampLtz(6));
+        FieldRef ms = FieldRef.of(millis);
+        FieldRef us = FieldRef.of(micros);
+        List<List<Object>> rows = List.of(
+                Arrays.asList(new Timestamp(1000, 0), new Timestamp(-1, 999_000)),
+                Arrays.asList(new Timestamp(1001, 0), new Timestamp(0, 0)),
+                Arrays.asList(null, null));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(millis, micros), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
+            Timestamp between = new Timestamp(1000, 500);
+            assertThat(select(Predicates.greaterThan(ms, between), root, columns)).containsExactly(1);
+            assertThat(select(Predicates.lessOrEqual(ms, between), root, columns)).containsExactly(0);
+            assertThat(select(Predicates.equal(ms, between), root, columns)).isEmpty();
+            assertThat(select(Predicates.in(ms, List.of(between, new Timestamp(1001, 0))), root, columns)).containsExactly(1);
+            // -1 microsecond versus -0.5 microseconds
+            assertThat(select(Predicates.lessThan(us, new Timestamp(-1, 999_500)), root, columns)).containsExactly(0);
+            assertThat(select(Predicates.greaterOrEqual(us, new Timestamp(-1, 999_000)), root, columns)).containsExactly(0, 1);
+        }
+    }
+
+    @Test
+    public void testTimestampLiteralBeyondTheUnitsRange()
+    {
+        DataField nanos = new DataField(1, "ns", DataTypes.timestamp(9));
+        FieldRef ns = FieldRef.of(nanos);
+        List<List<Object>> rows = List.of(Arrays.asList(new Timestamp(0, 1)), Arrays.asList((Object) null), Arrays.asList(new Timestamp(-5, 0)));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(nanos), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0);
+            // these literals do not fit a long of nanoseconds, yet every stored value compares with them
+            Timestamp far = new Timestamp(Long.MAX_VALUE / 1000, 0);
+            Timestamp farBefore = new Timestamp(-Long.MAX_VALUE / 1000, 0);
+            assertThat(select(Predicates.lessThan(ns, far), root, columns)).containsExactly(0, 2);
+            assertThat(select(Predicates.greaterThan(ns, farBefore), root, columns)).containsExactly(0, 2);
+            assertThat(select(Predicates.in(ns, List.of(far, new Timestamp(-5, 0))), root, columns)).containsExactly(2);
+        }
+    }
+
+    @Test
+    public void testRowByRowTypes()
+    {
+        DataField dec = new DataField(1, "dec", DataTypes.decimal(10, 2));
+        DataField b = new DataField(2, "b", DataTypes.booleanType());
+        List<List<Object>> rows = List.of(
+                Arrays.asList(new BigDecimal("1.50"), true),
+                Arrays.asList(new BigDecimal("-3.00"), false),
+                Arrays.asList(null, null));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(dec, b), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
+            assertThat(select(Predicates.greaterThan(FieldRef.of(dec), new BigDecimal("1.00")), root, columns)).containsExactly(0);
+            assertThat(select(Predicates.in(FieldRef.of(dec), List.of(new BigDecimal("-3.00"))), root, columns)).containsExactly(1);
+            assertThat(select(Predicates.equal(FieldRef.of(b), false), root, columns)).containsExactly(1);
+        }
+    }
+
+    @Test
+    public void testMissingOrMismatchedColumn()
+    {
+        DataField x = new DataField(7, "x", DataTypes.integer());
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(x), List.of(List.of(1)))) {
+            assertThatThrownBy(() -> BatchFilter.selectedRows(Predicates.equal(FieldRef.of(x), 1), root, Map.of()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Column x (field id 7) of the filter is not in the batch");
+            assertThatThrownBy(() -> BatchFilter.selectedRows(Predicates.equal(FieldRef.of(x), 1), root, Map.of(7, 3)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("outside the batch");
+            FieldRef wrongType = new FieldRef(7, "x", DataTypes.bigint());
+            assertThatThrownBy(() -> BatchFilter.selectedRows(Predicates.equal(wrongType, 1L), root, Map.of(7, 0)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("Column x of type BIGINT is read as IntVector");
+        }
+    }
+
+    @Test
+    public void testRandomPredicatesMatchRowEvaluator()
+    {
+        long seed = System.nanoTime();
+        System.out.println("TestBatchFilter.testRandomPredicatesMatchRowEvaluator seed " + seed);
+        Random random = new Random(seed);
+        List<DataField> fields = List.of(
+                new DataField(101, "i", DataTypes.integer()),
+                new DataField(102, "l", DataTypes.bigint()),
+                new DataField(103, "d", DataTypes.doubleType()),
+                new DataField(104, "f", DataTypes.floatType()),
+                new DataField(105, "s", DataTypes.string()),
+                new DataField(106, "dt", DataTypes.date()),
+                new DataField(107, "ts", DataTypes.timestamp(3)),
+                new DataField(108, "ts6", DataTypes.timestamp(6)),
+                new DataField(109, "ltz9", DataTypes.timestampLtz(9)),
+                new DataField(110, "dec", DataTypes.decimal(10, 2)),
+                new DataField(111, "b", DataTypes.booleanType()),
+                new DataField(112, "t", DataTypes.tinyint()),
+                new DataField(113, "sm", DataTypes.smallint()),
+                new DataField(114, "bin", DataTypes.bytes()),
+                new DataField(115, "tm", DataTypes.time(3)),
+                new DataField(116, "c", DataTypes.charType(3)));
+        Map<Integer, Integer> columns = new HashMap<>();
+        for (int i = 0; i < fields.size(); i++) {
+            columns.put(fields.get(i).id(), i);
+        }
+        for (int batch = 0; batch < 20; batch++) {
+            int rowCount = random.nextInt(130);
+            List<List<Object>> rows = new ArrayList<>();
+            for (int row = 0; row < rowCount; row++) {
+                List<Object> values = new ArrayList<>();
+                for (DataField field : fields) {
+                    values.add(random.nextInt(5) == 0 ? null : storable(field.type(), randomValue(field.type(), random)));
+                }
+                rows.add(values);
+            }
+            try (VectorSchemaRoot root = TestingBatches.batch(allocator, fields, rows)) {
+                for (int round = 0; round < 50; round++) {
+                    Predicate predicate = randomPredicate(fields, random, 3);
+                    List<Integer> expected = new ArrayList<>();
+                    for (int row = 0; row < rowCount; row++) {
+                        int current = row;
+                        if (RowEvaluator.test(predicate, field -> ArrowValues.value(root.getVector(columns.get(field.fieldId())), current, field.type()))) {
+                            expected.add(row);
+                        }
+                    }
+                    assertThat(select(predicate, root, columns))
+                            .as("seed %s, predicate %s", seed, predicate)
+                            .containsExactlyElementsOf(expected);
+                }
+            }
+        }
+    }
+
+    @Test
+    public void testSelectAndCompact()
+    {
+        List<DataField> fields = List.of(
+                new DataField(1, "i", DataTypes.integer()),
+                new DataField(2, "s", DataTypes.string()),
+                new DataField(3, "dec", DataTypes.decimal(20, 3)),
+                new DataField(4, "ts", DataTypes.timestampLtz(9)),
+                new DataField(5, "arr", new ArrayType(DataTypes.string(), true)),
+                new DataField(6, "m", new MapType(DataTypes.integer().withNullable(false), new ArrayType(DataTypes.integer(), true), true)),
+                new DataField(7, "r", RowType.of(List.of(new DataField(8, "x", DataTypes.string()), new DataField(9, "y", new ArrayType(DataTypes.doubleType(), true))))));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int row = 0; row < 9; row++) {
+            Map<Object, Object> map = new LinkedHashMap<>();
+            for (int key = 0; key < row % 3; key++) {
+                map.put(key, key == 1 ? null : Arrays.asList(row, null));
+            }
+            rows.add(Arrays.asList(
+                    row % 4 == 1 ? null : row,
+                    row % 3 == 2 ? null : "s" + "x".repeat(row),
+                    row % 5 == 3 ? null : new BigDecimal(row + ".125").negate(),
+                    row % 4 == 2 ? null : new Timestamp(-row * 1000L, row * 1001),
+                    row % 3 == 0 ? null : Arrays.asList("a" + row, null, ""),
+                    row == 4 ? null : map,
+                    row % 4 == 3 ? null : Arrays.asList(row % 2 == 0 ? null : "x" + row, row == 2 ? null : Arrays.asList(row * 0.5, null))));
+        }
+        int[] selected = {1, 2, 4, 5, 8};
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, fields, rows)) {
+            List<String> all = lines(root, fields);
+            List<String> expected = Arrays.stream(selected).mapToObj(all::get).toList();
+            try (VectorSchemaRoot copy = BatchFilter.select(root, selected, allocator)) {
+                assertThat(copy.getRowCount()).isEqualTo(5);
+                assertThat(lines(copy, fields)).containsExactlyElementsOf(expected);
+            }
+            try (VectorSchemaRoot empty = BatchFilter.select(root, new int[0], allocator)) {
+                assertThat(empty.getRowCount()).isZero();
+            }
+            assertThat(lines(root, fields)).containsExactlyElementsOf(all);
+
+            BatchFilter.compact(root, selected);
+            assertThat(root.getRowCount()).isEqualTo(5);
+            assertThat(lines(root, fields)).containsExactlyElementsOf(expected);
+            BatchFilter.compact(root, new int[] {0, 1, 2, 3, 4});
+            assertThat(lines(root, fields)).containsExactlyElementsOf(expected);
+            BatchFilter.compact(root, new int[] {4});
+            assertThat(lines(root, fields)).containsExactly(expected.get(4));
+        }
+    }
+
+    @Test
+    public void testSelectionMustBeAscending()
+    {
+        DataField x = new DataField(7, "x", DataTypes.integer());
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(x), List.of(List.of(1), List.of(2)))) {
+            assertThatThrownBy(() -> BatchFilter.compact(root, new int[] {1, 0}))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("strictly ascending");
+            assertThatThrownBy(() -> BatchFilter.select(root, new int[] {2}, allocator))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    private static List<String> lines(VectorSchemaRoot root, List<DataField> fields)
+    {
+        List<String> lines = new ArrayList<>();
+        CanonicalRowFormatter.appendLines(root, fields, lines);
+        return lines;
+    }
+
+    private static List<Integer> select(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns)
+    {
+        return Arrays.stream(BatchFilter.selectedRows(predicate, root, columns)).boxed().toList();
+    }
+
+    private static Predicate randomPredicate(List<DataField> fields, Random random, int depth)
+    {
+        int choice = random.nextInt(depth > 0 ? 10 : 6);
+        if (choice >= 6) {
+            List<Predicate> children = new ArrayList<>();
+            int count = 2 + random.nextInt(2);
+            for (int i = 0; i < count; i++) {
+                children.add(randomPredicate(fields, random, depth - 1));
+            }
+            return switch (choice) {
+                case 6 -> Predicates.and(children);
+                case 7 -> Predicates.or(children);
+                case 8 -> Predicates.not(children.get(0));
+                default -> new Predicate.Not(Predicates.and(children));
+            };
+        }
+        DataField field = fields.get(random.nextInt(fields.size()));
+        FieldRef ref = FieldRef.of(field);
+        return switch (choice) {
+            case 0, 1, 2 -> Predicates.compare(ref, Operator.values()[random.nextInt(Operator.values().length)], randomValue(field.type(), random));
+            case 3 -> {
+                List<Object> values = new ArrayList<>();
+                int count = 1 + random.nextInt(4);
+                for (int i = 0; i < count; i++) {
+                    values.add(randomValue(field.type(), random));
+                }
+                yield random.nextBoolean() ? Predicates.in(ref, values) : Predicates.notIn(ref, values);
+            }
+            case 4 -> {
+                if (field.type().root().isCharacterString()) {
+                    String value = (String) randomValue(field.type(), random);
+                    yield Predicates.startsWith(ref, value.substring(0, random.nextInt(value.length() + 1)));
+                }
+                yield random.nextBoolean() ? Predicates.isNull(ref) : Predicates.isNotNull(ref);
+            }
+            default -> random.nextInt(10) == 0 ? Predicates.alwaysTrue() : Predicates.isNotNull(ref);
+        };
+    }
+
+    /**
+     * A value from a small pool per type, so that equal values and IN hits are frequent; the
+     * pools hold the edge cases of each order.
+     */
+    private static Object randomValue(DataType type, Random random)
+    {
+        return switch (type.root()) {
+            case INT -> pick(random, 0, -1, 1, 7, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case BIGINT -> pick(random, 0L, -1L, 1L << 40, Long.MIN_VALUE, Long.MAX_VALUE);
+            case DOUBLE -> pick(random, 0.0, -0.0, Double.NaN, 1.5, -1.5, Double.NEGATIVE_INFINITY, Double.POSITIVE_INFINITY, Double.MIN_VALUE);
+            case FLOAT -> pick(random, 0.0f, -0.0f, Float.NaN, 2.5f, -2.5f, Float.MAX_VALUE);
+            case VARCHAR -> pick(random, "", "a", "ab", "b", "\ufffd", "\ud83d\ude00", "\u00e9", "a\ud83d\ude00");
+            case CHAR -> pick(random, "", "x", "xy", "\u00e9");
+            case DATE -> pick(random, 0, -1, 18262, -719_162);
+            case TIMESTAMP, TIMESTAMP_LTZ -> pick(random, new Timestamp(0, 0), new Timestamp(-1, 999_000), new Timestamp(-1, 999_999), new Timestamp(1000, 1),
+                    new Timestamp(1000, 0), new Timestamp(-1_000_000_000_000L, 123_456));
+            case DECIMAL -> pick(random, new BigDecimal("0.00"), new BigDecimal("-1.50"), new BigDecimal("1.50"), new BigDecimal("99999999.99"));
+            case BOOLEAN -> random.nextBoolean();
+            case TINYINT -> pick(random, (byte) 0, (byte) -128, (byte) 127, (byte) 5);
+            case SMALLINT -> pick(random, (short) 0, (short) -32768, (short) 300);
+            case VARBINARY -> pick(random, new byte[0], new byte[] {0}, new byte[] {(byte) 0xff}, new byte[] {0, 1}, new byte[] {(byte) 0x80});
+            case TIME -> pick(random, 0, 1, 86_399_999, 43_200_000);
+            default -> throw new IllegalArgumentException(type.toString());
+        };
+    }
+
+    /**
+     * The value as the column stores it: timestamps lose digits finer than the column's unit.
+     */
+    private static Object storable(DataType type, Object value)
+    {
+        if (value instanceof Timestamp timestamp) {
+            int precision = ((io.tarn.types.AtomicType) type).precision();
+            if (precision <= 3) {
+                return new Timestamp(timestamp.epochMillis(), 0);
+            }
+            if (precision <= 6) {
+                return new Timestamp(timestamp.epochMillis(), timestamp.nanoOfMillisecond() / 1000 * 1000);
+            }
+        }
+        return value;
+    }
+
+    @SafeVarargs
+    private static <T> T pick(Random random, T... values)
+    {
+        return values[random.nextInt(values.length)];
+    }
+}
