@@ -1,6 +1,7 @@
 package io.tarn.storage.fs;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.List;
 
 /**
@@ -20,6 +21,14 @@ public interface FileIO
      * an empty list if the directory does not exist.
      */
     List<FileStatus> list(String directory)
+            throws IOException;
+
+    /**
+     * A stream that writes a new file (parents created); fails if the file exists. The file is
+     * complete when the stream is closed. Data files are written this way, without holding the
+     * whole file in memory.
+     */
+    OutputStream newOutputStream(String path)
             throws IOException;
 
     /**

@@ -2,9 +2,11 @@ package io.tarn.storage.fs;
 
 import io.tarn.storage.MissingFileException;
 
+import java.io.BufferedOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -72,6 +74,15 @@ public final class LocalFileIO
             return List.of();
         }
         return List.copyOf(result);
+    }
+
+    @Override
+    public OutputStream newOutputStream(String path)
+            throws IOException
+    {
+        Path local = toLocalPath(path);
+        createParents(local);
+        return new BufferedOutputStream(Files.newOutputStream(local, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE), 1 << 16);
     }
 
     @Override
