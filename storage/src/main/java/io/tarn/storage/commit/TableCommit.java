@@ -1,6 +1,7 @@
 package io.tarn.storage.commit;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.manifest.FileIdentifier;
 import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.ManifestEntry;
@@ -15,12 +16,14 @@ import io.tarn.storage.table.PaimonTable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 
 import static java.util.Objects.requireNonNull;
 
@@ -31,9 +34,10 @@ import static java.util.Objects.requireNonNull;
  * atomically (creation fails if another writer took N).
  *
  * <p>A writer that loses the race re-reads the latest snapshot and tries again with N + 1. Before
- * each attempt the changes are checked against that snapshot: a DELETE of a file that is no
- * longer live means another commit removed it first, which no retry can fix. Files written by an
- * attempt that lost are never referenced; they are orphans for a later clean-up.
+ * each attempt the changes are computed and checked against that snapshot: a DELETE of a file
+ * that is no longer live means another commit removed it first, which no retry can fix. Files
+ * written by an attempt that lost are deleted; any left behind by a crash are never referenced
+ * and are orphans for a later clean-up.
  */
 public final class TableCommit
 {
@@ -59,28 +63,67 @@ public final class TableCommit
             throws IOException
     {
         requireNonNull(changes, "changes is null");
-        requireNonNull(kind, "kind is null");
         if (changes.isEmpty()) {
             throw new IllegalArgumentException("Nothing to commit to table " + table.name());
         }
-        TableSchema schema = table.latestSchema();
-        String deltaManifest = newFileName("manifest-");
-        byte[] deltaManifestBytes = ManifestFile.write(changes);
-        table.fileIO().writeFile(table.manifestPath(deltaManifest), deltaManifestBytes, false);
-        ManifestFileMeta deltaMeta = ManifestMetaBuilder.build(deltaManifest, deltaManifestBytes.length, changes, schema.partitionType(), schema.id());
-        long deltaRecords = recordDelta(changes);
+        boolean deletes = changes.stream().anyMatch(change -> change.kind() == FileKind.DELETE);
+        return commit(liveFiles -> changes, deletes, kind, commitIdentifier);
+    }
 
+    /**
+     * Replaces every live file whose partition {@code partitionScope} accepts with {@code adds}, as
+     * one OVERWRITE snapshot. The files to remove are taken from the snapshot the commit lands on,
+     * so files that a concurrent commit added to those partitions are replaced too.
+     */
+    public Snapshot overwrite(List<ManifestEntry> adds, Predicate<BinaryRow> partitionScope, long commitIdentifier)
+            throws IOException
+    {
+        requireNonNull(adds, "adds is null");
+        requireNonNull(partitionScope, "partitionScope is null");
+        return commit(liveFiles -> {
+            List<ManifestEntry> changes = new ArrayList<>();
+            for (ManifestEntry live : liveFiles) {
+                if (partitionScope.test(live.partition())) {
+                    changes.add(new ManifestEntry(FileKind.DELETE, live.partition(), live.bucket(), live.totalBuckets(), live.file()));
+                }
+            }
+            changes.addAll(adds);
+            return changes;
+        }, true, CommitKind.OVERWRITE, commitIdentifier);
+    }
+
+    private interface ChangeSet
+    {
+        List<ManifestEntry> changes(List<ManifestEntry> liveFiles);
+    }
+
+    /**
+     * @param needsLiveFiles whether the change set deletes files: only then are the live files
+     * of the latest snapshot read (pure appends cannot conflict)
+     */
+    private Snapshot commit(ChangeSet changeSet, boolean needsLiveFiles, CommitKind kind, long commitIdentifier)
+            throws IOException
+    {
+        requireNonNull(kind, "kind is null");
+        TableSchema schema = table.latestSchema();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             Optional<Snapshot> latest = table.snapshotManager().latest();
             List<ManifestFileMeta> baseManifests = new ArrayList<>();
             if (latest.isPresent()) {
                 baseManifests.addAll(table.readManifestList(latest.get().baseManifestList()));
                 baseManifests.addAll(table.readManifestList(latest.get().deltaManifestList()));
-                checkDeletesAreLive(changes, baseManifests);
             }
-            else {
-                checkDeletesAreLive(changes, List.of());
+            List<ManifestEntry> liveFiles = needsLiveFiles ? liveFiles(baseManifests) : List.of();
+            List<ManifestEntry> changes = changeSet.changes(liveFiles);
+            checkDeletesAreLive(changes, liveFiles);
+            if (changes.isEmpty()) {
+                throw new IllegalArgumentException("Nothing to commit to table " + table.name());
             }
+            String deltaManifest = newFileName("manifest-");
+            byte[] deltaManifestBytes = ManifestFile.write(changes);
+            table.fileIO().writeFile(table.manifestPath(deltaManifest), deltaManifestBytes, false);
+            ManifestFileMeta deltaMeta = ManifestMetaBuilder.build(deltaManifest, deltaManifestBytes.length, changes, schema.partitionType(), schema.id());
+            long deltaRecords = recordDelta(changes);
             String baseList = writeManifestList(baseManifests);
             String deltaList = writeManifestList(List.of(deltaMeta));
             long id = latest.map(snapshot -> snapshot.id() + 1).orElse(1L);
@@ -111,35 +154,40 @@ public final class TableCommit
             if (table.snapshotManager().tryCommit(snapshot)) {
                 return snapshot;
             }
-            // another writer took this id: its manifest lists are theirs, ours are orphans now
+            // another writer took this id: what this attempt wrote is an orphan now
             table.fileIO().delete(table.manifestPath(baseList));
             table.fileIO().delete(table.manifestPath(deltaList));
+            table.fileIO().delete(table.manifestPath(deltaManifest));
         }
         throw new CommitConflictException("Table " + table.name() + ": gave up committing after " + MAX_ATTEMPTS + " attempts lost to concurrent commits");
     }
 
-    private void checkDeletesAreLive(List<ManifestEntry> changes, List<ManifestFileMeta> baseManifests)
+    private List<ManifestEntry> liveFiles(List<ManifestFileMeta> manifests)
             throws IOException
     {
-        List<ManifestEntry> deletes = changes.stream().filter(entry -> entry.kind() == FileKind.DELETE).toList();
-        if (deletes.isEmpty()) {
-            return;
-        }
-        Set<FileIdentifier> live = new HashSet<>();
-        for (ManifestFileMeta manifest : baseManifests) {
+        Map<FileIdentifier, ManifestEntry> live = new LinkedHashMap<>();
+        for (ManifestFileMeta manifest : manifests) {
             for (ManifestEntry entry : table.readManifest(manifest.fileName())) {
                 if (entry.kind() == FileKind.ADD) {
-                    live.add(entry.identifier());
+                    live.put(entry.identifier(), entry);
                 }
                 else {
                     live.remove(entry.identifier());
                 }
             }
         }
-        for (ManifestEntry delete : deletes) {
-            if (!live.contains(delete.identifier())) {
-                throw new CommitConflictException("Table " + table.name() + ": file " + delete.file().fileName() + " (bucket " + delete.bucket()
-                        + ", level " + delete.file().level() + ") was removed by another commit; this commit deletes it too");
+        return new ArrayList<>(live.values());
+    }
+
+    private void checkDeletesAreLive(List<ManifestEntry> changes, List<ManifestEntry> liveFiles)
+            throws CommitConflictException
+    {
+        Set<FileIdentifier> live = new HashSet<>();
+        liveFiles.forEach(entry -> live.add(entry.identifier()));
+        for (ManifestEntry change : changes) {
+            if (change.kind() == FileKind.DELETE && !live.contains(change.identifier())) {
+                throw new CommitConflictException("Table " + table.name() + ": file " + change.file().fileName() + " (bucket " + change.bucket()
+                        + ", level " + change.file().level() + ") was removed by another commit; this commit deletes it too");
             }
         }
     }
