@@ -7,6 +7,8 @@ import io.tarn.types.TypeRoot;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.format.FormatWriter;
+import org.apache.paimon.format.parquet.writer.ParquetRowDataBuilder;
+import org.apache.paimon.format.parquet.writer.StreamOutputFile;
 import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.options.Options;
@@ -45,6 +47,36 @@ final class ParquetTestFiles
                 FormatWriter writer = format.createWriterFactory(rowType).create(out, compression);
                 for (InternalRow row : rows) {
                     writer.addElement(row);
+                }
+                writer.close();
+            }
+            byte[] bytes = Files.readAllBytes(file);
+            Files.delete(file);
+            Files.delete(directory);
+            return bytes;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Writes through Paimon's Parquet builder directly, to reach writer settings Paimon's table
+     * options do not expose: BYTE_STREAM_SPLIT for floating point and without dictionary.
+     */
+    static byte[] writeByteStreamSplit(RowType rowType, List<? extends InternalRow> rows)
+    {
+        try {
+            Path directory = Files.createTempDirectory("tarn-parquet-test");
+            Path file = directory.resolve("data.parquet");
+            try (PositionOutputStream out = LocalFileIO.create().newOutputStream(new org.apache.paimon.fs.Path(file.toUri()), false)) {
+                var writer = new ParquetRowDataBuilder(new StreamOutputFile(out), rowType)
+                        .withDictionaryEncoding(false)
+                        .withByteStreamSplitEncoding(true)
+                        .withPageRowCountLimit(50)
+                        .build();
+                for (InternalRow row : rows) {
+                    writer.write(row);
                 }
                 writer.close();
             }

@@ -242,6 +242,34 @@ public class TestParquetReader
         assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
     }
 
+    @Test
+    public void testByteStreamSplit()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "f", org.apache.paimon.types.DataTypes.FLOAT()),
+                new org.apache.paimon.types.DataField(1, "d", org.apache.paimon.types.DataTypes.DOUBLE()),
+                new org.apache.paimon.types.DataField(2, "i", org.apache.paimon.types.DataTypes.INT()),
+                new org.apache.paimon.types.DataField(3, "l", org.apache.paimon.types.DataTypes.BIGINT()),
+                new org.apache.paimon.types.DataField(4, "dec", org.apache.paimon.types.DataTypes.DECIMAL(25, 3))));
+        List<GenericRow> rows = new TestDataGenerator(17).rows(rowType, 400);
+        byte[] file = ParquetTestFiles.writeByteStreamSplit(rowType, rows);
+        ParquetFooter footer = ParquetFooter.read(ParquetInput.of("test.parquet", file));
+        assertThat(footer.metadata().getRow_groups().get(0).getColumns().get(0).getMeta_data().getEncodings())
+                .contains(org.apache.parquet.format.Encoding.BYTE_STREAM_SPLIT);
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(33))).containsExactlyElementsOf(expected(rows, rowType));
+        // and with a row selection that skips inside pages
+        RoaringBitmap selection = new RoaringBitmap();
+        for (int i = 0; i < rows.size(); i += 3) {
+            selection.add(i);
+        }
+        List<String> wanted = new ArrayList<>();
+        List<String> all = expected(rows, rowType);
+        selection.forEach((int position) -> wanted.add(all.get(position)));
+        assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(selection))).containsExactlyElementsOf(wanted);
+    }
+
     static List<String> expected(List<GenericRow> rows, RowType rowType)
     {
         List<String> expected = new ArrayList<>();
