@@ -19,7 +19,7 @@ import static java.util.Objects.requireNonNull;
  * One filter written once and built twice: as a Tarn predicate over the table's field ids, and as
  * an Apache Paimon predicate over the same columns for the oracle.
  */
-sealed interface FilterSpec
+public sealed interface FilterSpec
 {
     Predicate tarn(TableSchema schema);
 

@@ -1,0 +1,46 @@
+package io.tarn.storage.read;
+
+import io.tarn.storage.fs.InputFile;
+import io.tarn.vector.ParquetInput;
+
+import java.io.IOException;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A table's data file, through the table's file IO, as input of the Parquet reader.
+ */
+final class FileIOParquetInput
+        implements ParquetInput
+{
+    private final InputFile file;
+    private long length = -1;
+
+    FileIOParquetInput(InputFile file)
+    {
+        this.file = requireNonNull(file, "file is null");
+    }
+
+    @Override
+    public String name()
+    {
+        return file.path();
+    }
+
+    @Override
+    public long length()
+            throws IOException
+    {
+        if (length < 0) {
+            length = file.length();
+        }
+        return length;
+    }
+
+    @Override
+    public void readFully(long position, byte[] buffer, int offset, int length)
+            throws IOException
+    {
+        file.readFully(position, buffer, offset, length);
+    }
+}

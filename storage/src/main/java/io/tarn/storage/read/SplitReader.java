@@ -1,0 +1,311 @@
+package io.tarn.storage.read;
+
+import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.UnsupportedTableFeatureException;
+import io.tarn.storage.deletion.DeletionVectorReader;
+import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.scan.DeletionFile;
+import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.types.DataField;
+import io.tarn.types.DataTypes;
+import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.ParquetCorruptionException;
+import io.tarn.vector.ParquetReadOptions;
+import io.tarn.vector.ParquetReader;
+import io.tarn.vector.ParquetUnsupportedException;
+import io.tarn.vector.ReaderMetrics;
+import io.tarn.vector.filter.BatchFilter;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one split of raw-readable files (append tables, primary-key tables with deletion vectors,
+ * first-row tables) as Arrow batches: each Parquet file with its deletion vector as a row
+ * selection and the filter for row-group pruning, then the filter applied to every row.
+ *
+ * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
+ * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
+ * {@code +U}. Deletion vectors guarantee that no other live row of the key exists, so dropping the
+ * retractions is the whole merge.
+ *
+ * <p>Ownership: the batch returned by {@link #root()} belongs to this reader and stays valid until
+ * the next {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
+ * {@link #close()} releases.
+ */
+public final class SplitReader
+        implements AutoCloseable
+{
+    private static final DataField VALUE_KIND = new DataField(2147483645, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
+    private static final byte UPDATE_BEFORE = 1;
+    private static final byte DELETE = 3;
+
+    private final PaimonTable table;
+    private final TableSchema readSchema;
+    private final DataSplit split;
+    private final ReadRequest request;
+    private final BufferAllocator allocator;
+    private final List<DataField> readColumns;
+    private final Map<Integer, Integer> columnIndexByFieldId = new HashMap<>();
+    private final int valueKindColumn;
+    private final boolean copyOutput;
+    private final VectorSchemaRoot output;
+
+    private int nextFile;
+    private ParquetReader current;
+    private VectorSchemaRoot currentRoot;
+    private ReadMetrics metrics = ReadMetrics.EMPTY;
+    private long currentFileRowsDeleted;
+
+    /**
+     * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})
+     */
+    public SplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
+            throws IOException
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.readSchema = requireNonNull(readSchema, "readSchema is null");
+        this.split = requireNonNull(split, "split is null");
+        this.request = requireNonNull(request, "request is null");
+        if (split.mergeRequired()) {
+            throw new UnsupportedTableFeatureException("Table " + table.name() + ": reading primary-key tables by merge-on-read is not built yet; "
+                    + "tables with deletion-vectors.enabled=true or merge-engine=first-row can be read");
+        }
+        List<DataField> columns = readColumns(request);
+        if (!readSchema.primaryKeys().isEmpty()) {
+            columns.add(VALUE_KIND);
+        }
+        this.readColumns = List.copyOf(columns);
+        for (int i = 0; i < readColumns.size(); i++) {
+            columnIndexByFieldId.put(readColumns.get(i).id(), i);
+        }
+        this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
+        this.copyOutput = readColumns.size() != request.columns().size() || request.filter().isPresent();
+        this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
+        this.output = copyOutput ? VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator) : null;
+    }
+
+    /**
+     * Advances to the next non-empty batch; false at the end of the split.
+     */
+    public boolean nextBatch()
+            throws IOException
+    {
+        while (true) {
+            if (current == null) {
+                if (nextFile == split.files().size()) {
+                    return false;
+                }
+                openFile(split.files().get(nextFile++));
+            }
+            if (!nextFromCurrent()) {
+                closeCurrentFile();
+                continue;
+            }
+            int rows = currentRoot.getRowCount();
+            if (!copyOutput) {
+                metrics = metrics.plus(returned(rows, 0));
+                return true;
+            }
+            int[] selected = request.filter().isPresent()
+                    ? BatchFilter.selectedRows(request.filter().get(), currentRoot, columnIndexByFieldId)
+                    : allRows(rows);
+            if (valueKindColumn >= 0) {
+                selected = withoutRetractions(selected);
+            }
+            metrics = metrics.plus(returned(selected.length, rows - selected.length));
+            if (selected.length == 0) {
+                continue;
+            }
+            copySelected(selected);
+            return true;
+        }
+    }
+
+    public VectorSchemaRoot root()
+    {
+        return copyOutput ? output : currentRoot;
+    }
+
+    public ReadMetrics metrics()
+    {
+        return metrics;
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            closeCurrentFile();
+        }
+        finally {
+            if (output != null) {
+                output.close();
+            }
+            allocator.close();
+        }
+    }
+
+    private void openFile(PlannedFile file)
+            throws IOException
+    {
+        DataFileMeta meta = file.file();
+        requireParquet(meta);
+        String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
+        ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(request.batchSize());
+        if (request.filter().isPresent()) {
+            options = options.withFilter(request.filter().get());
+        }
+        currentFileRowsDeleted = 0;
+        if (file.deletionFile().isPresent()) {
+            RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
+            RoaringBitmap selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
+            selection.andNot(deleted);
+            currentFileRowsDeleted = deleted.getLongCardinality();
+            options = options.withRowSelection(selection);
+        }
+        try {
+            current = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator);
+        }
+        catch (ParquetCorruptionException e) {
+            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+        catch (ParquetUnsupportedException e) {
+            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private boolean nextFromCurrent()
+            throws IOException
+    {
+        try {
+            if (!current.nextBatch()) {
+                return false;
+            }
+        }
+        catch (ParquetCorruptionException e) {
+            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+        catch (ParquetUnsupportedException e) {
+            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+        currentRoot = current.root();
+        return true;
+    }
+
+    private void closeCurrentFile()
+    {
+        if (current == null) {
+            return;
+        }
+        ReaderMetrics fileMetrics = current.metrics();
+        metrics = metrics.plus(new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
+                fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), currentFileRowsDeleted, 0, 0, fileMetrics.bytesRead()));
+        current.close();
+        current = null;
+        currentRoot = null;
+    }
+
+    private RoaringBitmap readDeletionVector(DeletionFile range, DataFileMeta meta)
+            throws IOException
+    {
+        try {
+            return DeletionVectorReader.read(table.fileIO().newInputFile(table.indexFilePath(range.indexFileName())), range);
+        }
+        catch (CorruptFileException e) {
+            throw new CorruptFileException("Table " + table.name() + ", deletion vector of " + meta.fileName() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void copySelected(int[] selected)
+    {
+        output.allocateNew();
+        for (int column = 0; column < request.columns().size(); column++) {
+            FieldVector source = currentRoot.getVector(columnIndexByFieldId.get(request.columns().get(column).id()));
+            FieldVector target = output.getVector(column);
+            for (int row = 0; row < selected.length; row++) {
+                target.copyFromSafe(selected[row], row, source);
+            }
+            target.setValueCount(selected.length);
+        }
+        output.setRowCount(selected.length);
+    }
+
+    private void requireParquet(DataFileMeta meta)
+            throws UnsupportedTableFeatureException
+    {
+        String name = meta.fileName().toLowerCase(Locale.ROOT);
+        if (!name.endsWith(".parquet")) {
+            throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + meta.fileName()
+                    + " is not Parquet; Tarn reads only Parquet data files so far");
+        }
+    }
+
+    private int[] withoutRetractions(int[] selected)
+    {
+        TinyIntVector kinds = (TinyIntVector) currentRoot.getVector(valueKindColumn);
+        int kept = 0;
+        int[] live = new int[selected.length];
+        for (int row : selected) {
+            byte kind = kinds.get(row);
+            if (kind != UPDATE_BEFORE && kind != DELETE) {
+                live[kept++] = row;
+            }
+        }
+        return kept == selected.length ? selected : Arrays.copyOf(live, kept);
+    }
+
+    private static ReadMetrics returned(long rows, long filtered)
+    {
+        return new ReadMetrics(0, 0, 0, 0, 0, 0, filtered, rows, 0);
+    }
+
+    private static int[] allRows(int count)
+    {
+        int[] rows = new int[count];
+        for (int i = 0; i < count; i++) {
+            rows[i] = i;
+        }
+        return rows;
+    }
+
+    /**
+     * The output columns followed by any filter column not among them, so the filter can be evaluated.
+     */
+    private List<DataField> readColumns(ReadRequest request)
+            throws IOException
+    {
+        Set<Integer> ids = new LinkedHashSet<>();
+        List<DataField> columns = new ArrayList<>(request.columns());
+        request.columns().forEach(field -> ids.add(field.id()));
+        if (request.filter().isPresent()) {
+            Predicate filter = request.filter().get();
+            for (int fieldId : filter.fieldIds()) {
+                if (ids.add(fieldId)) {
+                    Optional<DataField> field = readSchema.rowType().fieldById(fieldId);
+                    columns.add(field.orElseThrow(() -> new IllegalArgumentException("Table " + table.name() + " has no column with field id " + fieldId + " for the filter " + filter)));
+                }
+            }
+        }
+        return columns;
+    }
+}

@@ -1,0 +1,42 @@
+package io.tarn.storage.read;
+
+import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.table.PaimonTable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.io.IOException;
+
+/**
+ * Reads every split of a plan in order, one after the other, handing each batch to a consumer.
+ * For tools and tests; engines read splits in parallel with {@link SplitReader}.
+ */
+public final class TableRead
+{
+    private TableRead() {}
+
+    /**
+     * A consumer of batches. The batch is only valid during the call.
+     */
+    public interface BatchConsumer
+    {
+        void accept(VectorSchemaRoot batch)
+                throws IOException;
+    }
+
+    public static ReadMetrics forEachBatch(PaimonTable table, ScanPlan plan, ReadRequest request, BufferAllocator allocator, BatchConsumer consumer)
+            throws IOException
+    {
+        ReadMetrics metrics = ReadMetrics.EMPTY;
+        for (DataSplit split : plan.splits()) {
+            try (SplitReader reader = new SplitReader(table, plan.readSchema(), split, request, allocator)) {
+                while (reader.nextBatch()) {
+                    consumer.accept(reader.root());
+                }
+                metrics = metrics.plus(reader.metrics());
+            }
+        }
+        return metrics;
+    }
+}

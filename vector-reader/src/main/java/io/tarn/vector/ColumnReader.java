@@ -1,0 +1,581 @@
+package io.tarn.vector;
+
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.DataPageHeader;
+import org.apache.parquet.format.DataPageHeaderV2;
+import org.apache.parquet.format.DictionaryPageHeader;
+import org.apache.parquet.format.Encoding;
+import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageLocation;
+import org.apache.parquet.format.PageType;
+import org.apache.parquet.format.Type;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one primitive column of one row group: walks the pages of the column chunk, decodes
+ * repetition and definition levels through a small window and values in bulk, and appends whole
+ * rows to the batch arrays ({@link #definitions}, {@link #repetitions}, {@link #values}).
+ * <p>
+ * Rows are counted by repetition level 0. A page whose row count is known before decompressing
+ * it (offset index, v2 header, or v1 header of a non-repeated column) is skipped whole when a
+ * skip covers it. Decoders report corruption as {@link CorruptDataException}; the caller adds the
+ * file and column.
+ */
+final class ColumnReader
+{
+    private static final int WINDOW = 4096;
+    private static final int MAX_PAGE_SIZE = 1 << 30;
+    private static final int MAX_PAGE_VALUES = 1 << 26;
+
+    private final SchemaNode leaf;
+    private final Type type;
+    private final int typeLength;
+    private final int maxDefinition;
+    private final int maxRepetition;
+    private final boolean hasLevels;
+    private final byte[] chunk;
+    private final long rowGroupRows;
+    private final List<PageLocation> pages;
+    private final PageDecompressor decompressor;
+    private final ReaderCounters counters;
+
+    // batch output
+    int[] definitions = new int[0];
+    int[] repetitions = new int[0];
+    int entries;
+    final ValueBuffer values = new ValueBuffer();
+
+    // page walking
+    private int chunkPosition;
+    private int dataPageIndex;
+    private long pagesRowStart;
+    private ValueBuffer dictionary;
+    private PageHeader pendingHeader;
+    private int pendingBodyOffset;
+    private byte[] pageBuffer = new byte[0];
+
+    // the open page
+    private boolean pageOpen;
+    private int pageEntriesLeft;
+    private RleBitPackedDecoder repetitionDecoder;
+    private RleBitPackedDecoder definitionDecoder;
+    private ValuesDecoder valuesDecoder;
+    private boolean pageStartsRows;
+
+    // decoded but not consumed levels of the open page
+    private final int[] windowRepetitions = new int[WINDOW];
+    private final int[] windowDefinitions = new int[WINDOW];
+    private int windowPosition;
+    private int windowLength;
+
+    ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
+    {
+        this.leaf = requireNonNull(leaf, "leaf is null");
+        this.type = leaf.element().getType();
+        this.typeLength = leaf.element().isSetType_length() ? leaf.element().getType_length() : 0;
+        this.maxDefinition = leaf.definitionLevel();
+        this.maxRepetition = leaf.repetitionLevel();
+        this.hasLevels = maxDefinition > 0 || maxRepetition > 0;
+        this.chunk = requireNonNull(chunk, "chunk is null");
+        this.rowGroupRows = rowGroupRows;
+        this.pages = offsetIndex == null ? null : offsetIndex.getPage_locations();
+        this.decompressor = new PageDecompressor(metadata.getCodec());
+        this.counters = requireNonNull(counters, "counters is null");
+    }
+
+    SchemaNode leaf()
+    {
+        return leaf;
+    }
+
+    int maxDefinition()
+    {
+        return maxDefinition;
+    }
+
+    int maxRepetition()
+    {
+        return maxRepetition;
+    }
+
+    void startBatch()
+    {
+        entries = 0;
+        values.reset();
+    }
+
+    /**
+     * Appends the levels and values of the next {@code rows} rows to the batch.
+     */
+    void readRows(int rows)
+    {
+        consume(rows, true);
+    }
+
+    void skipRows(long rows)
+    {
+        consume(rows, false);
+    }
+
+    private void consume(long rows, boolean keep)
+    {
+        long rowsLeft = rows;
+        while (true) {
+            if (!hasLevels) {
+                if (rowsLeft == 0) {
+                    return;
+                }
+                if (!pageOpen || pageEntriesLeft == 0) {
+                    if (!keep && skipWholePage(rowsLeft)) {
+                        rowsLeft -= lastSkippedRows;
+                        continue;
+                    }
+                    openNextPage();
+                    continue;
+                }
+                int n = (int) Math.min(rowsLeft, pageEntriesLeft);
+                if (keep) {
+                    valuesDecoder.read(values, n);
+                    entries += n;
+                }
+                else {
+                    valuesDecoder.skip(n);
+                }
+                pageEntriesLeft -= n;
+                rowsLeft -= n;
+                continue;
+            }
+            if (windowPosition == windowLength) {
+                if (pageOpen && pageEntriesLeft > 0) {
+                    fillWindow();
+                }
+                else {
+                    // the open page is done: a new row can only continue on the next page of a v1 repeated column
+                    if (rowsLeft == 0 && (maxRepetition == 0 || nextPageStartsRows())) {
+                        return;
+                    }
+                    if (!keep && rowsLeft > 0 && skipWholePage(rowsLeft)) {
+                        rowsLeft -= lastSkippedRows;
+                        continue;
+                    }
+                    if (!hasNextPage()) {
+                        if (rowsLeft == 0) {
+                            return;
+                        }
+                        throw new CorruptDataException("Column chunk ends " + rowsLeft + " rows before the end of the row group");
+                    }
+                    openNextPage();
+                    continue;
+                }
+            }
+            int start = windowPosition;
+            int end = windowLength;
+            int i = start;
+            if (maxRepetition == 0) {
+                int n = (int) Math.min(rowsLeft, end - start);
+                i = start + n;
+                rowsLeft -= n;
+            }
+            else {
+                int[] levels = windowRepetitions;
+                while (i < end) {
+                    if (levels[i] == 0) {
+                        if (rowsLeft == 0) {
+                            break;
+                        }
+                        rowsLeft--;
+                    }
+                    i++;
+                }
+            }
+            int count = i - start;
+            int nonNull = count;
+            if (maxDefinition > 0) {
+                nonNull = 0;
+                int[] levels = windowDefinitions;
+                int max = maxDefinition;
+                for (int k = start; k < i; k++) {
+                    if (levels[k] == max) {
+                        nonNull++;
+                    }
+                }
+            }
+            if (keep) {
+                ensureBatchCapacity(entries + count);
+                System.arraycopy(windowDefinitions, start, definitions, entries, count);
+                if (maxRepetition > 0) {
+                    System.arraycopy(windowRepetitions, start, repetitions, entries, count);
+                }
+                entries += count;
+                if (nonNull > 0) {
+                    valuesDecoder.read(values, nonNull);
+                }
+            }
+            else if (nonNull > 0) {
+                valuesDecoder.skip(nonNull);
+            }
+            windowPosition = i;
+            if (i < end || (maxRepetition == 0 && rowsLeft == 0)) {
+                return;
+            }
+        }
+    }
+
+    private void ensureBatchCapacity(int needed)
+    {
+        if (definitions.length < needed) {
+            definitions = Arrays.copyOf(definitions, ValueBuffer.grow(definitions.length, needed));
+            if (maxRepetition > 0) {
+                repetitions = Arrays.copyOf(repetitions, definitions.length);
+            }
+        }
+    }
+
+    private void fillWindow()
+    {
+        int n = Math.min(WINDOW, pageEntriesLeft);
+        if (maxRepetition > 0) {
+            repetitionDecoder.read(windowRepetitions, 0, n);
+            if (windowRepetitions[0] != 0 && pageStartsRows && windowPosition == 0 && firstWindow) {
+                throw new CorruptDataException("Data page does not start at a row boundary");
+            }
+        }
+        firstWindow = false;
+        if (maxDefinition > 0) {
+            definitionDecoder.read(windowDefinitions, 0, n);
+            for (int k = 0; k < n; k++) {
+                if (Integer.compareUnsigned(windowDefinitions[k], maxDefinition) > 0) {
+                    throw new CorruptDataException("Definition level " + windowDefinitions[k] + " is above the maximum " + maxDefinition);
+                }
+            }
+        }
+        else {
+            Arrays.fill(windowDefinitions, 0, n, 0);
+        }
+        if (maxRepetition > 0) {
+            for (int k = 0; k < n; k++) {
+                if (Integer.compareUnsigned(windowRepetitions[k], maxRepetition) > 0) {
+                    throw new CorruptDataException("Repetition level " + windowRepetitions[k] + " is above the maximum " + maxRepetition);
+                }
+            }
+        }
+        pageEntriesLeft -= n;
+        windowPosition = 0;
+        windowLength = n;
+    }
+
+    private boolean firstWindow;
+    private long lastSkippedRows;
+
+    /**
+     * Skips the next data page without decompressing it when its row count is known and at most
+     * {@code rows}.
+     */
+    private boolean skipWholePage(long rows)
+    {
+        if (!hasNextPage()) {
+            return false;
+        }
+        long pageRows = pendingPageRows();
+        if (pageRows < 0 || pageRows > rows) {
+            return false;
+        }
+        pendingHeader = null;
+        dataPageIndex++;
+        counters.pagesSkipped++;
+        lastSkippedRows = pageRows;
+        pagesRowStart += pageRows;
+        return true;
+    }
+
+    private boolean nextPageStartsRows()
+    {
+        if (!hasNextPage()) {
+            return true;
+        }
+        return pages != null || pendingHeader.getType() == PageType.DATA_PAGE_V2;
+    }
+
+    /**
+     * The row count of the pending data page when known without decoding it, otherwise -1.
+     */
+    private long pendingPageRows()
+    {
+        if (pages != null && dataPageIndex < pages.size()) {
+            long first = pages.get(dataPageIndex).getFirst_row_index();
+            long next = dataPageIndex + 1 < pages.size() ? pages.get(dataPageIndex + 1).getFirst_row_index() : rowGroupRows;
+            if (first != pagesRowStart || next < first || next > rowGroupRows) {
+                throw new CorruptDataException("Offset index page " + dataPageIndex + " has an invalid first row " + first);
+            }
+            return next - first;
+        }
+        if (pendingHeader.getType() == PageType.DATA_PAGE_V2) {
+            return pendingHeader.getData_page_header_v2().getNum_rows();
+        }
+        if (maxRepetition == 0) {
+            return pendingHeader.getData_page_header().getNum_values();
+        }
+        return -1;
+    }
+
+    /**
+     * Parses headers up to the next data page (reading a dictionary page on the way) and leaves
+     * it pending; false at the end of the chunk.
+     */
+    private boolean hasNextPage()
+    {
+        while (pendingHeader == null) {
+            if (chunkPosition >= chunk.length) {
+                return false;
+            }
+            PageHeader header = new PageHeader();
+            int headerLength;
+            try {
+                headerLength = ParquetFooter.readThrift(header, chunk, chunkPosition, chunk.length - chunkPosition, "", "page header");
+            }
+            catch (ParquetCorruptionException e) {
+                throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage());
+            }
+            int bodyOffset = chunkPosition + headerLength;
+            int compressedSize = header.getCompressed_page_size();
+            int uncompressedSize = header.getUncompressed_page_size();
+            if (header.getType() == null || compressedSize < 0 || uncompressedSize < 0 || compressedSize > chunk.length - bodyOffset) {
+                throw new CorruptDataException("Page header at chunk offset " + chunkPosition + " declares " + compressedSize + " bytes, past the end of the column chunk");
+            }
+            chunkPosition = bodyOffset + compressedSize;
+            switch (header.getType()) {
+                case DICTIONARY_PAGE -> readDictionary(header, bodyOffset);
+                case DATA_PAGE, DATA_PAGE_V2 -> {
+                    if (header.getType() == PageType.DATA_PAGE ? !header.isSetData_page_header() : !header.isSetData_page_header_v2()) {
+                        throw new CorruptDataException("Data page header without its " + header.getType() + " details");
+                    }
+                    pendingHeader = header;
+                    pendingBodyOffset = bodyOffset;
+                }
+                default -> {
+                    // index pages carry nothing a reader needs
+                }
+            }
+        }
+        return true;
+    }
+
+    private void readDictionary(PageHeader header, int bodyOffset)
+    {
+        if (dictionary != null || dataPageIndex > 0 || pageOpen) {
+            throw new CorruptDataException("Dictionary page after the first page");
+        }
+        if (!header.isSetDictionary_page_header()) {
+            throw new CorruptDataException("Dictionary page without a dictionary header");
+        }
+        DictionaryPageHeader dictionaryHeader = header.getDictionary_page_header();
+        Encoding encoding = dictionaryHeader.getEncoding();
+        if (encoding != Encoding.PLAIN && encoding != Encoding.PLAIN_DICTIONARY) {
+            throw new UnsupportedEncodingException("Dictionary page encoding " + encoding);
+        }
+        int count = dictionaryHeader.getNum_values();
+        if (count < 0) {
+            throw new CorruptDataException("Dictionary page with " + count + " values");
+        }
+        byte[] body = decompress(header, bodyOffset, header.getCompressed_page_size(), header.getUncompressed_page_size(), true);
+        int bodyStart = body == chunk ? bodyOffset : 0;
+        ValueBuffer decoded = new ValueBuffer();
+        PlainDecoders.create(type, typeLength, body, bodyStart, bodyStart + header.getUncompressed_page_size()).read(decoded, count);
+        dictionary = decoded;
+    }
+
+    private byte[] decompress(PageHeader header, int offset, int compressedSize, int uncompressedSize, boolean own)
+    {
+        if (uncompressedSize > MAX_PAGE_SIZE) {
+            throw new CorruptDataException("Page of " + uncompressedSize + " uncompressed bytes exceeds the limit of " + MAX_PAGE_SIZE);
+        }
+        if (!PageDecompressor.isSupported(decompressor.codec())) {
+            throw new UnsupportedEncodingException("Compression codec " + decompressor.codec());
+        }
+        if (decompressor.codec() == org.apache.parquet.format.CompressionCodec.UNCOMPRESSED) {
+            if (compressedSize != uncompressedSize) {
+                throw new CorruptDataException("Uncompressed page declares " + compressedSize + " stored but " + uncompressedSize + " uncompressed bytes");
+            }
+            return chunk;
+        }
+        if (uncompressedSize > 64L * 1024 * 1024 && uncompressedSize / 1024 > Math.max(compressedSize, 1)) {
+            throw new CorruptDataException("Page claims " + uncompressedSize + " uncompressed bytes from " + compressedSize + " compressed bytes");
+        }
+        byte[] target;
+        if (own) {
+            target = new byte[uncompressedSize];
+        }
+        else {
+            if (pageBuffer.length < uncompressedSize) {
+                pageBuffer = new byte[ValueBuffer.grow(pageBuffer.length, uncompressedSize)];
+            }
+            target = pageBuffer;
+        }
+        decompressor.decompress(chunk, offset, compressedSize, target, uncompressedSize);
+        return target;
+    }
+
+    private void openNextPage()
+    {
+        if (!hasNextPage()) {
+            throw new CorruptDataException("Column chunk has no more data pages");
+        }
+        PageHeader header = pendingHeader;
+        int bodyOffset = pendingBodyOffset;
+        long knownRows = pendingPageRows();
+        pendingHeader = null;
+        dataPageIndex++;
+        counters.pagesRead++;
+        int compressedSize = header.getCompressed_page_size();
+        int uncompressedSize = header.getUncompressed_page_size();
+        int valueCount;
+        Encoding encoding;
+        byte[] data;
+        int position;
+        int end;
+        if (header.getType() == PageType.DATA_PAGE) {
+            DataPageHeader page = header.getData_page_header();
+            valueCount = page.getNum_values();
+            encoding = page.getEncoding();
+            checkValueCount(valueCount);
+            data = decompress(header, bodyOffset, compressedSize, uncompressedSize, false);
+            position = data == chunk ? bodyOffset : 0;
+            end = position + uncompressedSize;
+            if (maxRepetition > 0) {
+                checkLevelEncoding(page.getRepetition_level_encoding());
+                repetitionDecoder = RleBitPackedDecoder.withLengthPrefix(data, position, end, bitWidth(maxRepetition));
+                position = repetitionDecoder.end();
+            }
+            if (maxDefinition > 0) {
+                checkLevelEncoding(page.getDefinition_level_encoding());
+                definitionDecoder = RleBitPackedDecoder.withLengthPrefix(data, position, end, bitWidth(maxDefinition));
+                position = definitionDecoder.end();
+            }
+            pageStartsRows = pages != null;
+        }
+        else {
+            DataPageHeaderV2 page = header.getData_page_header_v2();
+            valueCount = page.getNum_values();
+            encoding = page.getEncoding();
+            checkValueCount(valueCount);
+            int repetitionLength = page.getRepetition_levels_byte_length();
+            int definitionLength = page.getDefinition_levels_byte_length();
+            if (repetitionLength < 0 || definitionLength < 0 || (long) repetitionLength + definitionLength > Math.min(compressedSize, uncompressedSize)) {
+                throw new CorruptDataException("Data page v2 level lengths " + repetitionLength + " + " + definitionLength + " exceed the page");
+            }
+            int levelsLength = repetitionLength + definitionLength;
+            int valuesCompressed = compressedSize - levelsLength;
+            int valuesUncompressed = uncompressedSize - levelsLength;
+            boolean compressed = !page.isSetIs_compressed() || page.isIs_compressed();
+            if (compressed && decompressor.codec() != org.apache.parquet.format.CompressionCodec.UNCOMPRESSED) {
+                byte[] values = decompress(header, bodyOffset + levelsLength, valuesCompressed, valuesUncompressed, false);
+                // levels stay in the chunk; values come from the decompressed buffer
+                data = values;
+                position = 0;
+                end = valuesUncompressed;
+            }
+            else {
+                if (valuesCompressed != valuesUncompressed) {
+                    throw new CorruptDataException("Uncompressed data page v2 declares " + compressedSize + " stored but " + uncompressedSize + " uncompressed bytes");
+                }
+                data = chunk;
+                position = bodyOffset + levelsLength;
+                end = position + valuesUncompressed;
+            }
+            repetitionDecoder = maxRepetition > 0 ? new RleBitPackedDecoder(chunk, bodyOffset, repetitionLength, bitWidth(maxRepetition)) : null;
+            definitionDecoder = maxDefinition > 0 ? new RleBitPackedDecoder(chunk, bodyOffset + repetitionLength, definitionLength, bitWidth(maxDefinition)) : null;
+            pageStartsRows = true;
+            if (knownRows > valueCount) {
+                throw new CorruptDataException("Data page v2 has " + knownRows + " rows but only " + valueCount + " values");
+            }
+        }
+        valuesDecoder = valuesDecoder(encoding, data, position, end, valueCount);
+        if (knownRows >= 0) {
+            pagesRowStart += knownRows;
+        }
+        pageOpen = true;
+        firstWindow = true;
+        pageEntriesLeft = valueCount;
+        windowPosition = 0;
+        windowLength = 0;
+    }
+
+    private static void checkValueCount(int valueCount)
+    {
+        if (valueCount < 0 || valueCount > MAX_PAGE_VALUES) {
+            throw new CorruptDataException("Data page declares " + valueCount + " values");
+        }
+    }
+
+    private static void checkLevelEncoding(Encoding encoding)
+    {
+        if (encoding != Encoding.RLE) {
+            throw new UnsupportedEncodingException("Level encoding " + encoding);
+        }
+    }
+
+    private ValuesDecoder valuesDecoder(Encoding encoding, byte[] data, int position, int end, int valueCount)
+    {
+        if (encoding == null) {
+            throw new CorruptDataException("Data page without an encoding");
+        }
+        return switch (encoding) {
+            case PLAIN -> PlainDecoders.create(type, typeLength, data, position, end);
+            case PLAIN_DICTIONARY, RLE_DICTIONARY -> {
+                if (dictionary == null) {
+                    throw new CorruptDataException("Dictionary-encoded page without a dictionary page");
+                }
+                yield new DictionaryDecoder(dictionary, type, data, position, end);
+            }
+            case RLE -> {
+                if (type != Type.BOOLEAN) {
+                    throw new UnsupportedEncodingException("RLE encoding of " + type + " values");
+                }
+                yield new RleBooleanDecoder(data, position, end);
+            }
+            case DELTA_BINARY_PACKED -> {
+                if (type != Type.INT32 && type != Type.INT64) {
+                    throw new CorruptDataException("DELTA_BINARY_PACKED encoding of " + type + " values");
+                }
+                yield new DeltaBinaryPackedDecoder(data, position, end, type == Type.INT32);
+            }
+            case DELTA_LENGTH_BYTE_ARRAY -> {
+                if (type != Type.BYTE_ARRAY) {
+                    throw new CorruptDataException("DELTA_LENGTH_BYTE_ARRAY encoding of " + type + " values");
+                }
+                yield new DeltaLengthByteArrayDecoder(data, position, end, valueCount);
+            }
+            case DELTA_BYTE_ARRAY -> {
+                if (type != Type.BYTE_ARRAY && type != Type.FIXED_LEN_BYTE_ARRAY) {
+                    throw new CorruptDataException("DELTA_BYTE_ARRAY encoding of " + type + " values");
+                }
+                yield new DeltaByteArrayDecoder(data, position, end, valueCount);
+            }
+            case BYTE_STREAM_SPLIT -> new ByteStreamSplitDecoder(type, typeLength, data, position, end);
+            default -> throw new UnsupportedEncodingException("Value encoding " + encoding);
+        };
+    }
+
+    static int bitWidth(int maxLevel)
+    {
+        return 32 - Integer.numberOfLeadingZeros(maxLevel);
+    }
+
+    /**
+     * An encoding or codec this reader does not implement; becomes a
+     * {@link ParquetUnsupportedException}.
+     */
+    static final class UnsupportedEncodingException
+            extends RuntimeException
+    {
+        UnsupportedEncodingException(String message)
+        {
+            super(message + " is not supported");
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package io.tarn.vector;
+
+import java.io.IOException;
+
+/**
+ * A Parquet file violates the format: the message names the file, the column when known, and
+ * what is wrong.
+ */
+public class ParquetCorruptionException
+        extends IOException
+{
+    public ParquetCorruptionException(String message)
+    {
+        super(message);
+    }
+
+    public ParquetCorruptionException(String message, Throwable cause)
+    {
+        super(message, cause);
+    }
+}

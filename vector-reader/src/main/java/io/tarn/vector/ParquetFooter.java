@@ -1,0 +1,222 @@
+package io.tarn.vector;
+
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.FieldRepetitionType;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
+import shaded.parquet.org.apache.thrift.TBase;
+import shaded.parquet.org.apache.thrift.TConfiguration;
+import shaded.parquet.org.apache.thrift.protocol.TCompactProtocol;
+import shaded.parquet.org.apache.thrift.transport.TIOStreamTransport;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The footer of a Parquet file: {@code "PAR1" ... FileMetaData (thrift compact) | int32 LE
+ * footer length | "PAR1"}. Reading checks both magics, that the footer lies inside the file, and
+ * that the schema tree and the row groups' column chunks agree; thrift strings and containers are
+ * bounded by the footer length so that a corrupt length cannot allocate more than the file holds.
+ */
+final class ParquetFooter
+{
+    static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] ENCRYPTED_MAGIC = "PARE".getBytes(StandardCharsets.US_ASCII);
+    private static final int MAX_SCHEMA_DEPTH = 64;
+
+    private final FileMetaData metadata;
+    private final SchemaNode root;
+    private final List<SchemaNode> leaves;
+    private final long fileLength;
+    private final long footerStart;
+
+    private ParquetFooter(FileMetaData metadata, SchemaNode root, List<SchemaNode> leaves, long fileLength, long footerStart)
+    {
+        this.metadata = requireNonNull(metadata, "metadata is null");
+        this.root = requireNonNull(root, "root is null");
+        this.leaves = List.copyOf(leaves);
+        this.fileLength = fileLength;
+        this.footerStart = footerStart;
+    }
+
+    FileMetaData metadata()
+    {
+        return metadata;
+    }
+
+    SchemaNode root()
+    {
+        return root;
+    }
+
+    List<SchemaNode> leaves()
+    {
+        return leaves;
+    }
+
+    long fileLength()
+    {
+        return fileLength;
+    }
+
+    /**
+     * The first byte of the serialized footer: column data must end before it.
+     */
+    long footerStart()
+    {
+        return footerStart;
+    }
+
+    static ParquetFooter read(ParquetInput input)
+            throws IOException
+    {
+        String file = input.name();
+        long length = input.length();
+        if (length < MAGIC.length * 2L + 4) {
+            throw new ParquetCorruptionException("File " + file + " is too short to be Parquet (" + length + " bytes)");
+        }
+        byte[] tail = new byte[8];
+        input.readFully(length - 8, tail, 0, 8);
+        byte[] head = new byte[4];
+        input.readFully(0, head, 0, 4);
+        if (regionEquals(tail, 4, ENCRYPTED_MAGIC) || regionEquals(head, 0, ENCRYPTED_MAGIC)) {
+            throw new ParquetUnsupportedException("File " + file + " uses Parquet modular encryption, which is not supported");
+        }
+        if (!regionEquals(tail, 4, MAGIC)) {
+            throw new ParquetCorruptionException("File " + file + " does not end with the Parquet magic PAR1");
+        }
+        if (!regionEquals(head, 0, MAGIC)) {
+            throw new ParquetCorruptionException("File " + file + " does not start with the Parquet magic PAR1");
+        }
+        long footerLength = Integer.toUnsignedLong(ByteArrays.intLE(tail, 0));
+        long footerStart = length - 8 - footerLength;
+        if (footerStart < MAGIC.length) {
+            throw new ParquetCorruptionException("File " + file + " has a footer length of " + footerLength + " bytes, past the start of the file (" + length + " bytes)");
+        }
+        byte[] footer = new byte[(int) footerLength];
+        input.readFully(footerStart, footer, 0, footer.length);
+        FileMetaData metadata = new FileMetaData();
+        readThrift(metadata, footer, 0, footer.length, file, "footer");
+        if (metadata.isSetEncryption_algorithm()) {
+            throw new ParquetUnsupportedException("File " + file + " uses Parquet modular encryption, which is not supported");
+        }
+        List<SchemaElement> elements = metadata.getSchema();
+        if (elements == null || elements.isEmpty()) {
+            throw new ParquetCorruptionException("File " + file + " has no schema in its footer");
+        }
+        List<SchemaNode> leaves = new ArrayList<>();
+        int[] cursor = {0};
+        SchemaNode root = buildNode(elements, cursor, 0, 0, leaves, 0, file, true);
+        if (cursor[0] != elements.size()) {
+            throw new ParquetCorruptionException("File " + file + " has " + (elements.size() - cursor[0]) + " schema elements outside the schema tree");
+        }
+        if (metadata.getRow_groups() == null) {
+            throw new ParquetCorruptionException("File " + file + " has no row group list in its footer");
+        }
+        long totalRows = 0;
+        for (RowGroup rowGroup : metadata.getRow_groups()) {
+            if (rowGroup.getNum_rows() < 0) {
+                throw new ParquetCorruptionException("File " + file + " has a row group with a negative row count " + rowGroup.getNum_rows());
+            }
+            List<ColumnChunk> columns = rowGroup.getColumns();
+            if (columns == null || columns.size() != leaves.size()) {
+                throw new ParquetCorruptionException("File " + file + " has a row group with " + (columns == null ? 0 : columns.size()) + " column chunks for " + leaves.size() + " schema columns");
+            }
+            for (ColumnChunk column : columns) {
+                if (column.isSetCrypto_metadata()) {
+                    throw new ParquetUnsupportedException("File " + file + " has encrypted columns, which are not supported");
+                }
+                if (!column.isSetMeta_data()) {
+                    throw new ParquetCorruptionException("File " + file + " has a column chunk without metadata");
+                }
+                if (column.isSetFile_path()) {
+                    throw new ParquetUnsupportedException("File " + file + " refers to column data in another file " + column.getFile_path());
+                }
+            }
+            totalRows += rowGroup.getNum_rows();
+            if (totalRows < 0) {
+                throw new ParquetCorruptionException("File " + file + " has an overflowing row count");
+            }
+        }
+        return new ParquetFooter(metadata, root, leaves, length, footerStart);
+    }
+
+    private static SchemaNode buildNode(List<SchemaElement> elements, int[] cursor, int parentDefinition, int parentRepetition, List<SchemaNode> leaves, int depth, String file, boolean isRoot)
+            throws ParquetCorruptionException
+    {
+        if (depth > MAX_SCHEMA_DEPTH) {
+            throw new ParquetCorruptionException("File " + file + " has a schema nested deeper than " + MAX_SCHEMA_DEPTH + " levels");
+        }
+        if (cursor[0] >= elements.size()) {
+            throw new ParquetCorruptionException("File " + file + " has a schema group with more children than schema elements");
+        }
+        SchemaElement element = elements.get(cursor[0]++);
+        if (element == null || element.getName() == null) {
+            throw new ParquetCorruptionException("File " + file + " has a schema element without a name");
+        }
+        int definition = parentDefinition;
+        int repetition = parentRepetition;
+        if (!isRoot) {
+            FieldRepetitionType type = element.isSetRepetition_type() ? element.getRepetition_type() : FieldRepetitionType.REQUIRED;
+            if (type == FieldRepetitionType.OPTIONAL) {
+                definition++;
+            }
+            else if (type == FieldRepetitionType.REPEATED) {
+                definition++;
+                repetition++;
+            }
+        }
+        int childCount = element.isSetNum_children() ? element.getNum_children() : 0;
+        if (isRoot || childCount > 0) {
+            if (childCount <= 0 || childCount > elements.size() - cursor[0]) {
+                throw new ParquetCorruptionException("File " + file + " has schema group " + element.getName() + " with an invalid child count " + childCount);
+            }
+            List<SchemaNode> children = new ArrayList<>(childCount);
+            for (int i = 0; i < childCount; i++) {
+                children.add(buildNode(elements, cursor, definition, repetition, leaves, depth + 1, file, false));
+            }
+            return new SchemaNode(element, definition, repetition, children, -1);
+        }
+        if (!element.isSetType()) {
+            throw new ParquetCorruptionException("File " + file + " has schema column " + element.getName() + " without a physical type");
+        }
+        SchemaNode leaf = new SchemaNode(element, definition, repetition, List.of(), leaves.size());
+        leaves.add(leaf);
+        return leaf;
+    }
+
+    /**
+     * Reads a thrift compact structure from {@code bytes[offset, offset + length)} and returns
+     * the number of bytes it used.
+     */
+    static int readThrift(TBase<?, ?> target, byte[] bytes, int offset, int length, String file, String what)
+            throws ParquetCorruptionException
+    {
+        ByteArrayInputStream stream = new ByteArrayInputStream(bytes, offset, length);
+        try {
+            TConfiguration configuration = new TConfiguration(Math.max(length, 1), Math.max(length, 1), 64);
+            TCompactProtocol protocol = new TCompactProtocol(new TIOStreamTransport(configuration, stream), length, length);
+            target.read(protocol);
+        }
+        catch (Exception | StackOverflowError e) {
+            throw new ParquetCorruptionException("File " + file + " has a corrupt " + what + ": " + e.getMessage(), e);
+        }
+        return length - stream.available();
+    }
+
+    private static boolean regionEquals(byte[] bytes, int offset, byte[] expected)
+    {
+        for (int i = 0; i < expected.length; i++) {
+            if (bytes[offset + i] != expected[i]) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

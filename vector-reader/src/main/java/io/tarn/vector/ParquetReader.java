@@ -1,0 +1,652 @@
+package io.tarn.vector;
+
+import io.tarn.index.predicate.ColumnStats;
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.StatsEvaluator;
+import io.tarn.index.predicate.StatsProvider;
+import io.tarn.types.ArrayType;
+import io.tarn.types.AtomicType;
+import io.tarn.types.DataField;
+import io.tarn.types.DataType;
+import io.tarn.types.MapType;
+import io.tarn.types.MultisetType;
+import io.tarn.types.RowType;
+import io.tarn.types.TypeRoot;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnIndex;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageLocation;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.Statistics;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a Parquet file into Arrow batches, without Hadoop: footer and schema through
+ * parquet-format-structures, pages decoded by Tarn's own decoders straight into the vectors of
+ * one reused {@link VectorSchemaRoot}.
+ * <p>
+ * Output columns are matched to file columns by Parquet field id; a column the file lacks comes
+ * out all null. Row groups are skipped when the filter cannot match their statistics, pages when
+ * it cannot match their column index; the optional row selection (file row positions) limits the
+ * output to the selected rows, in file order, and skips pages without selected rows undecoded.
+ * <p>
+ * Trust contract: every length, offset and count from the file is checked before use; any
+ * violation is a {@link ParquetCorruptionException} naming the file and column, an unsupported
+ * feature a {@link ParquetUnsupportedException}. The reader works in a child allocator closed by
+ * {@link #close()}.
+ */
+public final class ParquetReader
+        implements AutoCloseable
+{
+    private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
+
+    private final ParquetInput input;
+    private final String file;
+    private final ParquetReadOptions options;
+    private final ParquetFooter footer;
+    private final BufferAllocator allocator;
+    private final VectorSchemaRoot root;
+    private final List<FieldAssembler> assemblers;
+    private final List<Integer> neededLeaves;
+    private final ColumnReader[] readers;
+    private final ReaderCounters counters = new ReaderCounters();
+    private final long fileRowCount;
+
+    private int rowGroupIndex = -1;
+    private long rowGroupStart;
+    private long rowGroupRows;
+    private long position;
+    private RoaringBitmap rowGroupSelection;
+    private boolean closed;
+
+    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator)
+            throws ParquetUnsupportedException
+    {
+        this.input = input;
+        this.file = input.name();
+        this.options = options;
+        this.footer = footer;
+        this.allocator = allocator;
+        this.readers = new ColumnReader[footer.leaves().size()];
+        List<Integer> leaves = new ArrayList<>();
+        List<FieldAssembler> built = new ArrayList<>();
+        for (DataField column : options.columns()) {
+            Optional<SchemaNode> node = findChild(footer.root(), column.id());
+            built.add(node.isEmpty() ? new FieldAssembler.Missing() : assembler(node.get(), column.type(), leaves));
+        }
+        this.assemblers = List.copyOf(built);
+        this.neededLeaves = List.copyOf(leaves);
+        long rows = 0;
+        for (RowGroup rowGroup : footer.metadata().getRow_groups()) {
+            rows += rowGroup.getNum_rows();
+        }
+        this.fileRowCount = rows;
+        this.counters.rowGroups = footer.metadata().getRow_groups().size();
+        this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
+    }
+
+    public static ParquetReader open(ParquetInput input, ParquetReadOptions options, BufferAllocator allocator)
+            throws IOException
+    {
+        requireNonNull(input, "input is null");
+        requireNonNull(options, "options is null");
+        requireNonNull(allocator, "allocator is null");
+        ParquetFooter footer;
+        try {
+            footer = ParquetFooter.read(input);
+        }
+        catch (ParquetCorruptionException | ParquetUnsupportedException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw new ParquetCorruptionException("File " + input.name() + " has a corrupt footer: " + e, e);
+        }
+        BufferAllocator child = allocator.newChildAllocator("parquet-reader " + input.name(), 0, allocator.getLimit());
+        try {
+            ParquetReader reader = new ParquetReader(input, options, footer, child);
+            reader.counters.bytesRead += footer.fileLength() - footer.footerStart() + 12;
+            return reader;
+        }
+        catch (ParquetUnsupportedException | RuntimeException e) {
+            child.close();
+            if (e instanceof RuntimeException) {
+                throw new ParquetCorruptionException("File " + input.name() + " has a schema that cannot be read: " + e, e);
+            }
+            throw e;
+        }
+    }
+
+    public VectorSchemaRoot root()
+    {
+        return root;
+    }
+
+    public long fileRowCount()
+    {
+        return fileRowCount;
+    }
+
+    public ReaderMetrics metrics()
+    {
+        return counters.snapshot();
+    }
+
+    /**
+     * Fills {@link #root()} with the next batch; false at the end of the file.
+     */
+    public boolean nextBatch()
+            throws IOException
+    {
+        if (closed) {
+            throw new IllegalStateException("Reader of " + file + " is closed");
+        }
+        try {
+            while (true) {
+                if (rowGroupIndex < 0 || position >= rowGroupRows) {
+                    if (!nextRowGroup()) {
+                        root.setRowCount(0);
+                        return false;
+                    }
+                    continue;
+                }
+                int rows = readBatchRows();
+                if (rows == 0) {
+                    continue;
+                }
+                List<FieldVector> vectors = root.getFieldVectors();
+                for (int i = 0; i < assemblers.size(); i++) {
+                    activeColumn = options.columns().get(i).name();
+                    assemblers.get(i).write(vectors.get(i), 0, 0, rows);
+                }
+                activeColumn = null;
+                root.setRowCount(rows);
+                counters.rowsRead += rows;
+                return true;
+            }
+        }
+        catch (ColumnReader.UnsupportedEncodingException e) {
+            throw new ParquetUnsupportedException("File " + file + columnSuffix() + ": " + e.getMessage(), e);
+        }
+        catch (RuntimeException e) {
+            throw new ParquetCorruptionException("File " + file + columnSuffix() + " is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private String activeColumn;
+
+    private String columnSuffix()
+    {
+        return activeColumn == null ? "" : " column " + activeColumn;
+    }
+
+    private int readBatchRows()
+    {
+        int batchSize = options.batchSize();
+        for (int leaf : neededLeaves) {
+            readers[leaf].startBatch();
+        }
+        if (rowGroupSelection == null) {
+            int rows = (int) Math.min(batchSize, rowGroupRows - position);
+            readAll(rows);
+            position += rows;
+            return rows;
+        }
+        int out = 0;
+        while (out < batchSize && position < rowGroupRows) {
+            long next = rowGroupSelection.nextValue((int) position);
+            if (next < 0 || next >= rowGroupRows) {
+                counters.rowsSkippedBySelection += rowGroupRows - position;
+                position = rowGroupRows;
+                break;
+            }
+            if (next > position) {
+                skipAll(next - position);
+                counters.rowsSkippedBySelection += next - position;
+                position = next;
+            }
+            long runEnd = Math.min(rowGroupSelection.nextAbsentValue((int) position), rowGroupRows);
+            int rows = (int) Math.min(runEnd - position, batchSize - out);
+            readAll(rows);
+            position += rows;
+            out += rows;
+        }
+        return out;
+    }
+
+    private void readAll(int rows)
+    {
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            readers[leaf].readRows(rows);
+        }
+        activeColumn = null;
+    }
+
+    private void skipAll(long rows)
+    {
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            readers[leaf].skipRows(rows);
+        }
+        activeColumn = null;
+    }
+
+    private boolean nextRowGroup()
+            throws IOException
+    {
+        List<RowGroup> rowGroups = footer.metadata().getRow_groups();
+        while (true) {
+            if (rowGroupIndex >= 0) {
+                rowGroupStart += rowGroupRows;
+            }
+            rowGroupIndex++;
+            if (rowGroupIndex >= rowGroups.size()) {
+                rowGroupRows = 0;
+                position = 0;
+                return false;
+            }
+            RowGroup rowGroup = rowGroups.get(rowGroupIndex);
+            rowGroupRows = rowGroup.getNum_rows();
+            position = 0;
+            if (rowGroupRows == 0) {
+                continue;
+            }
+            if (options.filter().isPresent() && !StatsEvaluator.mightMatch(options.filter().get(), new RowGroupStats(rowGroup))) {
+                counters.rowGroupsSkipped++;
+                continue;
+            }
+            rowGroupSelection = null;
+            if (options.rowSelection().isPresent()) {
+                RoaringBitmap selection = options.rowSelection().get();
+                if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
+                    throw new ParquetUnsupportedException("File " + file + " has more than 2^31 rows, beyond what a row selection can address");
+                }
+                RoaringBitmap local = RoaringBitmap.addOffset(
+                        RoaringBitmap.and(selection, RoaringBitmap.bitmapOfRange(rowGroupStart, rowGroupStart + rowGroupRows)),
+                        -rowGroupStart);
+                if (local.isEmpty()) {
+                    counters.rowsSkippedBySelection += rowGroupRows;
+                    continue;
+                }
+                rowGroupSelection = local;
+            }
+            if (options.filter().isPresent()) {
+                RoaringBitmap pages = pageFilter(rowGroup);
+                if (pages != null) {
+                    rowGroupSelection = rowGroupSelection == null ? pages : RoaringBitmap.and(rowGroupSelection, pages);
+                    if (rowGroupSelection.isEmpty()) {
+                        continue;
+                    }
+                }
+            }
+            openColumns(rowGroup);
+            return true;
+        }
+    }
+
+    private void openColumns(RowGroup rowGroup)
+            throws IOException
+    {
+        boolean wantOffsetIndex = rowGroupSelection != null;
+        for (int leaf : neededLeaves) {
+            SchemaNode node = footer.leaves().get(leaf);
+            ColumnChunk chunk = rowGroup.getColumns().get(leaf);
+            ColumnMetaData metadata = chunk.getMeta_data();
+            String column = String.join(".", metadata.getPath_in_schema() == null ? List.of(node.name()) : metadata.getPath_in_schema());
+            if (metadata.getType() != node.element().getType()) {
+                throw new ParquetCorruptionException("File " + file + " column " + column + " has type " + metadata.getType() + " in its chunk but " + node.element().getType() + " in the schema");
+            }
+            if (metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+                throw new ParquetUnsupportedException("File " + file + " column " + column + " uses the unsupported compression codec " + metadata.getCodec());
+            }
+            long start = metadata.getData_page_offset();
+            if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0 && metadata.getDictionary_page_offset() < start) {
+                start = metadata.getDictionary_page_offset();
+            }
+            long size = metadata.getTotal_compressed_size();
+            if (start < ParquetFooter.MAGIC.length || size < 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
+                throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
+            }
+            byte[] bytes = new byte[(int) size];
+            input.readFully(start, bytes, 0, bytes.length);
+            counters.bytesRead += size;
+            OffsetIndex offsetIndex = null;
+            if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
+                offsetIndex = readOffsetIndex(chunk, column, start, size);
+            }
+            readers[leaf] = new ColumnReader(node, metadata, bytes, rowGroupRows, offsetIndex, counters);
+        }
+    }
+
+    private OffsetIndex readOffsetIndex(ColumnChunk chunk, String column, long chunkStart, long chunkSize)
+            throws IOException
+    {
+        long offset = chunk.getOffset_index_offset();
+        int length = chunk.getOffset_index_length();
+        if (offset < ParquetFooter.MAGIC.length || length <= 0 || offset + length > footer.footerStart()) {
+            throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index outside the file");
+        }
+        byte[] bytes = new byte[length];
+        input.readFully(offset, bytes, 0, length);
+        counters.bytesRead += length;
+        OffsetIndex index = new OffsetIndex();
+        ParquetFooter.readThrift(index, bytes, 0, length, file, "offset index of column " + column);
+        List<PageLocation> locations = index.getPage_locations();
+        if (locations == null || locations.isEmpty()) {
+            throw new ParquetCorruptionException("File " + file + " column " + column + " has an empty offset index");
+        }
+        long previous = -1;
+        for (PageLocation location : locations) {
+            if (location.getFirst_row_index() <= previous || location.getFirst_row_index() >= rowGroupRows
+                    || location.getOffset() < chunkStart || location.getOffset() >= chunkStart + chunkSize) {
+                throw new ParquetCorruptionException("File " + file + " column " + column + " has an invalid offset index entry " + location);
+            }
+            previous = location.getFirst_row_index();
+        }
+        if (locations.get(0).getFirst_row_index() != 0) {
+            throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index not starting at row 0");
+        }
+        return index;
+    }
+
+    /**
+     * Rows of the row group on pages that might match the filter, or null when no column index
+     * helps. A page is dropped when the filter cannot match its own column's statistics alone,
+     * which is safe whatever the other columns hold.
+     */
+    private RoaringBitmap pageFilter(RowGroup rowGroup)
+            throws IOException
+    {
+        RoaringBitmap excluded = null;
+        for (SchemaNode child : footer.root().children()) {
+            if (!child.isPrimitive() || child.isRepeated() || !child.hasFieldId()) {
+                continue;
+            }
+            Optional<FieldRef> reference = referencedField(options.filter().get(), child.fieldId());
+            if (reference.isEmpty() || !StatisticsValues.compatible(child.element(), reference.get().type())) {
+                continue;
+            }
+            ColumnChunk chunk = rowGroup.getColumns().get(child.leafIndex());
+            if (!chunk.isSetColumn_index_offset() || !chunk.isSetOffset_index_offset()) {
+                continue;
+            }
+            long indexOffset = chunk.getColumn_index_offset();
+            int indexLength = chunk.getColumn_index_length();
+            if (indexOffset < 4 || indexLength <= 0 || indexOffset + indexLength > footer.footerStart()) {
+                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has a column index outside the file");
+            }
+            byte[] bytes = new byte[indexLength];
+            input.readFully(indexOffset, bytes, 0, indexLength);
+            counters.bytesRead += indexLength;
+            ColumnIndex columnIndex = new ColumnIndex();
+            ParquetFooter.readThrift(columnIndex, bytes, 0, indexLength, file, "column index of column " + child.name());
+            ColumnMetaData metadata = chunk.getMeta_data();
+            OffsetIndex offsetIndex = readOffsetIndex(chunk, child.name(), metadata.getData_page_offset(), metadata.getTotal_compressed_size() + metadata.getData_page_offset());
+            List<PageLocation> locations = offsetIndex.getPage_locations();
+            int pages = locations.size();
+            if (columnIndex.getNull_pages() == null || columnIndex.getNull_pages().size() != pages
+                    || columnIndex.getMin_values() == null || columnIndex.getMin_values().size() != pages
+                    || columnIndex.getMax_values() == null || columnIndex.getMax_values().size() != pages) {
+                continue;
+            }
+            FieldRef field = reference.get();
+            for (int page = 0; page < pages; page++) {
+                long first = locations.get(page).getFirst_row_index();
+                long next = page + 1 < pages ? locations.get(page + 1).getFirst_row_index() : rowGroupRows;
+                long pageRows = next - first;
+                boolean allNull = columnIndex.getNull_pages().get(page);
+                Long nullCount = columnIndex.isSetNull_counts() && columnIndex.getNull_counts().size() == pages ? columnIndex.getNull_counts().get(page) : null;
+                if (nullCount != null && (nullCount < 0 || nullCount > pageRows)) {
+                    nullCount = null;
+                }
+                Object min = null;
+                Object max = null;
+                if (allNull) {
+                    nullCount = pageRows;
+                }
+                else {
+                    min = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMin_values().get(page)), false);
+                    max = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMax_values().get(page)), true);
+                }
+                ColumnStats stats = new ColumnStats(min, max, nullCount, pageRows);
+                StatsProvider provider = new StatsProvider()
+                {
+                    @Override
+                    public Optional<ColumnStats> columnStats(FieldRef reference)
+                    {
+                        return reference.fieldId() == field.fieldId() ? Optional.of(stats) : Optional.empty();
+                    }
+                };
+                if (!StatsEvaluator.mightMatch(options.filter().get(), provider)) {
+                    if (excluded == null) {
+                        excluded = new RoaringBitmap();
+                    }
+                    excluded.add(first, next);
+                    counters.pagesSkipped++;
+                }
+            }
+        }
+        if (excluded == null) {
+            return null;
+        }
+        RoaringBitmap kept = RoaringBitmap.bitmapOfRange(0, rowGroupRows);
+        kept.andNot(excluded);
+        return kept;
+    }
+
+    private static byte[] toBytes(java.nio.ByteBuffer buffer)
+    {
+        if (buffer == null) {
+            return null;
+        }
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
+    private static Optional<FieldRef> referencedField(Predicate predicate, int fieldId)
+    {
+        List<FieldRef> found = new ArrayList<>();
+        collectFields(predicate, fieldId, found);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    private static void collectFields(Predicate predicate, int fieldId, List<FieldRef> found)
+    {
+        if (predicate instanceof Predicate.And and) {
+            and.children().forEach(child -> collectFields(child, fieldId, found));
+        }
+        else if (predicate instanceof Predicate.Or or) {
+            or.children().forEach(child -> collectFields(child, fieldId, found));
+        }
+        else if (predicate instanceof Predicate.Not not) {
+            collectFields(not.predicate(), fieldId, found);
+        }
+        else if (predicate instanceof Predicate.Comparison comparison && comparison.field().fieldId() == fieldId) {
+            found.add(comparison.field());
+        }
+        else if (predicate instanceof Predicate.In in && in.field().fieldId() == fieldId) {
+            found.add(in.field());
+        }
+        else if (predicate instanceof Predicate.IsNull isNull && isNull.field().fieldId() == fieldId) {
+            found.add(isNull.field());
+        }
+        else if (predicate instanceof Predicate.IsNotNull isNotNull && isNotNull.field().fieldId() == fieldId) {
+            found.add(isNotNull.field());
+        }
+        else if (predicate instanceof Predicate.StartsWith startsWith && startsWith.field().fieldId() == fieldId) {
+            found.add(startsWith.field());
+        }
+    }
+
+    /**
+     * Row-group statistics of top-level, non-repeated file columns, offered only when the file
+     * column's type orders like the requested type.
+     */
+    private final class RowGroupStats
+            implements StatsProvider
+    {
+        private final RowGroup rowGroup;
+
+        RowGroupStats(RowGroup rowGroup)
+        {
+            this.rowGroup = rowGroup;
+        }
+
+        @Override
+        public OptionalLong rowCount()
+        {
+            return OptionalLong.of(rowGroup.getNum_rows());
+        }
+
+        @Override
+        public Optional<ColumnStats> columnStats(FieldRef field)
+        {
+            Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
+            if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
+                return Optional.empty();
+            }
+            SchemaNode node = found.get();
+            if (!StatisticsValues.compatible(node.element(), field.type())) {
+                return Optional.empty();
+            }
+            ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
+            long rows = rowGroup.getNum_rows();
+            if (!metadata.isSetStatistics()) {
+                return Optional.of(ColumnStats.unknown(rows));
+            }
+            Statistics statistics = metadata.getStatistics();
+            Long nullCount = statistics.isSetNull_count() && statistics.getNull_count() >= 0 && statistics.getNull_count() <= rows ? statistics.getNull_count() : null;
+            Object min = null;
+            Object max = null;
+            // min_value / max_value follow the column order; the deprecated min / max do not, so they are ignored
+            if (footer.metadata().isSetColumn_orders()) {
+                min = statistics.isSetMin_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMin_value(), false) : null;
+                max = statistics.isSetMax_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMax_value(), true) : null;
+            }
+            return Optional.of(new ColumnStats(min, max, nullCount, rows));
+        }
+    }
+
+    private static Optional<SchemaNode> findChild(SchemaNode group, int fieldId)
+    {
+        for (SchemaNode child : group.children()) {
+            if (child.hasFieldId() && child.fieldId() == fieldId) {
+                return Optional.of(child);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private FieldAssembler assembler(SchemaNode node, DataType type, List<Integer> leaves)
+            throws ParquetUnsupportedException
+    {
+        if (type instanceof AtomicType) {
+            if (!node.isPrimitive() || node.isRepeated()) {
+                throw mismatch(node, type);
+            }
+            LeafConverter converter = LeafConverter.create(node.element(), type, file);
+            leaves.add(node.leafIndex());
+            return new FieldAssembler.Leaf(readers, node.leafIndex(), converter);
+        }
+        if (node.isPrimitive() || node.isRepeated()) {
+            throw mismatch(node, type);
+        }
+        if (type instanceof RowType row) {
+            List<FieldAssembler> children = new ArrayList<>();
+            for (DataField field : row.fields()) {
+                Optional<SchemaNode> child = findChild(node, field.id());
+                children.add(child.isEmpty() ? new FieldAssembler.Missing() : assembler(child.get(), field.type(), leaves));
+            }
+            // the struct's nulls come from the levels of any leaf below it
+            int shape = node.firstLeaf().leafIndex();
+            addLeaf(leaves, shape);
+            return new FieldAssembler.Struct(readers, shape, node.definitionLevel(), children);
+        }
+        if (node.children().size() != 1 || !node.children().get(0).isRepeated()) {
+            throw mismatch(node, type);
+        }
+        SchemaNode repeated = node.children().get(0);
+        int shape = node.firstLeaf().leafIndex();
+        if (type instanceof ArrayType array) {
+            SchemaNode element = repeated;
+            if (!repeated.isPrimitive() && repeated.children().size() == 1) {
+                element = repeated.children().get(0);
+            }
+            if (element == repeated && !repeated.isPrimitive()) {
+                throw mismatch(node, type);
+            }
+            FieldAssembler elementAssembler = element == repeated
+                    ? new FieldAssembler.Leaf(readers, repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
+                    : assembler(element, array.element(), leaves);
+            if (element == repeated) {
+                addLeaf(leaves, repeated.leafIndex());
+            }
+            addLeaf(leaves, shape);
+            return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), elementAssembler);
+        }
+        DataType keyType;
+        DataType valueType;
+        if (type instanceof MapType map) {
+            keyType = map.key();
+            valueType = map.value();
+        }
+        else if (type instanceof MultisetType multiset) {
+            keyType = multiset.element();
+            valueType = new AtomicType(TypeRoot.INT, 0, 0, false);
+        }
+        else {
+            throw mismatch(node, type);
+        }
+        if (repeated.isPrimitive() || repeated.children().size() != 2) {
+            throw mismatch(node, type);
+        }
+        FieldAssembler key = assembler(repeated.children().get(0), keyType, leaves);
+        FieldAssembler value = assembler(repeated.children().get(1), valueType, leaves);
+        addLeaf(leaves, shape);
+        return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), new FieldAssembler.Entries(key, value));
+    }
+
+    private static void addLeaf(List<Integer> leaves, int leaf)
+    {
+        if (!leaves.contains(leaf)) {
+            leaves.add(leaf);
+        }
+    }
+
+    private ParquetUnsupportedException mismatch(SchemaNode node, DataType type)
+    {
+        ConvertedType converted = node.element().isSetConverted_type() ? node.element().getConverted_type() : null;
+        return new ParquetUnsupportedException("File " + file + " column " + node.name() + (node.isPrimitive() ? " (primitive)" : " (group" + (converted == null ? "" : " " + converted) + ")")
+                + " cannot be read as " + type.asSqlString());
+    }
+
+    @Override
+    public void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            root.close();
+        }
+        finally {
+            allocator.close();
+        }
+    }
+}

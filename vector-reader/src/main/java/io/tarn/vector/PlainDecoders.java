@@ -1,0 +1,302 @@
+package io.tarn.vector;
+
+import org.apache.parquet.format.Type;
+
+/**
+ * PLAIN decoders, one per physical type: fixed-width little-endian values back to back,
+ * BOOLEAN bit-packed LSB first, BYTE_ARRAY as int32 length + bytes, INT96 as 8-byte nanos of day
+ * + 4-byte Julian day (converted to epoch nanoseconds).
+ */
+final class PlainDecoders
+{
+    static final long JULIAN_EPOCH_DAY = 2_440_588;
+    static final long NANOS_PER_DAY = 86_400_000_000_000L;
+
+    private PlainDecoders() {}
+
+    static ValuesDecoder create(Type type, int typeLength, byte[] data, int offset, int end)
+    {
+        return switch (type) {
+            case BOOLEAN -> new BooleanDecoder(data, offset, end);
+            case INT32, FLOAT -> new IntDecoder(data, offset, end);
+            case INT64, DOUBLE -> new LongDecoder(data, offset, end);
+            case INT96 -> new Int96Decoder(data, offset, end);
+            case BYTE_ARRAY -> new BinaryDecoder(data, offset, end);
+            case FIXED_LEN_BYTE_ARRAY -> new FixedDecoder(data, offset, end, typeLength);
+        };
+    }
+
+    static long int96ToEpochNanos(byte[] data, int offset)
+    {
+        long nanosOfDay = ByteArrays.longLE(data, offset);
+        long julianDay = Integer.toUnsignedLong(ByteArrays.intLE(data, offset + 8));
+        try {
+            return Math.addExact(Math.multiplyExact(julianDay - JULIAN_EPOCH_DAY, NANOS_PER_DAY), nanosOfDay);
+        }
+        catch (ArithmeticException e) {
+            throw new CorruptDataException("INT96 timestamp (Julian day " + julianDay + ") is outside the range of epoch nanoseconds");
+        }
+    }
+
+    private static void checkAvailable(int position, int end, long needed)
+    {
+        if (needed > end - position) {
+            throw new CorruptDataException("PLAIN data ends early: " + needed + " bytes needed, " + (end - position) + " left");
+        }
+    }
+
+    private static final class IntDecoder
+            implements ValuesDecoder
+    {
+        private final byte[] data;
+        private final int end;
+        private int position;
+
+        IntDecoder(byte[] data, int offset, int end)
+        {
+            this.data = data;
+            this.position = offset;
+            this.end = end;
+        }
+
+        @Override
+        public void read(ValueBuffer out, int count)
+        {
+            checkAvailable(position, end, 4L * count);
+            int[] target = out.ints(count);
+            int base = out.count;
+            int pos = position;
+            for (int i = 0; i < count; i++) {
+                target[base + i] = ByteArrays.intLE(data, pos);
+                pos += 4;
+            }
+            position = pos;
+            out.count += count;
+        }
+
+        @Override
+        public void skip(int count)
+        {
+            checkAvailable(position, end, 4L * count);
+            position += 4 * count;
+        }
+    }
+
+    private static final class LongDecoder
+            implements ValuesDecoder
+    {
+        private final byte[] data;
+        private final int end;
+        private int position;
+
+        LongDecoder(byte[] data, int offset, int end)
+        {
+            this.data = data;
+            this.position = offset;
+            this.end = end;
+        }
+
+        @Override
+        public void read(ValueBuffer out, int count)
+        {
+            checkAvailable(position, end, 8L * count);
+            long[] target = out.longs(count);
+            int base = out.count;
+            int pos = position;
+            for (int i = 0; i < count; i++) {
+                target[base + i] = ByteArrays.longLE(data, pos);
+                pos += 8;
+            }
+            position = pos;
+            out.count += count;
+        }
+
+        @Override
+        public void skip(int count)
+        {
+            checkAvailable(position, end, 8L * count);
+            position += 8 * count;
+        }
+    }
+
+    private static final class Int96Decoder
+            implements ValuesDecoder
+    {
+        private final byte[] data;
+        private final int end;
+        private int position;
+
+        Int96Decoder(byte[] data, int offset, int end)
+        {
+            this.data = data;
+            this.position = offset;
+            this.end = end;
+        }
+
+        @Override
+        public void read(ValueBuffer out, int count)
+        {
+            checkAvailable(position, end, 12L * count);
+            long[] target = out.longs(count);
+            int base = out.count;
+            for (int i = 0; i < count; i++) {
+                target[base + i] = int96ToEpochNanos(data, position);
+                position += 12;
+            }
+            out.count += count;
+        }
+
+        @Override
+        public void skip(int count)
+        {
+            checkAvailable(position, end, 12L * count);
+            position += 12 * count;
+        }
+    }
+
+    private static final class BooleanDecoder
+            implements ValuesDecoder
+    {
+        private final byte[] data;
+        private final int start;
+        private final long bitEnd;
+        private long bit;
+
+        BooleanDecoder(byte[] data, int offset, int end)
+        {
+            this.data = data;
+            this.start = offset;
+            this.bitEnd = (long) (end - offset) * 8;
+        }
+
+        @Override
+        public void read(ValueBuffer out, int count)
+        {
+            if (count > bitEnd - bit) {
+                throw new CorruptDataException("PLAIN booleans end early");
+            }
+            int[] target = out.ints(count);
+            int base = out.count;
+            for (int i = 0; i < count; i++) {
+                long b = bit + i;
+                target[base + i] = (data[start + (int) (b >>> 3)] >>> (b & 7)) & 1;
+            }
+            bit += count;
+            out.count += count;
+        }
+
+        @Override
+        public void skip(int count)
+        {
+            if (count > bitEnd - bit) {
+                throw new CorruptDataException("PLAIN booleans end early");
+            }
+            bit += count;
+        }
+    }
+
+    private static final class BinaryDecoder
+            implements ValuesDecoder
+    {
+        private final byte[] data;
+        private final int end;
+        private int position;
+
+        BinaryDecoder(byte[] data, int offset, int end)
+        {
+            this.data = data;
+            this.position = offset;
+            this.end = end;
+        }
+
+        @Override
+        public void read(ValueBuffer out, int count)
+        {
+            // first pass finds the total size so that the target grows once
+            int pos = position;
+            long total = 0;
+            for (int i = 0; i < count; i++) {
+                checkAvailable(pos, end, 4);
+                int length = ByteArrays.intLE(data, pos);
+                if (length < 0 || length > end - pos - 4) {
+                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
+                }
+                pos += 4 + length;
+                total += length;
+            }
+            int[] offsets = out.offsets(count);
+            byte[] target = out.bytes((int) Math.min(total, Integer.MAX_VALUE));
+            int base = out.count;
+            int write = offsets[base];
+            pos = position;
+            for (int i = 0; i < count; i++) {
+                int length = ByteArrays.intLE(data, pos);
+                System.arraycopy(data, pos + 4, target, write, length);
+                pos += 4 + length;
+                write += length;
+                offsets[base + i + 1] = write;
+            }
+            position = pos;
+            out.count += count;
+        }
+
+        @Override
+        public void skip(int count)
+        {
+            for (int i = 0; i < count; i++) {
+                checkAvailable(position, end, 4);
+                int length = ByteArrays.intLE(data, position);
+                if (length < 0 || length > end - position - 4) {
+                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
+                }
+                position += 4 + length;
+            }
+        }
+    }
+
+    private static final class FixedDecoder
+            implements ValuesDecoder
+    {
+        private final byte[] data;
+        private final int end;
+        private final int width;
+        private int position;
+
+        FixedDecoder(byte[] data, int offset, int end, int width)
+        {
+            if (width <= 0) {
+                throw new CorruptDataException("Invalid FIXED_LEN_BYTE_ARRAY length " + width);
+            }
+            this.data = data;
+            this.position = offset;
+            this.end = end;
+            this.width = width;
+        }
+
+        @Override
+        public void read(ValueBuffer out, int count)
+        {
+            long total = (long) width * count;
+            checkAvailable(position, end, total);
+            int[] offsets = out.offsets(count);
+            byte[] target = out.bytes((int) total);
+            int base = out.count;
+            int write = offsets[base];
+            System.arraycopy(data, position, target, write, (int) total);
+            for (int i = 0; i < count; i++) {
+                write += width;
+                offsets[base + i + 1] = write;
+            }
+            position += (int) total;
+            out.count += count;
+        }
+
+        @Override
+        public void skip(int count)
+        {
+            long total = (long) width * count;
+            checkAvailable(position, end, total);
+            position += (int) total;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.tarn.vector;
+
+import java.util.Arrays;
+
+/**
+ * Decoded non-null values of one column, densely, in the array that fits their physical type:
+ * {@code ints} for BOOLEAN (0/1), INT32 and FLOAT (raw bits); {@code longs} for INT64, DOUBLE
+ * (raw bits) and INT96 (epoch nanoseconds); {@code bytes} with {@code offsets} (count + 1
+ * entries, starting at 0) for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY. Arrays grow and are reused.
+ */
+final class ValueBuffer
+{
+    int[] ints = new int[0];
+    long[] longs = new long[0];
+    byte[] bytes = new byte[0];
+    int[] offsets = new int[1];
+    int count;
+
+    void reset()
+    {
+        count = 0;
+        offsets[0] = 0;
+    }
+
+    int byteCount()
+    {
+        return offsets[count];
+    }
+
+    int[] ints(int extra)
+    {
+        int needed = count + extra;
+        if (ints.length < needed) {
+            ints = Arrays.copyOf(ints, grow(ints.length, needed));
+        }
+        return ints;
+    }
+
+    long[] longs(int extra)
+    {
+        int needed = count + extra;
+        if (longs.length < needed) {
+            longs = Arrays.copyOf(longs, grow(longs.length, needed));
+        }
+        return longs;
+    }
+
+    int[] offsets(int extra)
+    {
+        int needed = count + extra + 1;
+        if (offsets.length < needed) {
+            offsets = Arrays.copyOf(offsets, grow(offsets.length, needed));
+        }
+        return offsets;
+    }
+
+    byte[] bytes(int extraBytes)
+    {
+        long needed = (long) offsets[count] + extraBytes;
+        if (needed > Integer.MAX_VALUE - 16) {
+            throw new CorruptDataException("Decoded binary values exceed 2 GB in one batch");
+        }
+        if (bytes.length < needed) {
+            bytes = Arrays.copyOf(bytes, grow(bytes.length, (int) needed));
+        }
+        return bytes;
+    }
+
+    /**
+     * Appends one binary value; slow path for decoders that do not know the total size upfront.
+     */
+    void appendBinary(byte[] source, int offset, int length)
+    {
+        offsets(1);
+        byte[] target = bytes(length);
+        int start = offsets[count];
+        System.arraycopy(source, offset, target, start, length);
+        count++;
+        offsets[count] = start + length;
+    }
+
+    static int grow(int current, int needed)
+    {
+        long grown = Math.max((long) needed, current + (current >> 1) + 16L);
+        return (int) Math.min(grown, Integer.MAX_VALUE - 16);
+    }
+}

@@ -1,0 +1,299 @@
+package io.tarn.vector;
+
+import io.tarn.testing.CanonicalValueFormatter;
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicates;
+import io.tarn.types.DataField;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.types.RowType;
+import org.roaringbitmap.RoaringBitmap;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.DataProvider;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+public class TestParquetReader
+{
+    private final RootAllocator allocator = new RootAllocator();
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
+        allocator.close();
+    }
+
+    @DataProvider
+    public Object[][] layouts()
+    {
+        return new Object[][] {
+                {"uncompressed", "true", "v1"},
+                {"zstd", "true", "v1"},
+                {"zstd", "false", "v1"},
+                {"snappy", "true", "v2"},
+                {"snappy", "false", "v2"},
+                {"gzip", "true", "v1"},
+                {"lz4_raw", "false", "v1"},
+                {"zstd", "false", "v2"},
+                {"uncompressed", "true", "v2"},
+                {"lz4", "true", "v2"},
+        };
+    }
+
+    @Test(dataProvider = "layouts")
+    public void testAllTypes(String compression, String dictionary, String writerVersion)
+            throws IOException
+    {
+        long seed = compression.hashCode() * 31L + dictionary.hashCode() * 7L + writerVersion.hashCode();
+        List<GenericRow> rows = new TestDataGenerator(seed).rows(TestDataGenerator.ALL_TYPES, 700);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(
+                "parquet.enable.dictionary", dictionary,
+                "parquet.writer.version", writerVersion,
+                "parquet.page.size", "2048",
+                "parquet.page.row.count.limit", "120",
+                "parquet.block.size", "20000"), compression);
+        List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+        List<String> actual = readAll(file, ParquetReadOptions.of(fields).withBatchSize(97));
+        assertThat(actual).containsExactlyElementsOf(expected(rows, TestDataGenerator.ALL_TYPES));
+    }
+
+    @Test
+    public void testRowSelection()
+            throws IOException
+    {
+        List<GenericRow> rows = new TestDataGenerator(42).rows(TestDataGenerator.ALL_TYPES, 1500);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(
+                "parquet.enable.dictionary", "false",
+                "parquet.page.row.count.limit", "100",
+                "parquet.block.size", "40000"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+        List<String> expected = expected(rows, TestDataGenerator.ALL_TYPES);
+
+        RoaringBitmap sparse = new RoaringBitmap();
+        for (int i = 3; i < rows.size(); i += 37) {
+            sparse.add(i);
+        }
+        RoaringBitmap dense = RoaringBitmap.bitmapOfRange(0, rows.size());
+        dense.remove(0);
+        dense.remove(101);
+        dense.remove(777);
+        dense.remove(1499);
+        RoaringBitmap pages = RoaringBitmap.bitmapOfRange(550, 720);
+        pages.add(1400L, 1410L);
+        pages.add(5);
+        RoaringBitmap beyond = RoaringBitmap.bitmapOf(1499, 1500, 100_000);
+
+        for (RoaringBitmap selection : List.of(sparse, dense, pages, beyond, new RoaringBitmap())) {
+            ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(64).withRowSelection(selection);
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> {
+                if (position < rows.size()) {
+                    wanted.add(expected.get(position));
+                }
+            });
+            ReaderMetrics metrics;
+            List<String> actual = new ArrayList<>();
+            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                while (reader.nextBatch()) {
+                    actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                }
+                metrics = reader.metrics();
+            }
+            assertThat(actual).containsExactlyElementsOf(wanted);
+            assertThat(metrics.rowsRead()).isEqualTo(wanted.size());
+            assertThat(metrics.rowsSkippedBySelection()).isEqualTo(rows.size() - wanted.size());
+            if (selection == pages) {
+                assertThat(metrics.pagesSkipped()).isGreaterThan(0);
+            }
+        }
+    }
+
+    @Test
+    public void testFilterSkipsRowGroupsAndPages()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING()),
+                new org.apache.paimon.types.DataField(2, "l", org.apache.paimon.types.DataTypes.ARRAY(org.apache.paimon.types.DataTypes.INT()))));
+        List<GenericRow> rows = new TestDataGenerator(7).rows(rowType, 3000);
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of(
+                "parquet.page.row.count.limit", "100",
+                "parquet.block.size", "8000"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<String> expected = expected(rows, rowType);
+        FieldRef id = FieldRef.of(fields.get(0));
+
+        ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(500).withFilter(Predicates.greaterOrEqual(id, 2950L));
+        List<String> actual = new ArrayList<>();
+        ReaderMetrics metrics;
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            while (reader.nextBatch()) {
+                actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+            }
+            metrics = reader.metrics();
+        }
+        assertThat(metrics.rowGroups()).isGreaterThan(2);
+        assertThat(metrics.rowGroupsSkipped()).isEqualTo(metrics.rowGroups() - 1);
+        assertThat(metrics.pagesSkipped()).isGreaterThan(0);
+        // the filter never drops single rows, only whole pages: every matching row is there, in order
+        assertThat(actual).containsSubsequence(expected.subList(2950, 3000));
+        assertThat(actual.size()).isLessThan(1000);
+        assertThat(actual).isSubsetOf(expected);
+
+        // nothing matches: every row group is skipped
+        options = ParquetReadOptions.of(fields).withFilter(Predicates.lessThan(id, 0L));
+        assertThat(readAll(file, options)).isEmpty();
+        // a filter on a column that is absent or of another type prunes nothing
+        FieldRef wrongType = new FieldRef(0, "id", io.tarn.types.DataTypes.integer());
+        options = ParquetReadOptions.of(fields).withFilter(Predicates.lessThan(wrongType, 0));
+        assertThat(readAll(file, options)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    public void testMissingColumnsAreNull()
+            throws IOException
+    {
+        List<GenericRow> rows = new TestDataGenerator(3).rows(TestDataGenerator.ALL_TYPES, 50);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
+        List<DataField> fields = List.of(
+                new DataField(4, "i", io.tarn.types.DataTypes.integer()),
+                new DataField(500, "absent", io.tarn.types.DataTypes.string()),
+                new DataField(501, "absent_list", new io.tarn.types.ArrayType(io.tarn.types.DataTypes.integer(), true)),
+                new DataField(26, "r", io.tarn.types.RowType.of(List.of(
+                        new DataField(101, "y", io.tarn.types.DataTypes.string()),
+                        new DataField(502, "z", io.tarn.types.DataTypes.bigint())))));
+        List<String> actual = readAll(file, ParquetReadOptions.of(fields).withBatchSize(16));
+        List<String> wanted = new ArrayList<>();
+        for (GenericRow row : rows) {
+            String i = row.isNullAt(4) ? "\\N" : Integer.toString(row.getInt(4));
+            String r;
+            if (row.isNullAt(26)) {
+                r = "\\N";
+            }
+            else {
+                org.apache.paimon.data.InternalRow nested = row.getRow(26, 2);
+                r = "{" + (nested.isNullAt(1) ? "null" : CanonicalValueFormatter.quoteNestedString(nested.getString(1).toString())) + ",null}";
+            }
+            wanted.add(i + "\t\\N\t\\N\t" + r);
+        }
+        assertThat(actual).containsExactlyElementsOf(wanted);
+    }
+
+    @Test
+    public void testWidenedTypes()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "i", org.apache.paimon.types.DataTypes.INT()),
+                new org.apache.paimon.types.DataField(1, "f", org.apache.paimon.types.DataTypes.FLOAT()),
+                new org.apache.paimon.types.DataField(2, "d9", org.apache.paimon.types.DataTypes.DECIMAL(9, 2)),
+                new org.apache.paimon.types.DataField(3, "d18", org.apache.paimon.types.DataTypes.DECIMAL(18, 4)),
+                new org.apache.paimon.types.DataField(4, "d38", org.apache.paimon.types.DataTypes.DECIMAL(30, 6)),
+                new org.apache.paimon.types.DataField(5, "si", org.apache.paimon.types.DataTypes.SMALLINT()),
+                new org.apache.paimon.types.DataField(6, "ts", org.apache.paimon.types.DataTypes.TIMESTAMP(3))));
+        List<GenericRow> rows = new TestDataGenerator(11).rows(rowType, 300);
+        for (String dictionary : List.of("true", "false")) {
+            byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.enable.dictionary", dictionary), "snappy");
+            List<DataField> fields = List.of(
+                    new DataField(0, "i", io.tarn.types.DataTypes.bigint()),
+                    new DataField(1, "f", io.tarn.types.DataTypes.doubleType()),
+                    new DataField(2, "d9", io.tarn.types.DataTypes.decimal(20, 5)),
+                    new DataField(3, "d18", io.tarn.types.DataTypes.decimal(38, 10)),
+                    new DataField(4, "d38", io.tarn.types.DataTypes.decimal(38, 8)),
+                    new DataField(5, "si", io.tarn.types.DataTypes.integer()),
+                    new DataField(6, "ts", io.tarn.types.DataTypes.timestamp(6)));
+            List<String> wanted = new ArrayList<>();
+            for (GenericRow row : rows) {
+                List<String> values = new ArrayList<>();
+                values.add(row.isNullAt(0) ? "\\N" : Long.toString(row.getInt(0)));
+                values.add(row.isNullAt(1) ? "\\N" : Double.toString(row.getFloat(1)));
+                values.add(row.isNullAt(2) ? "\\N" : row.getDecimal(2, 9, 2).toBigDecimal().setScale(5).toPlainString());
+                values.add(row.isNullAt(3) ? "\\N" : row.getDecimal(3, 18, 4).toBigDecimal().setScale(10).toPlainString());
+                values.add(row.isNullAt(4) ? "\\N" : row.getDecimal(4, 30, 6).toBigDecimal().setScale(8).toPlainString());
+                values.add(row.isNullAt(5) ? "\\N" : Integer.toString(row.getShort(5)));
+                values.add(row.isNullAt(6) ? "\\N" : CanonicalValueFormatter.formatTimestamp(row.getTimestamp(6, 3).getMillisecond(), 0, 6));
+                wanted.add(String.join("\t", values));
+            }
+            assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(1000))).containsExactlyElementsOf(wanted);
+        }
+    }
+
+    @Test
+    public void testIncompatibleTypeIsUnsupported()
+    {
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(1).rows(TestDataGenerator.ALL_TYPES, 5), Map.of(), "zstd");
+        List<DataField> fields = List.of(new DataField(11, "s", io.tarn.types.DataTypes.integer()));
+        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(fields)))
+                .isInstanceOf(ParquetUnsupportedException.class)
+                .hasMessageContaining("test.parquet")
+                .hasMessageContaining("INT");
+        List<DataField> nested = List.of(new DataField(23, "arr", io.tarn.types.DataTypes.integer()));
+        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(nested)))
+                .isInstanceOf(ParquetUnsupportedException.class);
+        assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
+    }
+
+    @Test
+    public void testByteStreamSplit()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "f", org.apache.paimon.types.DataTypes.FLOAT()),
+                new org.apache.paimon.types.DataField(1, "d", org.apache.paimon.types.DataTypes.DOUBLE()),
+                new org.apache.paimon.types.DataField(2, "i", org.apache.paimon.types.DataTypes.INT()),
+                new org.apache.paimon.types.DataField(3, "l", org.apache.paimon.types.DataTypes.BIGINT()),
+                new org.apache.paimon.types.DataField(4, "dec", org.apache.paimon.types.DataTypes.DECIMAL(25, 3))));
+        List<GenericRow> rows = new TestDataGenerator(17).rows(rowType, 400);
+        byte[] file = ParquetTestFiles.writeByteStreamSplit(rowType, rows);
+        ParquetFooter footer = ParquetFooter.read(ParquetInput.of("test.parquet", file));
+        assertThat(footer.metadata().getRow_groups().get(0).getColumns().get(0).getMeta_data().getEncodings())
+                .contains(org.apache.parquet.format.Encoding.BYTE_STREAM_SPLIT);
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(33))).containsExactlyElementsOf(expected(rows, rowType));
+        // and with a row selection that skips inside pages
+        RoaringBitmap selection = new RoaringBitmap();
+        for (int i = 0; i < rows.size(); i += 3) {
+            selection.add(i);
+        }
+        List<String> wanted = new ArrayList<>();
+        List<String> all = expected(rows, rowType);
+        selection.forEach((int position) -> wanted.add(all.get(position)));
+        assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(selection))).containsExactlyElementsOf(wanted);
+    }
+
+    static List<String> expected(List<GenericRow> rows, RowType rowType)
+    {
+        List<String> expected = new ArrayList<>();
+        for (GenericRow row : rows) {
+            expected.add(CanonicalValueFormatter.formatRow(row, rowType));
+        }
+        return expected;
+    }
+
+    List<String> readAll(byte[] file, ParquetReadOptions options)
+            throws IOException
+    {
+        List<String> rows = new ArrayList<>();
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            while (reader.nextBatch()) {
+                assertThat(reader.root().getRowCount()).isBetween(1, options.batchSize());
+                rows.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));
+            }
+        }
+        return rows;
+    }
+
+    static RoaringBitmap bitmap(int... positions)
+    {
+        return RoaringBitmap.bitmapOf(positions);
+    }
+}
