@@ -1,21 +1,39 @@
 package io.tarn.cli;
 
+import io.tarn.cli.where.WhereParser;
+import io.tarn.cli.where.WhereSyntaxException;
+import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.table.TableOptions;
+import io.tarn.types.DataField;
+import io.tarn.vector.rows.CanonicalRowFormatter;
+import io.tarn.vector.rows.CanonicalRowSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
@@ -29,7 +47,15 @@ public final class TarnCli
               snapshots --warehouse DIR [--branch B] DB.TABLE
                   the table's snapshots and tags
               files --warehouse DIR [--branch B] [--snapshot N | --tag T | --timestamp ISO] DB.TABLE
-                  the live data files a scan plans, one per line, and the planning counters""";
+                  the live data files a scan plans, one per line, and the planning counters
+              dump --warehouse DIR [--branch B] [--snapshot N | --tag T | --timestamp ISO] [--where EXPR] [--columns a,b] DB.TABLE
+                  the rows in canonical form, sorted, with a last line rows=N sha256=H; the scan counters on standard error
+              scan (same options as dump)
+                  reads the rows without printing them: time, rows per second and the scan counters
+            --where: clauses joined by 'and': col = lit, col <> lit, col < lit, ..., col between lit and lit,
+                     col in (lit, ...), col is [not] null; literals 42, 4.2, 'text', 2020-01-01, '2020-01-01T10:00:00', true""";
+
+    private static final Set<String> READ_OPTIONS = union(TableArguments.OPTIONS, Set.of("where", "columns"));
 
     private final PrintStream out;
     private final PrintStream err;
@@ -56,12 +82,14 @@ public final class TarnCli
             switch (args.get(0)) {
                 case "snapshots" -> snapshots(CommandLine.parse(rest, TableArguments.OPTIONS));
                 case "files" -> files(CommandLine.parse(rest, TableArguments.OPTIONS));
+                case "dump" -> read(CommandLine.parse(rest, READ_OPTIONS), true);
+                case "scan" -> read(CommandLine.parse(rest, READ_OPTIONS), false);
                 default -> throw new UsageException("Unknown command: " + args.get(0));
             }
             out.flush();
             return 0;
         }
-        catch (UsageException | InvalidNameException e) {
+        catch (UsageException | InvalidNameException | WhereSyntaxException e) {
             err.println("tarn: " + e.getMessage());
             err.println(USAGE);
             return 2;
@@ -109,10 +137,68 @@ public final class TarnCli
         err.println(counters(plan.snapshot().map(Snapshot::id), plan.metrics().asMap()));
     }
 
+    private void read(CommandLine commandLine, boolean printRows)
+            throws IOException
+    {
+        PaimonTable table = TableArguments.loadTable(commandLine);
+        Optional<Snapshot> snapshot = table.snapshot(TableArguments.version(commandLine));
+        TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
+        List<DataField> columns = columns(commandLine, schema);
+        Optional<Predicate> filter = commandLine.option("where").map(text -> WhereParser.parse(text, schema.rowType()));
+        ScanPlanner planner = table.newScan();
+        if (filter.isPresent()) {
+            planner = planner.withFilter(filter.get());
+        }
+        long start = System.nanoTime();
+        ScanPlan plan = planner.plan(snapshot);
+        ReadRequest request = filter.map(predicate -> ReadRequest.of(columns).withFilter(predicate)).orElse(ReadRequest.of(columns));
+        List<String> lines = new ArrayList<>();
+        ReadMetrics metrics;
+        try (BufferAllocator allocator = new RootAllocator()) {
+            metrics = TableRead.forEachBatch(table, plan, request, allocator, batch -> {
+                if (printRows) {
+                    CanonicalRowFormatter.appendLines(batch, columns, lines);
+                }
+            });
+        }
+        long elapsedNanos = System.nanoTime() - start;
+        Map<String, Long> counters = new LinkedHashMap<>(plan.metrics().asMap());
+        counters.putAll(metrics.asMap());
+        if (printRows) {
+            out.print(CanonicalRowSet.of(lines).text());
+        }
+        else {
+            double seconds = elapsedNanos / 1e9;
+            out.printf(Locale.ROOT, "rows=%d seconds=%.3f rows_per_second=%.0f%n", metrics.rowsReturned(), seconds, metrics.rowsReturned() / Math.max(seconds, 1e-9));
+        }
+        err.println(counters(plan.snapshot().map(Snapshot::id), counters));
+    }
+
+    private static List<DataField> columns(CommandLine commandLine, TableSchema schema)
+    {
+        if (commandLine.option("columns").isEmpty()) {
+            return schema.fields();
+        }
+        List<DataField> columns = new ArrayList<>();
+        for (String name : commandLine.option("columns").get().split(",")) {
+            String trimmed = name.trim();
+            columns.add(schema.rowType().field(trimmed).orElseThrow(() -> new UsageException(
+                    "Unknown column '" + trimmed + "' in --columns; the columns are " + String.join(", ", schema.rowType().fieldNames()))));
+        }
+        return columns;
+    }
+
     static String counters(Optional<Long> snapshotId, Map<String, Long> metrics)
     {
         return "# scan snapshot=" + snapshotId.map(String::valueOf).orElse("none") + " "
                 + metrics.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(" "));
+    }
+
+    private static Set<String> union(Set<String> left, Set<String> right)
+    {
+        Set<String> union = new HashSet<>(left);
+        union.addAll(right);
+        return Set.copyOf(union);
     }
 
     private static String describe(DeletionFile file)

@@ -1,10 +1,13 @@
 package io.tarn.cli;
 
 import io.tarn.testing.PlannedFile;
+import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTables;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -81,6 +84,30 @@ public class TestTarnCli
     }
 
     @Test
+    public void testDumpPrintsTheOraclesRows()
+    {
+        Result all = run("dump", "--warehouse", warehouse.toString(), TABLE);
+        assertThat(all.exitCode()).as(all.err()).isZero();
+        assertThat(all.out()).isEqualTo(ReferenceReader.read(warehouse, TABLE).text());
+        assertThat(all.err()).startsWith("# scan ").contains("files_planned=9", "files_read=9", "rows_returned=42", "rows_deleted=0");
+
+        ReferenceScan unfiltered = ReferenceScan.of(TABLE);
+        PredicateBuilder builder = ReferenceReader.predicateBuilder(warehouse, unfiltered);
+        org.apache.paimon.predicate.Predicate paimonFilter = PredicateBuilder.and(
+                builder.equal(0, BinaryString.fromString("2024-01-01")),
+                builder.lessThan(2, 10));
+        Result filtered = run("dump", "--warehouse", warehouse.toString(), "--where", "DT = '2024-01-01' AND id < 10", TABLE);
+        assertThat(filtered.exitCode()).as(filtered.err()).isZero();
+        assertThat(filtered.out()).isEqualTo(ReferenceReader.read(warehouse, unfiltered.withFilter(paimonFilter)).text());
+        assertThat(filtered.err()).contains("files_skipped_partition=");
+
+        Result atTag = run("dump", "--warehouse", warehouse.toString(), "--tag", "t1", "--columns", "id,dt", TABLE);
+        assertThat(atTag.exitCode()).as(atTag.err()).isZero();
+        assertThat(atTag.out()).endsWith("\n").contains("rows=20 ");
+        assertThat(atTag.out().lines().findFirst().orElseThrow()).matches("\\d+\t2024-01-0\\d");
+    }
+
+    @Test
     public void testErrors()
     {
         Result unknownTable = run("files", "--warehouse", warehouse.toString(), "ref.nope");
@@ -103,6 +130,14 @@ public class TestTarnCli
         assertThat(unknownOption.err()).contains("--colour");
 
         assertThat(run("frobnicate").exitCode()).isEqualTo(2);
+
+        Result badWhere = run("dump", "--warehouse", warehouse.toString(), "--where", "id betwen 1", TABLE);
+        assertThat(badWhere.exitCode()).isEqualTo(2);
+        assertThat(badWhere.err()).contains("position");
+
+        Result badColumn = run("dump", "--warehouse", warehouse.toString(), "--columns", "id,nope", TABLE);
+        assertThat(badColumn.exitCode()).isEqualTo(2);
+        assertThat(badColumn.err()).contains("nope", "amount");
     }
 
     private static List<String> column(String table, int index)
