@@ -18,6 +18,7 @@ import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.PageLocation;
 import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.Util;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
@@ -200,7 +201,7 @@ final class ColumnChunkBuffer
 
         PrimitiveType type = column.getPrimitiveType();
         ColumnMetaData metadata = new ColumnMetaData(
-                org.apache.parquet.format.Type.valueOf(type.getPrimitiveTypeName().name()),
+                ParquetSchemas.physicalType(type.getPrimitiveTypeName()),
                 new ArrayList<>(encodings),
                 Arrays.asList(column.getPath()),
                 compressor.codec(),
@@ -231,8 +232,8 @@ final class ColumnChunkBuffer
 
     /**
      * Footer statistics as parquet-mr writes them: {@code min_value}/{@code max_value} in the
-     * type's own order, the legacy signed {@code min}/{@code max} only where the type's order is
-     * signed, nothing for INT96 (no defined order), and no bounds at all for floating-point
+     * type's own order, the legacy signed {@code min}/{@code max} only where the legacy order is
+     * signed (not for binary, strings and decimals, unless min equals max), nothing for INT96 (no defined order), and no bounds at all for floating-point
      * chunks holding NaN, which older readers would mis-order.
      */
     static org.apache.parquet.format.Statistics footerStatistics(Statistics<?> statistics, boolean hasNaN, PrimitiveType type)
@@ -253,9 +254,11 @@ final class ColumnChunkBuffer
         }
         result.setMin_value(min);
         result.setMax_value(max);
-        boolean unsigned = (typeName == PrimitiveTypeName.BINARY || typeName == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY)
-                && !(type.getLogicalTypeAnnotation() instanceof org.apache.parquet.schema.LogicalTypeAnnotation.DecimalLogicalTypeAnnotation);
-        if (!unsigned || Arrays.equals(min, max)) {
+        // parquet-mr fills the legacy fields only for types whose legacy order is signed, which excludes DECIMAL
+        boolean legacySigned = typeName != PrimitiveTypeName.BINARY
+                && typeName != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+                && !(type.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation);
+        if (legacySigned || Arrays.equals(min, max)) {
             result.setMin(min);
             result.setMax(max);
         }

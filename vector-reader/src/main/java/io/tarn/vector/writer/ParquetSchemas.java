@@ -106,7 +106,11 @@ final class ParquetSchemas
         // Parquet has no nullable map keys, so Paimon forces the key to required
         Type keyType = toType("key", key.withNullable(false), id, depth + 1).withId(mapKeyId(id, depth + 1));
         Type valueType = toType("value", value, id, depth + 1).withId(mapValueId(id, depth + 1));
-        GroupType keyValue = new GroupType(Repetition.REPEATED, "key_value", keyType, valueType);
+        // parquet-mr (and so Paimon) marks the repeated group with the legacy MAP_KEY_VALUE converted type
+        GroupType keyValue = Types.buildGroup(Repetition.REPEATED)
+                .as(LogicalTypeAnnotation.MapKeyValueTypeAnnotation.getInstance())
+                .addFields(keyType, valueType)
+                .named("key_value");
         return Types.buildGroup(repetition).as(LogicalTypeAnnotation.mapType()).addField(keyValue).named(name).withId(id);
     }
 
@@ -209,7 +213,7 @@ final class ParquetSchemas
         }
         if (type.isPrimitive()) {
             PrimitiveType primitive = type.asPrimitiveType();
-            element.setType(org.apache.parquet.format.Type.valueOf(primitive.getPrimitiveTypeName().name()));
+            element.setType(physicalType(primitive.getPrimitiveTypeName()));
             if (primitive.getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
                 element.setType_length(primitive.getTypeLength());
             }
@@ -222,6 +226,20 @@ final class ParquetSchemas
         for (Type child : group.getFields()) {
             addElements(child, elements);
         }
+    }
+
+    static org.apache.parquet.format.Type physicalType(PrimitiveTypeName name)
+    {
+        return switch (name) {
+            case BOOLEAN -> org.apache.parquet.format.Type.BOOLEAN;
+            case INT32 -> org.apache.parquet.format.Type.INT32;
+            case INT64 -> org.apache.parquet.format.Type.INT64;
+            case INT96 -> org.apache.parquet.format.Type.INT96;
+            case FLOAT -> org.apache.parquet.format.Type.FLOAT;
+            case DOUBLE -> org.apache.parquet.format.Type.DOUBLE;
+            case BINARY -> org.apache.parquet.format.Type.BYTE_ARRAY;
+            case FIXED_LEN_BYTE_ARRAY -> org.apache.parquet.format.Type.FIXED_LEN_BYTE_ARRAY;
+        };
     }
 
     private static LogicalType toLogicalType(LogicalTypeAnnotation annotation)
