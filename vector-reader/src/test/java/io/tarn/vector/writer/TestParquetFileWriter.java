@@ -3,6 +3,7 @@ package io.tarn.vector.writer;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.types.MapType;
+import io.tarn.types.MultisetType;
 import io.tarn.types.RowType;
 import io.tarn.types.Timestamp;
 import io.tarn.types.ValueComparator;
@@ -242,6 +243,46 @@ public class TestParquetFileWriter
             assertThat(comparable(statistics.min())).as("min of %s", field.name()).isEqualTo(comparable(min));
             assertThat(comparable(statistics.max())).as("max of %s", field.name()).isEqualTo(comparable(max));
         }
+    }
+
+    @Test
+    public void testRequiredAndNestedCollections()
+            throws IOException
+    {
+        RowType rowType = RowType.of(List.of(
+                new DataField(0, "id", DataTypes.integer().withNullable(false)),
+                new DataField(1, "arr", new io.tarn.types.ArrayType(DataTypes.integer().withNullable(false), false)),
+                new DataField(2, "r", new RowType(List.of(
+                        new DataField(10, "a", DataTypes.integer().withNullable(false)),
+                        new DataField(11, "b", new io.tarn.types.ArrayType(DataTypes.string(), true))), false)),
+                new DataField(3, "m", new MapType(DataTypes.integer(), new io.tarn.types.ArrayType(DataTypes.string().withNullable(false), true), true)),
+                new DataField(4, "ms", new MultisetType(DataTypes.string(), true)),
+                new DataField(5, "rows", new io.tarn.types.ArrayType(RowType.of(List.of(
+                        new DataField(12, "p", DataTypes.string()),
+                        new DataField(13, "q", DataTypes.integer().withNullable(false)))), true))));
+        List<List<Object>> rows = List.of(
+                Arrays.asList(1, List.of(1, 2), Arrays.asList(5, Arrays.asList("a", null)), map(1, List.of("x"), 2, null, 3, List.of()), map("a", 2, "b", 1),
+                        Arrays.asList(Arrays.asList("p", 1), null, Arrays.asList(null, 2))),
+                Arrays.asList(2, List.of(), Arrays.asList(6, null), null, null, List.of()),
+                Arrays.asList(3, List.of(7), Arrays.asList(7, List.of()), map(), map(), null));
+        Path file = directory.resolve("nested.parquet");
+        writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults(), 2);
+
+        assertThat(readWithPaimon(file, rowType)).containsExactly(
+                "1\t[1,2]\t{5,[\"a\",null]}\t{1=[\"x\"],2=null,3=[]}\t{\"a\"=2,\"b\"=1}\t[{\"p\",1},null,{null,2}]",
+                "2\t[]\t{6,null}\t\\N\t\\N\t[]",
+                "3\t[7]\t{7,[]}\t{}\t{}\t\\N");
+
+        Path paimonFile = directory.resolve("nested-paimon.parquet");
+        writeWithPaimon(paimonFile, rowType, rows);
+        assertThat(footer(file).getSchema()).containsExactlyElementsOf(footer(paimonFile).getSchema());
+        assertThat(chunkSummaries(footer(file).getRow_groups().get(0).getColumns()))
+                .containsExactlyElementsOf(chunkSummaries(footer(paimonFile).getRow_groups().get(0).getColumns()));
+        assertThatThrownBy(() -> writeWithTarn(directory.resolve("null-in-required.parquet"), rowType,
+                List.of(Arrays.asList(4, Arrays.asList(1, null), Arrays.asList(1, null), null, null, null)), ParquetWriteOptions.defaults(), 1))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("null-in-required.parquet")
+                .hasMessageContaining("element");
     }
 
     @Test
