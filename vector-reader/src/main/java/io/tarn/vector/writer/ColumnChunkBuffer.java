@@ -7,7 +7,9 @@ import org.apache.parquet.column.page.PageWriter;
 import org.apache.parquet.column.statistics.SizeStatistics;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.column.statistics.geospatial.GeospatialStatistics;
+import org.apache.parquet.format.BoundaryOrder;
 import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnIndex;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.DataPageHeader;
 import org.apache.parquet.format.DictionaryPageHeader;
@@ -25,6 +27,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -49,6 +52,8 @@ final class ColumnChunkBuffer
 {
     // parquet-mr leaves out min/max statistics larger than this, and so do we
     private static final int MAX_STATISTICS_BYTES = 4096;
+    // parquet-mr's default column index truncation length
+    private static final int COLUMN_INDEX_VALUE_BYTES = 64;
 
     private final ColumnDescriptor column;
     private final PageCompressor compressor;
@@ -56,6 +61,11 @@ final class ColumnChunkBuffer
     private final List<PageLocation> pageLocations = new ArrayList<>();
     private final Set<Encoding> encodings = new LinkedHashSet<>();
     private final Map<Encoding, Integer> dataPageEncodings = new LinkedHashMap<>();
+    private final List<Boolean> nullPages = new ArrayList<>();
+    private final List<ByteBuffer> pageMins = new ArrayList<>();
+    private final List<ByteBuffer> pageMaxes = new ArrayList<>();
+    private final List<Long> pageNullCounts = new ArrayList<>();
+    private boolean columnIndexValid;
     private byte[] dictionaryPage;
     private Encoding dictionaryEncoding;
     private Statistics<?> statistics;
@@ -70,6 +80,8 @@ final class ColumnChunkBuffer
         this.column = requireNonNull(column, "column is null");
         this.compressor = requireNonNull(compressor, "compressor is null");
         this.statistics = Statistics.createStats(column.getPrimitiveType());
+        // INT96 has no defined order, so it gets no column index
+        this.columnIndexValid = column.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.INT96;
     }
 
     @Override
@@ -109,6 +121,64 @@ final class ColumnChunkBuffer
         this.statistics.mergeStatistics(statistics);
         // checked per page: merging drops the NaN count when a page did not set it
         hasNaN |= statistics.isNanCountSet() && statistics.getNanCount() > 0;
+        addToColumnIndex(statistics);
+    }
+
+    private void addToColumnIndex(Statistics<?> page)
+    {
+        if (!columnIndexValid) {
+            return;
+        }
+        if (hasNaN) {
+            // NaN has no place in the order of the page bounds
+            columnIndexValid = false;
+            return;
+        }
+        pageNullCounts.add(page.getNumNulls());
+        if (!page.hasNonNullValue()) {
+            nullPages.add(true);
+            pageMins.add(ByteBuffer.allocate(0));
+            pageMaxes.add(ByteBuffer.allocate(0));
+            return;
+        }
+        byte[] min = page.getMinBytes();
+        byte[] max = page.getMaxBytes();
+        if (column.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BINARY) {
+            min = truncateMin(min);
+            max = truncateMax(max);
+            if (max == null) {
+                columnIndexValid = false;
+                return;
+            }
+        }
+        nullPages.add(false);
+        pageMins.add(ByteBuffer.wrap(min));
+        pageMaxes.add(ByteBuffer.wrap(max));
+    }
+
+    // a prefix is never greater than the value in unsigned byte order
+    private static byte[] truncateMin(byte[] value)
+    {
+        return value.length <= COLUMN_INDEX_VALUE_BYTES ? value : Arrays.copyOf(value, COLUMN_INDEX_VALUE_BYTES);
+    }
+
+    /**
+     * An upper bound of at most {@link #COLUMN_INDEX_VALUE_BYTES}: the prefix with its last byte
+     * below 0xFF incremented, or null when every byte of the prefix is 0xFF.
+     */
+    private static byte[] truncateMax(byte[] value)
+    {
+        if (value.length <= COLUMN_INDEX_VALUE_BYTES) {
+            return value;
+        }
+        for (int i = COLUMN_INDEX_VALUE_BYTES - 1; i >= 0; i--) {
+            if (value[i] != (byte) 0xFF) {
+                byte[] bound = Arrays.copyOf(value, i + 1);
+                bound[i]++;
+                return bound;
+            }
+        }
+        return null;
     }
 
     @Override
@@ -227,7 +297,13 @@ final class ColumnChunkBuffer
         for (PageLocation location : pageLocations) {
             locations.add(new PageLocation(dataStart + location.getOffset(), location.getCompressed_page_size(), location.getFirst_row_index()));
         }
-        return new WrittenChunk(chunk, new OffsetIndex(locations));
+        ColumnIndex columnIndex = null;
+        if (columnIndexValid && !hasNaN) {
+            // UNORDERED is always true; readers then check every page's bounds
+            columnIndex = new ColumnIndex(nullPages, pageMins, pageMaxes, BoundaryOrder.UNORDERED);
+            columnIndex.setNull_counts(pageNullCounts);
+        }
+        return new WrittenChunk(chunk, new OffsetIndex(locations), columnIndex);
     }
 
     /**
@@ -277,7 +353,11 @@ final class ColumnChunkBuffer
         return (int) crc.getValue();
     }
 
-    record WrittenChunk(ColumnChunk chunk, OffsetIndex offsetIndex)
+    /**
+     * A written chunk's metadata, its offset index and its column index (null when the chunk
+     * cannot have one).
+     */
+    record WrittenChunk(ColumnChunk chunk, OffsetIndex offsetIndex, ColumnIndex columnIndex)
     {
         WrittenChunk
         {

@@ -108,19 +108,13 @@ abstract class FieldWriter
      */
     abstract void bind(ColumnWriteStore store);
 
+    /**
+     * Writes the value at {@code index} of {@code vector}; a top-level field writes row
+     * {@code index} with both levels 0.
+     */
     abstract void write(FieldVector vector, int index, int repetitionLevel, int definitionLevel);
 
     abstract void writeNull(int repetitionLevel, int definitionLevel);
-
-    /**
-     * Writes rows {@code from} (inclusive) to {@code to} (exclusive) of a top-level vector.
-     */
-    void writeRows(FieldVector vector, int from, int to)
-    {
-        for (int row = from; row < to; row++) {
-            write(vector, row, 0, 0);
-        }
-    }
 
     final IllegalArgumentException nullInRequired()
     {

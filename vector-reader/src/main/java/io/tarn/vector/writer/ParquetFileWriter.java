@@ -13,7 +13,6 @@ import org.apache.parquet.column.impl.ColumnWriteStoreV1;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnOrder;
 import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.OffsetIndex;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.TypeDefinedOrder;
 import org.apache.parquet.format.Util;
@@ -35,13 +34,15 @@ import static java.util.Objects.requireNonNull;
  * Writes Arrow batches as one Parquet file in Paimon's conventions (see {@link ParquetSchemas}).
  *
  * <p>Layout: {@code PAR1}, the row groups (each the column chunks in schema order, each chunk its
- * dictionary page and then its data pages), the offset index of every chunk, the thrift
+ * dictionary page and then its data pages), the column index of every chunk that has one, the
+ * offset index of every chunk, the thrift
  * {@code FileMetaData} footer, its length as a little-endian int32, and {@code PAR1}.
  *
  * <p>Values go through parquet-mr's V1 column writers, which choose encodings (dictionary with
- * plain fallback, RLE levels) and close pages at the configured page size; rows are fed in
- * slices so that page and row group boundaries stay close to the configured sizes. A row group
- * is closed once its buffered, compressed size reaches the row group size.
+ * plain fallback, RLE levels) and close pages at the configured page size. Rows are fed one at a
+ * time across all columns, because parquet-mr decides page boundaries when a row ends; a
+ * column-at-a-time feed defeats its size estimates. A row group is closed once its buffered,
+ * compressed size reaches the row group size (checked every 100 rows).
  *
  * <p>The writer owns the output stream: {@link #finish()} writes the footer and flushes,
  * {@link #close()} closes the stream (without a footer if {@code finish} was not called, which
@@ -52,8 +53,8 @@ public final class ParquetFileWriter
 {
     static final String CREATED_BY = "tarn version 0.1.0";
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
-    // rows handed to the column writers between page and row group size checks
-    private static final int SLICE_ROWS = 128;
+    // rows between row group size checks, which sum the buffered size of every column
+    private static final int ROW_GROUP_CHECK_ROWS = 100;
 
     private final CountingOutputStream out;
     private final String fileName;
@@ -66,7 +67,7 @@ public final class ParquetFileWriter
     private final List<FieldWriter> fieldWriters;
     private final List<StatisticsCollector> statistics = new ArrayList<>();
     private final List<RowGroup> rowGroups = new ArrayList<>();
-    private final List<List<OffsetIndex>> offsetIndexes = new ArrayList<>();
+    private final List<List<ColumnChunkBuffer.WrittenChunk>> writtenChunks = new ArrayList<>();
 
     private Map<ColumnDescriptor, ColumnChunkBuffer> chunks;
     private ColumnWriteStoreV1 columnStore;
@@ -128,17 +129,15 @@ public final class ParquetFileWriter
             statistics.get(i).update(vectors.get(i), 0, rows);
         }
         try {
-            for (int from = 0; from < rows; from += SLICE_ROWS) {
-                int to = Math.min(rows, from + SLICE_ROWS);
+            for (int row = 0; row < rows; row++) {
                 for (int i = 0; i < vectors.size(); i++) {
-                    fieldWriters.get(i).writeRows(vectors.get(i), from, to);
+                    fieldWriters.get(i).write(vectors.get(i), row, 0, 0);
                 }
-                for (int row = from; row < to; row++) {
-                    columnStore.endRecord();
-                }
-                rowGroupRows += to - from;
-                rowCount += to - from;
-                if (columnStore.getBufferedSize() >= options.rowGroupSize()) {
+                // the store closes pages here, on row boundaries, when they reach the page size
+                columnStore.endRecord();
+                rowGroupRows++;
+                rowCount++;
+                if (rowGroupRows % ROW_GROUP_CHECK_ROWS == 0 && columnStore.getBufferedSize() >= options.rowGroupSize()) {
                     flushRowGroup();
                     startRowGroup();
                 }
@@ -169,7 +168,7 @@ public final class ParquetFileWriter
         checkOpen();
         finished = true;
         flushRowGroup();
-        writeOffsetIndexes();
+        writePageIndexes();
 
         FileMetaData metadata = new FileMetaData(1, ParquetSchemas.toSchemaElements(message), rowCount, rowGroups);
         metadata.setCreated_by(CREATED_BY);
@@ -239,35 +238,45 @@ public final class ParquetFileWriter
         long start = out.position();
         long uncompressed = 0;
         List<ColumnChunk> columns = new ArrayList<>();
-        List<OffsetIndex> indexes = new ArrayList<>();
+        List<ColumnChunkBuffer.WrittenChunk> written = new ArrayList<>();
         for (ColumnDescriptor column : message.getColumns()) {
             ColumnChunkBuffer buffer = chunks.get(column);
             uncompressed += buffer.uncompressedSize();
-            ColumnChunkBuffer.WrittenChunk written = buffer.writeTo(out, out.position());
-            columns.add(written.chunk());
-            indexes.add(written.offsetIndex());
+            ColumnChunkBuffer.WrittenChunk chunk = buffer.writeTo(out, out.position());
+            columns.add(chunk.chunk());
+            written.add(chunk);
         }
         RowGroup rowGroup = new RowGroup(columns, uncompressed, rowGroupRows);
         rowGroup.setFile_offset(start);
         rowGroup.setTotal_compressed_size(out.position() - start);
         rowGroup.setOrdinal((short) rowGroups.size());
         rowGroups.add(rowGroup);
-        offsetIndexes.add(indexes);
+        writtenChunks.add(written);
         columnStore = null;
         chunks = null;
         rowGroupRows = 0;
     }
 
-    private void writeOffsetIndexes()
+    // as parquet-mr lays them out: every column index, then every offset index
+    private void writePageIndexes()
             throws IOException
     {
-        for (int group = 0; group < rowGroups.size(); group++) {
-            List<ColumnChunk> columns = rowGroups.get(group).getColumns();
-            for (int column = 0; column < columns.size(); column++) {
+        for (List<ColumnChunkBuffer.WrittenChunk> group : writtenChunks) {
+            for (ColumnChunkBuffer.WrittenChunk chunk : group) {
+                if (chunk.columnIndex() != null) {
+                    long start = out.position();
+                    Util.writeColumnIndex(chunk.columnIndex(), out);
+                    chunk.chunk().setColumn_index_offset(start);
+                    chunk.chunk().setColumn_index_length((int) (out.position() - start));
+                }
+            }
+        }
+        for (List<ColumnChunkBuffer.WrittenChunk> group : writtenChunks) {
+            for (ColumnChunkBuffer.WrittenChunk chunk : group) {
                 long start = out.position();
-                Util.writeOffsetIndex(offsetIndexes.get(group).get(column), out);
-                columns.get(column).setOffset_index_offset(start);
-                columns.get(column).setOffset_index_length((int) (out.position() - start));
+                Util.writeOffsetIndex(chunk.offsetIndex(), out);
+                chunk.chunk().setOffset_index_offset(start);
+                chunk.chunk().setOffset_index_length((int) (out.position() - start));
             }
         }
     }

@@ -11,6 +11,7 @@ import io.tarn.testing.CanonicalValueFormatter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.format.FileFormat;
 import org.apache.paimon.format.FormatReaderContext;
@@ -20,6 +21,8 @@ import org.apache.paimon.format.SimpleStatsExtractor;
 import org.apache.paimon.fs.PositionOutputStream;
 import org.apache.paimon.fs.local.LocalFileIO;
 import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.Predicate;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.statistics.SimpleColStatsCollector;
 import org.apache.parquet.format.ColumnChunk;
@@ -376,6 +379,37 @@ public class TestParquetFileWriter
     }
 
     @Test
+    public void testPageIndexesLetPaimonSkipPages()
+            throws IOException
+    {
+        RowType rowType = RowType.of(List.of(
+                new DataField(0, "id", DataTypes.integer().withNullable(false)),
+                new DataField(1, "name", DataTypes.string())));
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            rows.add(Arrays.asList(i, i % 10 == 3 ? null : String.format("n%05d", i) + "-".repeat(i % 100)));
+        }
+        Path file = directory.resolve("page-index.parquet");
+        writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults().withPageSize(2048).withDictionary(false), 1000);
+
+        FileMetaData footer = footer(file);
+        assertThat(footer.getRow_groups()).hasSize(1);
+        for (ColumnChunk chunk : footer.getRow_groups().get(0).getColumns()) {
+            assertThat(chunk.isSetColumn_index_offset()).isTrue();
+            assertThat(offsetIndex(file, chunk).getPage_locations()).hasSizeGreaterThan(5);
+        }
+
+        org.apache.paimon.types.RowType paimonType = ArrowRows.paimonRowType(rowType);
+        PredicateBuilder predicates = new PredicateBuilder(paimonType);
+        List<String> byId = readWithPaimon(file, rowType, predicates.equal(0, 1500));
+        assertThat(byId).contains("1500\tn01500").hasSizeLessThan(1000);
+        List<String> byName = readWithPaimon(file, rowType, predicates.equal(1, BinaryString.fromString("n02024" + "-".repeat(24))));
+        assertThat(byName).contains("2024\tn02024" + "-".repeat(24)).hasSizeLessThan(1000);
+        List<String> byNull = readWithPaimon(file, rowType, predicates.isNull(1));
+        assertThat(byNull).contains("13\t\\N", "2993\t\\N");
+    }
+
+    @Test
     public void testEmptyFile()
             throws IOException
     {
@@ -438,14 +472,14 @@ public class TestParquetFileWriter
         }
     }
 
-    private static List<String> readWithPaimon(Path file, RowType rowType)
+    private static List<String> readWithPaimon(Path file, RowType rowType, Predicate... filters)
             throws IOException
     {
         org.apache.paimon.types.RowType paimonType = ArrowRows.paimonRowType(rowType);
         FileFormat format = FileFormat.fromIdentifier("parquet", new Options());
         List<String> lines = new ArrayList<>();
         FormatReaderContext context = new FormatReaderContext(LocalFileIO.create(), paimonPath(file), Files.size(file));
-        try (RecordReader<InternalRow> reader = format.createReaderFactory(paimonType, paimonType, List.of()).createReader(context)) {
+        try (RecordReader<InternalRow> reader = format.createReaderFactory(paimonType, paimonType, List.of(filters)).createReader(context)) {
             reader.forEachRemaining(row -> lines.add(CanonicalValueFormatter.formatRow(row, paimonType)));
         }
         return lines;
