@@ -1,6 +1,7 @@
 package io.tarn.vector.writer;
 
 import io.tarn.types.DataField;
+import io.tarn.types.DataType;
 import io.tarn.types.DataTypes;
 import io.tarn.types.MapType;
 import io.tarn.types.MultisetType;
@@ -54,6 +55,7 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -407,6 +409,107 @@ public class TestParquetFileWriter
         assertThat(byName).contains("2024\tn02024" + "-".repeat(24)).hasSizeLessThan(1000);
         List<String> byNull = readWithPaimon(file, rowType, predicates.isNull(1));
         assertThat(byNull).contains("13\t\\N", "2993\t\\N");
+    }
+
+    @Test
+    public void testRandomRowsMatchPaimon()
+            throws IOException
+    {
+        long seed = System.nanoTime();
+        System.out.println("TestParquetFileWriter.testRandomRowsMatchPaimon seed " + seed);
+        Random random = new Random(seed);
+        List<List<Object>> rows = new ArrayList<>();
+        for (int i = 0; i < 600; i++) {
+            List<Object> row = new ArrayList<>();
+            row.add(i);
+            for (int column = 1; column < ALL_TYPES.size(); column++) {
+                row.add(randomValue(random, ALL_TYPES.fields().get(column).type()));
+            }
+            rows.add(row);
+        }
+        Path tarnFile = directory.resolve("random-tarn.parquet");
+        Path paimonFile = directory.resolve("random-paimon.parquet");
+        ParquetWriteOptions options = ParquetWriteOptions.defaults().withPageSize(512).withRowGroupSize(32 * 1024).withDictionary(random.nextBoolean());
+        writeWithTarn(tarnFile, ALL_TYPES, rows, options, 1 + random.nextInt(300));
+        writeWithPaimon(paimonFile, ALL_TYPES, rows);
+
+        assertThat(readWithPaimon(tarnFile, ALL_TYPES)).as("seed %s", seed).containsExactlyElementsOf(readWithPaimon(paimonFile, ALL_TYPES));
+        assertThat(paimonStats(tarnFile, ALL_TYPES)).as("seed %s", seed).containsExactlyElementsOf(paimonStats(paimonFile, ALL_TYPES));
+    }
+
+    private static Object randomValue(Random random, DataType type)
+    {
+        if (type.nullable() && random.nextInt(5) == 0) {
+            return null;
+        }
+        if (type instanceof io.tarn.types.ArrayType array) {
+            List<Object> elements = new ArrayList<>();
+            int size = random.nextInt(4);
+            for (int i = 0; i < size; i++) {
+                elements.add(randomValue(random, array.element()));
+            }
+            return elements;
+        }
+        if (type instanceof MapType map) {
+            Map<Object, Object> entries = new LinkedHashMap<>();
+            int size = random.nextInt(4);
+            for (int i = 0; i < size; i++) {
+                entries.put(randomValue(random, map.key().withNullable(false)), randomValue(random, map.value()));
+            }
+            return entries;
+        }
+        if (type instanceof RowType row) {
+            List<Object> fields = new ArrayList<>();
+            for (DataField field : row.fields()) {
+                fields.add(randomValue(random, field.type()));
+            }
+            return fields;
+        }
+        io.tarn.types.AtomicType atomic = (io.tarn.types.AtomicType) type;
+        return switch (atomic.root()) {
+            case BOOLEAN -> random.nextBoolean();
+            case TINYINT -> (byte) random.nextInt();
+            case SMALLINT -> (short) random.nextInt();
+            case INT -> random.nextInt();
+            case BIGINT -> random.nextLong();
+            case FLOAT -> random.nextFloat() * 2000 - 1000;
+            case DOUBLE -> random.nextDouble() * 2e6 - 1e6;
+            case DECIMAL -> new BigDecimal(new BigInteger(126, random).mod(BigInteger.TEN.pow(atomic.precision())).subtract(random.nextBoolean() ? BigInteger.ZERO : BigInteger.TEN.pow(atomic.precision() - 1)), atomic.scale());
+            case CHAR, VARCHAR -> randomString(random, Math.min(atomic.precision(), 30));
+            case BINARY -> randomBytes(random, atomic.precision());
+            case VARBINARY -> randomBytes(random, random.nextInt(Math.min(atomic.precision(), 30) + 1));
+            case DATE -> random.nextInt(200_000) - 100_000;
+            case TIME -> random.nextInt(86_400) * 1000;
+            case TIMESTAMP, TIMESTAMP_LTZ -> randomTimestamp(random, atomic.precision());
+            default -> throw new IllegalArgumentException("Unsupported test type " + type);
+        };
+    }
+
+    private static String randomString(Random random, int maxCodePoints)
+    {
+        int[] alphabet = {'a', 'b', 'Z', '0', ' ', '\t', '"', '\\', 0xe9, 0x65e5, 0x1f389, 0xff5e};
+        StringBuilder text = new StringBuilder();
+        int length = random.nextInt(maxCodePoints + 1);
+        for (int i = 0; i < length; i++) {
+            text.appendCodePoint(alphabet[random.nextInt(alphabet.length)]);
+        }
+        return text.toString();
+    }
+
+    private static byte[] randomBytes(Random random, int length)
+    {
+        byte[] bytes = new byte[length];
+        random.nextBytes(bytes);
+        return bytes;
+    }
+
+    private static Timestamp randomTimestamp(Random random, int precision)
+    {
+        // 1700..2250, inside the range of nanosecond longs
+        long epochSecond = -8_520_336_000L + (long) (random.nextDouble() * 17_356_000_000L);
+        int nanos = random.nextInt(1_000_000_000);
+        int unit = precision <= 3 ? 1_000_000 : precision <= 6 ? 1000 : 1;
+        return Timestamp.of(Instant.ofEpochSecond(epochSecond, nanos / unit * unit));
     }
 
     @Test
