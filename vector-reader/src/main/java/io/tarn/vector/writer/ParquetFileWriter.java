@@ -39,10 +39,11 @@ import static java.util.Objects.requireNonNull;
  * {@code FileMetaData} footer, its length as a little-endian int32, and {@code PAR1}.
  *
  * <p>Values go through parquet-mr's V1 column writers, which choose encodings (dictionary with
- * plain fallback, RLE levels) and close pages at the configured page size. Rows are fed one at a
- * time across all columns, because parquet-mr decides page boundaries when a row ends; a
- * column-at-a-time feed defeats its size estimates. A row group is closed once its buffered,
- * compressed size reaches the row group size (checked every 100 rows).
+ * plain fallback, RLE levels) and close pages at the configured page size. Each top-level field
+ * has its own column store and is written for runs of 1024 rows at a time, value by value with
+ * the row ended after each (parquet-mr decides page boundaries when a row ends, so handing a store
+ * more rows than it has ended would defeat its page size estimates). A row group is closed once
+ * its buffered, compressed size reaches the row group size (checked after each run).
  *
  * <p>The writer owns the output stream: {@link #finish()} writes the footer and flushes,
  * {@link #close()} closes the stream (without a footer if {@code finish} was not called, which
@@ -53,12 +54,11 @@ public final class ParquetFileWriter
 {
     static final String CREATED_BY = "tarn version 0.1.0";
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
-    // rows between row group size checks, which sum the buffered size of every column
-    private static final int ROW_GROUP_CHECK_ROWS = 100;
+    // rows written field by field before the row group size is checked
+    private static final int RUN_ROWS = 1024;
 
     private final CountingOutputStream out;
     private final String fileName;
-    private final RowType schema;
     private final Schema arrowSchema;
     private final MessageType message;
     private final ParquetProperties properties;
@@ -69,8 +69,10 @@ public final class ParquetFileWriter
     private final List<RowGroup> rowGroups = new ArrayList<>();
     private final List<List<ColumnChunkBuffer.WrittenChunk>> writtenChunks = new ArrayList<>();
 
+    private final List<MessageType> fieldMessages = new ArrayList<>();
+
     private Map<ColumnDescriptor, ColumnChunkBuffer> chunks;
-    private ColumnWriteStoreV1 columnStore;
+    private List<ColumnWriteStoreV1> columnStores;
     private long rowGroupRows;
     private long rowCount;
     private boolean finished;
@@ -80,11 +82,14 @@ public final class ParquetFileWriter
     {
         this.out = new CountingOutputStream(requireNonNull(out, "out is null"));
         this.fileName = requireNonNull(fileName, "fileName is null");
-        this.schema = requireNonNull(schema, "schema is null");
         this.options = requireNonNull(options, "options is null");
         this.arrowSchema = ArrowTypes.toArrowSchema(schema.fields());
         this.message = ParquetSchemas.toMessageType(schema);
         this.fieldWriters = FieldWriter.create(schema, message);
+        for (int i = 0; i < message.getFieldCount(); i++) {
+            // a column store per top-level field: the field is written for a run of rows at a time
+            fieldMessages.add(new MessageType(message.getName(), message.getType(i)));
+        }
         for (DataField field : schema.fields()) {
             statistics.add(new StatisticsCollector(field));
         }
@@ -104,6 +109,7 @@ public final class ParquetFileWriter
     public static ParquetFileWriter create(OutputStream out, String fileName, RowType schema, ParquetWriteOptions options, BufferAllocator allocator)
             throws IOException
     {
+        requireNonNull(schema, "schema is null");
         requireNonNull(allocator, "allocator is null");
         ParquetFileWriter writer = new ParquetFileWriter(out, fileName, schema, options);
         writer.out.write(MAGIC);
@@ -129,15 +135,21 @@ public final class ParquetFileWriter
             statistics.get(i).update(vectors.get(i), 0, rows);
         }
         try {
-            for (int row = 0; row < rows; row++) {
+            for (int from = 0; from < rows; from += RUN_ROWS) {
+                int to = Math.min(rows, from + RUN_ROWS);
                 for (int i = 0; i < vectors.size(); i++) {
-                    fieldWriters.get(i).write(vectors.get(i), row, 0, 0);
+                    FieldVector vector = vectors.get(i);
+                    FieldWriter writer = fieldWriters.get(i);
+                    ColumnWriteStoreV1 store = columnStores.get(i);
+                    for (int row = from; row < to; row++) {
+                        writer.write(vector, row, 0, 0);
+                        // the store closes pages here, on row boundaries, when they reach the page size
+                        store.endRecord();
+                    }
                 }
-                // the store closes pages here, on row boundaries, when they reach the page size
-                columnStore.endRecord();
-                rowGroupRows++;
-                rowCount++;
-                if (rowGroupRows % ROW_GROUP_CHECK_ROWS == 0 && columnStore.getBufferedSize() >= options.rowGroupSize()) {
+                rowGroupRows += to - from;
+                rowCount += to - from;
+                if (bufferedSize() >= options.rowGroupSize()) {
                     flushRowGroup();
                     startRowGroup();
                 }
@@ -156,7 +168,16 @@ public final class ParquetFileWriter
      */
     public long bytesWritten()
     {
-        return out.position() + (finished || columnStore == null ? 0 : columnStore.getBufferedSize());
+        return out.position() + (finished ? 0 : bufferedSize());
+    }
+
+    private long bufferedSize()
+    {
+        long size = 0;
+        for (ColumnWriteStoreV1 store : columnStores) {
+            size += store.getBufferedSize();
+        }
+        return size;
     }
 
     /**
@@ -201,7 +222,7 @@ public final class ParquetFileWriter
         }
         closed = true;
         finished = true;
-        columnStore = null;
+        columnStores = null;
         chunks = null;
         out.close();
     }
@@ -220,10 +241,13 @@ public final class ParquetFileWriter
             buffers.put(column, new ColumnChunkBuffer(column, compressor));
         }
         chunks = buffers;
-        columnStore = new ColumnWriteStoreV1(message, column -> buffers.get(column), properties);
-        for (FieldWriter writer : fieldWriters) {
-            writer.bind(columnStore);
+        List<ColumnWriteStoreV1> stores = new ArrayList<>();
+        for (int i = 0; i < fieldWriters.size(); i++) {
+            ColumnWriteStoreV1 store = new ColumnWriteStoreV1(fieldMessages.get(i), column -> buffers.get(column), properties);
+            fieldWriters.get(i).bind(store);
+            stores.add(store);
         }
+        columnStores = stores;
         rowGroupRows = 0;
     }
 
@@ -234,7 +258,9 @@ public final class ParquetFileWriter
             return;
         }
         // close() writes the last pages and the dictionaries, then releases the encoders
-        columnStore.close();
+        for (ColumnWriteStoreV1 store : columnStores) {
+            store.close();
+        }
         long start = out.position();
         long uncompressed = 0;
         List<ColumnChunk> columns = new ArrayList<>();
@@ -252,7 +278,7 @@ public final class ParquetFileWriter
         rowGroup.setOrdinal((short) rowGroups.size());
         rowGroups.add(rowGroup);
         writtenChunks.add(written);
-        columnStore = null;
+        columnStores = null;
         chunks = null;
         rowGroupRows = 0;
     }
