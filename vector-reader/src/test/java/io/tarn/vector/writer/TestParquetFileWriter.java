@@ -339,6 +339,30 @@ public class TestParquetFileWriter
                 .allSatisfy(chunk -> assertThat(chunk.getMeta_data().getCodec()).isEqualTo(codec));
     }
 
+    @Test(dataProvider = "compressions")
+    public void testPagesLargerThanCodecBlocks(String compression, CompressionCodec codec)
+            throws IOException
+    {
+        // Hadoop's LZ4 framing splits a page into blocks; 200 KB values give pages of several blocks
+        RowType rowType = RowType.of(List.of(new DataField(0, "id", DataTypes.integer()), new DataField(1, "s", DataTypes.string())));
+        Random random = new Random(42);
+        List<List<Object>> rows = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int j = 0; j < 200_000; j++) {
+                text.append((char) ('a' + random.nextInt(random.nextInt(26) + 1)));
+            }
+            rows.add(List.of(i, text.toString()));
+            expected.add(i + "\t" + text);
+        }
+        Path file = directory.resolve("large-" + compression + ".parquet");
+        writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults().withCompression(compression).withDictionary(false), 3);
+
+        assertThat(readWithPaimon(file, rowType)).containsExactlyElementsOf(expected);
+        assertThat(footer(file).getRow_groups().get(0).getColumns().get(1).getMeta_data().getTotal_uncompressed_size()).isGreaterThan(600_000);
+    }
+
     @DataProvider
     public Object[][] dictionary()
     {
