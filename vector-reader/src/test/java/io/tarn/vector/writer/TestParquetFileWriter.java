@@ -603,7 +603,8 @@ public class TestParquetFileWriter
             throws IOException
     {
         org.apache.paimon.types.RowType paimonType = ArrowRows.paimonRowType(rowType);
-        FileFormat format = FileFormat.fromIdentifier("parquet", new Options());
+        // Paimon then also checks every page's CRC
+        FileFormat format = FileFormat.fromIdentifier("parquet", Options.fromMap(Map.of("parquet.page.verify-checksum.enabled", "true")));
         List<String> lines = new ArrayList<>();
         FormatReaderContext context = new FormatReaderContext(LocalFileIO.create(), paimonPath(file), Files.size(file));
         try (RecordReader<InternalRow> reader = format.createReaderFactory(paimonType, paimonType, List.of(filters)).createReader(context)) {
