@@ -1,0 +1,22 @@
+package io.tarn.vector.writer;
+
+/**
+ * Statistics of one top-level column of a written file. {@code min} and {@code max} are in Tarn's
+ * internal representation (see {@link io.tarn.types.DataType}) and are null when the column has
+ * no non-null value or its type has no order (ARRAY, MAP, MULTISET, ROW). FLOAT and DOUBLE are
+ * ordered as Paimon's collectors order them ({@link Float#compare}: -0.0 before 0.0, NaN last).
+ * {@code nullCount} counts the rows whose value is null; for nested types only the value itself,
+ * not nulls inside it.
+ */
+public record ColumnStatistics(int fieldId, Object min, Object max, long nullCount)
+{
+    public ColumnStatistics
+    {
+        if (nullCount < 0) {
+            throw new IllegalArgumentException("Negative null count: " + nullCount);
+        }
+        if ((min == null) != (max == null)) {
+            throw new IllegalArgumentException("Only one of min and max is set");
+        }
+    }
+}
