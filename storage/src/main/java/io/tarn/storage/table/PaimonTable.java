@@ -194,14 +194,21 @@ public final class PaimonTable
         if (file.externalPath().isPresent() && fileName.equals(file.fileName())) {
             return file.externalPath().get();
         }
-        TableSchema fileSchema = schema(file.schemaId());
-        TableOptions options = new TableOptions(name(), fileSchema.options());
-        String partitionPath = fileSchema.partitionKeys().isEmpty()
+        return dataDirectory(partition, bucket, schema(file.schemaId())) + "/" + fileName;
+    }
+
+    /**
+     * The directory of a partition and bucket, by the partition naming options of {@code schema}.
+     */
+    public String dataDirectory(BinaryRow partition, int bucket, TableSchema schema)
+    {
+        TableOptions options = new TableOptions(name(), schema.options());
+        String partitionPath = schema.partitionKeys().isEmpty()
                 ? ""
-                : PartitionPath.of(partition, fileSchema.partitionType(), options.partitionDefaultName(), options.partitionLegacyName());
+                : PartitionPath.of(partition, schema.partitionType(), options.partitionDefaultName(), options.partitionLegacyName());
         String bucketDirectory = bucket == POSTPONE_BUCKET ? "bucket-postpone" : "bucket-" + bucket;
         String dataDirectory = options.get(TableOptions.DATA_FILE_PATH_DIRECTORY).map(directory -> directory + "/").orElse("");
-        return location + "/" + dataDirectory + partitionPath + bucketDirectory + "/" + fileName;
+        return location + "/" + dataDirectory + partitionPath + bucketDirectory;
     }
 
     public String indexFilePath(String fileName)

@@ -118,16 +118,23 @@ public final class TableOptions
     private long memoryOption(String key, long defaultValue)
     {
         String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
+        return value == null ? defaultValue : parseMemorySize(key, value, tableName);
+    }
+
+    /**
+     * Paimon's MemorySize syntax: a number with an optional unit (b, kb, mb, gb, tb, also k, m, g,
+     * t and the binary spellings), case-insensitive, binary multiples.
+     */
+    public static long parseMemorySize(String key, String value, String tableName)
+    {
         String text = value.trim().toLowerCase(Locale.ROOT);
         int split = 0;
         while (split < text.length() && Character.isDigit(text.charAt(split))) {
             split++;
         }
+        IllegalArgumentException invalid = new IllegalArgumentException("Table " + tableName + " has an invalid value for option " + key + ": '" + value + "'");
         if (split == 0) {
-            throw invalid(key, value, null);
+            throw invalid;
         }
         long multiplier = switch (text.substring(split).trim()) {
             case "", "b", "bytes" -> 1;
@@ -135,13 +142,14 @@ public final class TableOptions
             case "m", "mb", "mebibytes" -> 1L << 20;
             case "g", "gb", "gibibytes" -> 1L << 30;
             case "t", "tb", "tebibytes" -> 1L << 40;
-            default -> throw invalid(key, value, null);
+            default -> throw invalid;
         };
         try {
             return Math.multiplyExact(Long.parseLong(text.substring(0, split)), multiplier);
         }
         catch (ArithmeticException | NumberFormatException e) {
-            throw invalid(key, value, e);
+            invalid.initCause(e);
+            throw invalid;
         }
     }
 

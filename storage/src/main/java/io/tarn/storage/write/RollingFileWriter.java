@@ -1,0 +1,158 @@
+package io.tarn.storage.write;
+
+import io.tarn.storage.binary.BinaryRow;
+import io.tarn.storage.binary.SimpleStats;
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.vector.writer.ParquetFileWriter;
+import io.tarn.vector.writer.ParquetWriteOptions;
+import io.tarn.vector.writer.ParquetWriteResult;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.io.IOException;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.function.Supplier;
+
+/**
+ * The Parquet files of one partition and bucket of an append table: rows go to the current file
+ * until it reaches the target size, then a new file starts. Each finished file becomes a
+ * {@link DataFileMeta} with its value statistics and a range of sequence numbers, one per row.
+ */
+final class RollingFileWriter
+{
+    /** {@code _FILE_SOURCE} of files written by a writer rather than by compaction. */
+    private static final int FILE_SOURCE_APPEND = 0;
+
+    private final FileIO fileIO;
+    private final String directory;
+    private final Supplier<String> fileNames;
+    private final TableSchema schema;
+    private final ParquetWriteOptions options;
+    private final ValueStatsBuilder statsBuilder;
+    private final long targetFileSize;
+    private final BufferAllocator allocator;
+    private final List<DataFileMeta> finished = new ArrayList<>();
+    private final List<String> writtenPaths = new ArrayList<>();
+
+    private long nextSequenceNumber;
+    private ParquetFileWriter current;
+    private String currentName;
+    private long currentFirstSequenceNumber;
+
+    RollingFileWriter(FileIO fileIO, String directory, Supplier<String> fileNames, TableSchema schema, ParquetWriteOptions options,
+            ValueStatsBuilder statsBuilder, long targetFileSize, long firstSequenceNumber, BufferAllocator allocator)
+    {
+        this.fileIO = fileIO;
+        this.directory = directory;
+        this.fileNames = fileNames;
+        this.schema = schema;
+        this.options = options;
+        this.statsBuilder = statsBuilder;
+        this.targetFileSize = targetFileSize;
+        this.nextSequenceNumber = firstSequenceNumber;
+        this.allocator = allocator;
+    }
+
+    void write(VectorSchemaRoot batch)
+            throws IOException
+    {
+        if (current == null) {
+            currentName = fileNames.get();
+            String path = directory + currentName;
+            writtenPaths.add(path);
+            current = ParquetFileWriter.create(fileIO.newOutputStream(path), currentName, schema.rowType(), options, allocator);
+            currentFirstSequenceNumber = nextSequenceNumber;
+        }
+        current.write(batch);
+        nextSequenceNumber += batch.getRowCount();
+        if (current.bytesWritten() >= targetFileSize) {
+            finishCurrent();
+        }
+    }
+
+    /**
+     * Finishes the open file and returns every file finished since the last call.
+     */
+    List<DataFileMeta> finish()
+            throws IOException
+    {
+        finishCurrent();
+        List<DataFileMeta> files = List.copyOf(finished);
+        finished.clear();
+        writtenPaths.clear();
+        return files;
+    }
+
+    long nextSequenceNumber()
+    {
+        return nextSequenceNumber;
+    }
+
+    /**
+     * Closes the open file and deletes every file not yet handed out by {@link #finish()}.
+     */
+    void abort()
+            throws IOException
+    {
+        try {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+        }
+        finally {
+            for (String path : writtenPaths) {
+                fileIO.delete(path);
+            }
+            writtenPaths.clear();
+            finished.clear();
+        }
+    }
+
+    private void finishCurrent()
+            throws IOException
+    {
+        if (current == null) {
+            return;
+        }
+        ParquetWriteResult result;
+        try {
+            result = current.finish();
+        }
+        finally {
+            current.close();
+            current = null;
+        }
+        ValueStatsBuilder.ValueStats stats = statsBuilder.build(result.statistics());
+        finished.add(new DataFileMeta(
+                currentName,
+                result.fileSize(),
+                result.rowCount(),
+                BinaryRow.EMPTY,
+                BinaryRow.EMPTY,
+                SimpleStats.EMPTY,
+                stats.stats(),
+                currentFirstSequenceNumber,
+                currentFirstSequenceNumber + result.rowCount() - 1,
+                schema.id(),
+                0,
+                List.of(),
+                // Paimon records local wall-clock time here, not UTC epoch millis
+                OptionalLong.of(LocalDateTime.now().toInstant(ZoneOffset.UTC).toEpochMilli()),
+                OptionalLong.of(0),
+                null,
+                OptionalInt.of(FILE_SOURCE_APPEND),
+                stats.statsColumns(),
+                Optional.empty(),
+                OptionalLong.empty(),
+                Optional.empty()));
+    }
+}
