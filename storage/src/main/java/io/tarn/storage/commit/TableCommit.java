@@ -92,6 +92,18 @@ public final class TableCommit
         }, true, CommitKind.OVERWRITE, commitIdentifier);
     }
 
+    /**
+     * Dynamic partition overwrite: replaces the live files of exactly the partitions that
+     * {@code adds} write to, leaving every other partition as it is.
+     */
+    public Snapshot overwritePartitionsOf(List<ManifestEntry> adds, long commitIdentifier)
+            throws IOException
+    {
+        Set<BinaryRow> partitions = new HashSet<>();
+        adds.forEach(add -> partitions.add(add.partition()));
+        return overwrite(adds, partitions::contains, commitIdentifier);
+    }
+
     private interface ChangeSet
     {
         List<ManifestEntry> changes(List<ManifestEntry> liveFiles);

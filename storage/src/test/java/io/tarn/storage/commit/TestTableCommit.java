@@ -98,7 +98,7 @@ public class TestTableCommit
         List<PlannedFile> files = plan(source).files();
         PaimonTable target = createEmptyCopy(source, "ref.concurrent_copy");
         int threads = 4;
-        int commitsPerThread = 5;
+        int commitsPerThread = 20;
         ExecutorService executor = Executors.newFixedThreadPool(threads);
         try {
             List<Future<List<Snapshot>>> results = new ArrayList<>();

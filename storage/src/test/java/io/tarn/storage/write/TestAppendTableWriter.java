@@ -130,11 +130,21 @@ public class TestAppendTableWriter
                 .isEqualTo(ReferenceReader.read(warehouse, "ref.append_all_types").text());
     }
 
-    @Test
-    public void testPartitionOverwrite()
+    @DataProvider
+    public Object[][] overwriteKinds()
+    {
+        return new Object[][] {{false}, {true}};
+    }
+
+    /**
+     * Partition dt=2024-01-01 (two partitions, with region) is replaced by its rows as of tag t1:
+     * statically by naming dt, dynamically by the partitions the new rows fall in.
+     */
+    @Test(dataProvider = "overwriteKinds")
+    public void testPartitionOverwrite(boolean dynamic)
             throws Exception
     {
-        String name = "ref.append_partitioned_overwritten";
+        String name = "ref.append_partitioned_overwritten_" + (dynamic ? "dynamic" : "static");
         copyWithTarn("ref.append_partitioned", name, Map.of());
         PaimonTable target = table(name);
         PaimonTable source = table("ref.append_partitioned");
@@ -146,9 +156,14 @@ public class TestAppendTableWriter
             TableRead.forEachBatch(source, tagged, ReadRequest.of(tagged.readSchema().fields()).withFilter(firstDay), allocator, writer::write);
             adds = writer.prepareCommit();
         }
-        TableSchema schema = target.schema();
-        new TableCommit(target, "overwrite-test").overwrite(adds,
-                partition -> "2024-01-01".equals(partition.value(0, schema.partitionType().fields().get(0).type())), 1);
+        if (dynamic) {
+            new TableCommit(target, "overwrite-test").overwritePartitionsOf(adds, 1);
+        }
+        else {
+            TableSchema schema = target.schema();
+            new TableCommit(target, "overwrite-test").overwrite(adds,
+                    partition -> "2024-01-01".equals(partition.value(0, schema.partitionType().fields().get(0).type())), 1);
+        }
 
         ReferenceScan sourceScan = ReferenceScan.of("ref.append_partitioned");
         PredicateBuilder builder = ReferenceReader.predicateBuilder(warehouse, sourceScan);
