@@ -31,6 +31,8 @@ import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Util;
 import org.testng.annotations.AfterClass;
@@ -60,6 +62,7 @@ import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 public class TestParquetFileWriter
 {
@@ -402,6 +405,32 @@ public class TestParquetFileWriter
         assertThat(firstName.getMeta_data().isSetDictionary_page_offset()).isEqualTo(dictionary);
         assertThat(firstName.getMeta_data().getEncodings().contains(Encoding.PLAIN_DICTIONARY)).isEqualTo(dictionary);
         assertThat(result.statistics().get(3)).isEqualTo(new ColumnStatistics(3, new BigDecimal("-150000.0000"), new BigDecimal("149900.8997"), 0));
+    }
+
+    @Test
+    public void testDictionaryFallsBackToPlain()
+            throws IOException
+    {
+        // repeated values make the first pages worth a dictionary; then 1.2 MB of distinct values
+        // outgrow parquet-mr's 1 MB dictionary, so the later pages are plain
+        RowType rowType = RowType.of(List.of(new DataField(0, "s", DataTypes.string())));
+        List<List<Object>> rows = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 6000; i++) {
+            String value = String.format("%06d", i < 2000 ? i % 10 : i) + "x".repeat(294);
+            rows.add(List.of(value));
+            expected.add(value);
+        }
+        Path file = directory.resolve("dictionary-fallback.parquet");
+        // pages smaller than the dictionary, so that dictionary-encoded pages are written before the fallback
+        writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults().withPageSize(64 * 1024), 1000);
+
+        assertThat(readWithPaimon(file, rowType)).containsExactlyElementsOf(expected);
+        ColumnChunk chunk = footer(file).getRow_groups().get(0).getColumns().get(0);
+        assertThat(chunk.getMeta_data().isSetDictionary_page_offset()).isTrue();
+        assertThat(chunk.getMeta_data().getEncoding_stats())
+                .extracting(PageEncodingStats::getPage_type, PageEncodingStats::getEncoding)
+                .contains(tuple(PageType.DICTIONARY_PAGE, Encoding.PLAIN_DICTIONARY), tuple(PageType.DATA_PAGE, Encoding.PLAIN_DICTIONARY), tuple(PageType.DATA_PAGE, Encoding.PLAIN));
     }
 
     @Test
