@@ -6,6 +6,7 @@ import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.testng.annotations.AfterClass;
@@ -16,12 +17,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,19 +33,14 @@ public class TestTarnCli
     public void createTable()
             throws IOException
     {
-        warehouse = Files.createTempDirectory("tarn-cli");
+        warehouse = TemporaryDirectories.create("tarn-cli");
         ReferenceTables.create(warehouse, ReferenceTables.APPEND_PARTITIONED);
     }
 
     @AfterClass(alwaysRun = true)
     public void deleteTable()
-            throws IOException
     {
-        if (warehouse != null) {
-            try (Stream<Path> paths = Files.walk(warehouse)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     @Test

@@ -18,6 +18,7 @@ import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -27,13 +28,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -53,7 +52,7 @@ public class TestTableCommit
     public void createTables()
             throws IOException
     {
-        warehouse = Files.createTempDirectory("tarn-commit");
+        warehouse = TemporaryDirectories.create("tarn-commit");
         ReferenceTables.create(warehouse, ReferenceTables.APPEND_PARTITIONED);
         ReferenceTables.create(warehouse, ReferenceTables.APPEND_BUCKETED);
         catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
@@ -61,13 +60,8 @@ public class TestTableCommit
 
     @AfterClass(alwaysRun = true)
     public void deleteTables()
-            throws IOException
     {
-        if (warehouse != null) {
-            try (Stream<Path> paths = Files.walk(warehouse)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -27,10 +28,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -48,7 +47,7 @@ public class TestDeletionVectorReader
     public void createTables()
             throws Exception
     {
-        warehouse = Files.createTempDirectory("tarn-deletion-vectors");
+        warehouse = TemporaryDirectories.create("tarn-deletion-vectors");
         ReferenceTables.create(warehouse, ReferenceTables.PK_DV);
         bitmap64Tables = new PaimonTables();
         FileStoreTable table = bitmap64Tables.create("dv64", Schema.newBuilder()
@@ -79,11 +78,7 @@ public class TestDeletionVectorReader
         if (bitmap64Tables != null) {
             bitmap64Tables.close();
         }
-        if (warehouse != null) {
-            try (Stream<Path> paths = Files.walk(warehouse)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     @Test

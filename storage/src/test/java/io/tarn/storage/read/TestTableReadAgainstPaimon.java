@@ -14,6 +14,7 @@ import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TableVersion;
+import io.tarn.testing.TemporaryDirectories;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
@@ -24,13 +25,10 @@ import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.Stream;
 
 import static io.tarn.storage.scan.FilterSpec.Op.EQ;
 import static io.tarn.storage.scan.FilterSpec.Op.GE;
@@ -61,7 +59,7 @@ public class TestTableReadAgainstPaimon
     public void createTables()
             throws IOException
     {
-        warehouse = Files.createTempDirectory("tarn-read");
+        warehouse = TemporaryDirectories.create("tarn-read");
         allocator = new RootAllocator();
         for (ReferenceTable table : readableTables()) {
             ReferenceTables.create(warehouse, table);
@@ -77,11 +75,7 @@ public class TestTableReadAgainstPaimon
             assertThat(allocator.getAllocatedMemory()).as("Arrow memory leaked").isZero();
             allocator.close();
         }
-        if (warehouse != null) {
-            try (Stream<Path> paths = Files.walk(warehouse)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     private static List<ReferenceTable> readableTables()

@@ -12,6 +12,7 @@ import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -21,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -39,18 +39,15 @@ public class TestScanErrors
     public void createTable()
             throws IOException
     {
-        warehouse = Files.createTempDirectory("tarn-scan-errors");
+        warehouse = TemporaryDirectories.create("tarn-scan-errors");
         ReferenceTables.create(warehouse, ReferenceTables.APPEND_PARTITIONED);
         catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
     }
 
     @AfterClass(alwaysRun = true)
     public void deleteTable()
-            throws IOException
     {
-        if (warehouse != null) {
-            deleteRecursively(warehouse);
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     @Test
@@ -177,11 +174,4 @@ public class TestScanErrors
         return PaimonTable.load(catalog, new Identifier("ref", name));
     }
 
-    private static void deleteRecursively(Path directory)
-            throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-        }
-    }
 }

@@ -16,6 +16,7 @@ import io.tarn.testing.ReferenceSubsetReader;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TableVersion;
+import io.tarn.testing.TemporaryDirectories;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -23,7 +24,6 @@ import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import static io.tarn.storage.scan.FilterSpec.Op.EQ;
 import static io.tarn.storage.scan.FilterSpec.Op.GE;
@@ -63,20 +62,15 @@ public class TestScanPlannerAgainstPaimon
     public void createTables()
             throws IOException
     {
-        warehouse = Files.createTempDirectory("tarn-scan-planner");
+        warehouse = TemporaryDirectories.create("tarn-scan-planner");
         ReferenceTables.createAll(warehouse);
         catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
     }
 
     @AfterClass(alwaysRun = true)
     public void deleteTables()
-            throws IOException
     {
-        if (warehouse != null) {
-            try (Stream<Path> paths = Files.walk(warehouse)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     @DataProvider

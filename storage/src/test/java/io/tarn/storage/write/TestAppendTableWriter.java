@@ -20,6 +20,7 @@ import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
@@ -40,14 +41,11 @@ import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -67,7 +65,7 @@ public class TestAppendTableWriter
     public void createTables()
             throws IOException
     {
-        warehouse = Files.createTempDirectory("tarn-append-writer");
+        warehouse = TemporaryDirectories.create("tarn-append-writer");
         allocator = new RootAllocator();
         for (ReferenceTable table : sources()) {
             ReferenceTables.create(warehouse, table);
@@ -83,11 +81,7 @@ public class TestAppendTableWriter
             assertThat(allocator.getAllocatedMemory()).as("Arrow memory leaked").isZero();
             allocator.close();
         }
-        if (warehouse != null) {
-            try (Stream<Path> paths = Files.walk(warehouse)) {
-                paths.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-            }
-        }
+        TemporaryDirectories.deleteRecursively(warehouse);
     }
 
     private static List<ReferenceTable> sources()
