@@ -228,12 +228,18 @@ public final class SplitReader
     private RoaringBitmap readDeletionVector(DeletionFile range, DataFileMeta meta)
             throws IOException
     {
+        RoaringBitmap deleted;
         try {
-            return DeletionVectorReader.read(table.fileIO().newInputFile(table.indexFilePath(range.indexFileName())), range);
+            deleted = DeletionVectorReader.read(table.fileIO().newInputFile(table.indexFilePath(range.indexFileName())), range);
         }
         catch (CorruptFileException e) {
             throw new CorruptFileException("Table " + table.name() + ", deletion vector of " + meta.fileName() + ": " + e.getMessage(), e);
         }
+        if (!deleted.isEmpty() && Integer.toUnsignedLong(deleted.last()) >= meta.rowCount()) {
+            throw new CorruptFileException("Table " + table.name() + ": the deletion vector of " + meta.fileName() + " in index file " + range.indexFileName()
+                    + " deletes row " + Integer.toUnsignedLong(deleted.last()) + ", but the file has " + meta.rowCount() + " rows");
+        }
+        return deleted;
     }
 
     private void copySelected(int[] selected)
