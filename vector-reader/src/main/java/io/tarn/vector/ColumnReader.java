@@ -32,7 +32,6 @@ final class ColumnReader
     private static final int MAX_PAGE_SIZE = 1 << 30;
     private static final int MAX_PAGE_VALUES = 1 << 26;
 
-    private final SchemaNode leaf;
     private final Type type;
     private final int typeLength;
     private final int maxDefinition;
@@ -66,6 +65,8 @@ final class ColumnReader
     private RleBitPackedDecoder definitionDecoder;
     private ValuesDecoder valuesDecoder;
     private boolean pageStartsRows;
+    private boolean firstWindow;
+    private long lastSkippedRows;
 
     // decoded but not consumed levels of the open page
     private final int[] windowRepetitions = new int[WINDOW];
@@ -75,7 +76,7 @@ final class ColumnReader
 
     ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
     {
-        this.leaf = requireNonNull(leaf, "leaf is null");
+        requireNonNull(leaf, "leaf is null");
         this.type = leaf.element().getType();
         this.typeLength = leaf.element().isSetType_length() ? leaf.element().getType_length() : 0;
         this.maxDefinition = leaf.definitionLevel();
@@ -86,11 +87,6 @@ final class ColumnReader
         this.pages = offsetIndex == null ? null : offsetIndex.getPage_locations();
         this.decompressor = new PageDecompressor(metadata.getCodec());
         this.counters = requireNonNull(counters, "counters is null");
-    }
-
-    SchemaNode leaf()
-    {
-        return leaf;
     }
 
     int maxDefinition()
@@ -268,9 +264,6 @@ final class ColumnReader
         windowPosition = 0;
         windowLength = n;
     }
-
-    private boolean firstWindow;
-    private long lastSkippedRows;
 
     /**
      * Skips the next data page without decompressing it when its row count is known and at most

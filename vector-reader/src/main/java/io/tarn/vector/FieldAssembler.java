@@ -8,7 +8,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 
-import java.util.Arrays;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -351,10 +350,5 @@ abstract class FieldAssembler
             value.write(childVectors.get(1), minDefinition, maxRepetition, slots);
             struct.setValueCount(slots);
         }
-    }
-
-    static int[] grow(int[] array, int needed)
-    {
-        return array.length >= needed ? array : Arrays.copyOf(array, ValueBuffer.grow(array.length, needed));
     }
 }

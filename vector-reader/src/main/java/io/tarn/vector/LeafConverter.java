@@ -5,7 +5,6 @@ import io.tarn.types.DataType;
 import io.tarn.types.TypeRoot;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.format.ConvertedType;
@@ -467,12 +466,5 @@ final class LeafConverter
     boolean needsZeroedData()
     {
         return target == Target.BIT;
-    }
-
-    static void checkVariableWidth(FieldVector vector)
-    {
-        if (!(vector instanceof BaseVariableWidthVector)) {
-            throw new IllegalStateException("Expected a variable-width vector, got " + vector.getClass().getSimpleName());
-        }
     }
 }

@@ -99,12 +99,21 @@ public final class ParquetReader
         this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
     }
 
+    /**
+     * Reads and checks the footer and matches the requested columns to the file's. The reader
+     * allocates only from a child of {@code allocator}, which {@link #close()} releases.
+     */
     public static ParquetReader open(ParquetInput input, ParquetReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         requireNonNull(input, "input is null");
         requireNonNull(options, "options is null");
         requireNonNull(allocator, "allocator is null");
+        for (DataField column : options.columns()) {
+            if (containsVariant(column.type())) {
+                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
+            }
+        }
         ParquetFooter footer;
         try {
             footer = ParquetFooter.read(input);
@@ -130,11 +139,35 @@ public final class ParquetReader
         }
     }
 
+    private static boolean containsVariant(DataType type)
+    {
+        if (type instanceof ArrayType array) {
+            return containsVariant(array.element());
+        }
+        if (type instanceof MultisetType multiset) {
+            return containsVariant(multiset.element());
+        }
+        if (type instanceof MapType map) {
+            return containsVariant(map.key()) || containsVariant(map.value());
+        }
+        if (type instanceof RowType row) {
+            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
+        }
+        return type.root() == TypeRoot.VARIANT;
+    }
+
+    /**
+     * The batch of the last successful {@link #nextBatch()}: owned by the reader, valid until
+     * the next call to {@code nextBatch()} or {@code close()}; its buffers are reused.
+     */
     public VectorSchemaRoot root()
     {
         return root;
     }
 
+    /**
+     * Rows in the file according to its footer, before any skipping.
+     */
     public long fileRowCount()
     {
         return fileRowCount;

@@ -270,6 +270,64 @@ public class TestParquetReader
         assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(selection))).containsExactlyElementsOf(wanted);
     }
 
+    @Test
+    public void testBatchesReuseBuffers()
+            throws IOException
+    {
+        List<GenericRow> rows = new TestDataGenerator(8).rows(TestDataGenerator.ALL_TYPES, 1000);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withBatchSize(100), allocator)) {
+            assertThat(reader.fileRowCount()).isEqualTo(1000);
+            assertThat(reader.root().getSchema()).isEqualTo(ArrowTypes.toArrowSchema(fields));
+            assertThat(reader.nextBatch()).isTrue();
+            assertThat(reader.nextBatch()).isTrue();
+            long address = reader.root().getVector("i").getDataBuffer().memoryAddress();
+            long stringAddress = reader.root().getVector("s").getOffsetBuffer().memoryAddress();
+            long memory = allocator.getAllocatedMemory();
+            int batches = 2;
+            while (reader.nextBatch()) {
+                batches++;
+                assertThat(reader.root().getVector("i").getDataBuffer().memoryAddress()).isEqualTo(address);
+                assertThat(reader.root().getVector("s").getOffsetBuffer().memoryAddress()).isEqualTo(stringAddress);
+            }
+            assertThat(batches).isEqualTo(10);
+            assertThat(allocator.getAllocatedMemory()).isLessThanOrEqualTo(memory * 2);
+            assertThat(reader.nextBatch()).isFalse();
+            assertThat(reader.metrics().rowsRead()).isEqualTo(1000);
+        }
+        assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
+    }
+
+    @Test
+    public void testEmptyFileAndNoColumns()
+            throws IOException
+    {
+        List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+        byte[] empty = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, List.of(), Map.of(), "zstd");
+        assertThat(readAll(empty, ParquetReadOptions.of(fields))).isEmpty();
+
+        List<GenericRow> rows = new TestDataGenerator(9).rows(TestDataGenerator.ALL_TYPES, 250);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
+        int count = 0;
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(List.of()).withBatchSize(100), allocator)) {
+            while (reader.nextBatch()) {
+                count += reader.root().getRowCount();
+            }
+        }
+        assertThat(count).isEqualTo(250);
+    }
+
+    @Test
+    public void testVariantIsUnsupported()
+    {
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, List.of(), Map.of(), "zstd");
+        List<DataField> fields = List.of(new DataField(1, "v", new io.tarn.types.AtomicType(io.tarn.types.TypeRoot.VARIANT, 0, 0, true)));
+        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(fields)))
+                .isInstanceOf(ParquetUnsupportedException.class)
+                .hasMessageContaining("VARIANT");
+    }
+
     static List<String> expected(List<GenericRow> rows, RowType rowType)
     {
         List<String> expected = new ArrayList<>();
