@@ -19,16 +19,27 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnIndex;
 import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.PageLocation;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.Type;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -40,8 +51,9 @@ import static java.util.Objects.requireNonNull;
  * one reused {@link VectorSchemaRoot}.
  * <p>
  * Output columns are matched to file columns by Parquet field id; a column the file lacks comes
- * out all null. Row groups are skipped when the filter cannot match their statistics, pages when
- * it cannot match their column index; the optional row selection (file row positions) limits the
+ * out all null. Row groups are skipped when the filter cannot match their statistics or the
+ * small dictionaries of fully dictionary-encoded columns, pages when it cannot match their
+ * column index; the optional row selection (file row positions) limits the
  * output to the selected rows, in file order, and skips pages without selected rows undecoded.
  * <p>
  * Trust contract: every length, offset and count from the file is checked before use; any
@@ -53,6 +65,8 @@ public final class ParquetReader
         implements AutoCloseable
 {
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
+    private static final int MAX_DICTIONARY_BYTES = 1 << 20;
+    private static final int MAX_DICTIONARY_VALUES = 100_000;
 
     private final ParquetInput input;
     private final String file;
@@ -302,6 +316,10 @@ public final class ParquetReader
                 counters.rowGroupsSkipped++;
                 continue;
             }
+            if (options.filter().isPresent() && !dictionariesMightMatch(rowGroup)) {
+                counters.rowGroupsSkipped++;
+                continue;
+            }
             rowGroupSelection = null;
             if (options.rowSelection().isPresent()) {
                 RoaringBitmap selection = options.rowSelection().get();
@@ -479,6 +497,117 @@ public final class ParquetReader
         RoaringBitmap kept = RoaringBitmap.bitmapOfRange(0, rowGroupRows);
         kept.andNot(excluded);
         return kept;
+    }
+
+    private boolean dictionariesMightMatch(RowGroup rowGroup)
+            throws IOException
+    {
+        Map<Integer, Optional<List<Object>>> loaded = new HashMap<>();
+        IOException[] failure = new IOException[1];
+        boolean result = DictionaryPruning.mightMatch(options.filter().get(), field -> loaded.computeIfAbsent(field.fieldId(), id -> {
+            try {
+                return dictionary(rowGroup, field);
+            }
+            catch (IOException e) {
+                failure[0] = e;
+                return Optional.empty();
+            }
+        }));
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return result;
+    }
+
+    /**
+     * The values of a column chunk when all its data pages are dictionary encoded and the
+     * dictionary page is small, as internal values of the field's type; otherwise empty.
+     */
+    private Optional<List<Object>> dictionary(RowGroup rowGroup, FieldRef field)
+            throws IOException
+    {
+        Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
+        if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
+            return Optional.empty();
+        }
+        SchemaNode node = found.get();
+        TypeRoot root = field.type().root();
+        if (root == TypeRoot.FLOAT || root == TypeRoot.DOUBLE || root == TypeRoot.BOOLEAN || !StatisticsValues.compatible(node.element(), field.type())) {
+            return Optional.empty();
+        }
+        ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
+        if (!metadata.isSetEncoding_stats() || !metadata.isSetDictionary_page_offset() || metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+            return Optional.empty();
+        }
+        for (PageEncodingStats stats : metadata.getEncoding_stats()) {
+            boolean dataPage = stats.getPage_type() == PageType.DATA_PAGE || stats.getPage_type() == PageType.DATA_PAGE_V2;
+            boolean dictionaryEncoded = stats.getEncoding() == Encoding.PLAIN_DICTIONARY || stats.getEncoding() == Encoding.RLE_DICTIONARY;
+            if (dataPage && !dictionaryEncoded && stats.getCount() > 0) {
+                return Optional.empty();
+            }
+        }
+        long start = metadata.getDictionary_page_offset();
+        long end = metadata.getData_page_offset();
+        if (start < ParquetFooter.MAGIC.length || end <= start || end > footer.footerStart()) {
+            return Optional.empty();
+        }
+        if (end - start > MAX_DICTIONARY_BYTES) {
+            return Optional.empty();
+        }
+        byte[] bytes = new byte[(int) (end - start)];
+        input.readFully(start, bytes, 0, bytes.length);
+        counters.bytesRead += bytes.length;
+        PageHeader header = new PageHeader();
+        int headerLength = ParquetFooter.readThrift(header, bytes, 0, bytes.length, file, "dictionary page header of column " + node.name());
+        if (header.getType() != PageType.DICTIONARY_PAGE || !header.isSetDictionary_page_header()) {
+            return Optional.empty();
+        }
+        int count = header.getDictionary_page_header().getNum_values();
+        int compressed = header.getCompressed_page_size();
+        int uncompressed = header.getUncompressed_page_size();
+        if (count < 0 || count > MAX_DICTIONARY_VALUES || compressed < 0 || compressed > bytes.length - headerLength || uncompressed < 0 || uncompressed > 64 * MAX_DICTIONARY_BYTES) {
+            return Optional.empty();
+        }
+        byte[] body;
+        int offset;
+        if (metadata.getCodec() == CompressionCodec.UNCOMPRESSED) {
+            body = bytes;
+            offset = headerLength;
+        }
+        else {
+            body = new byte[uncompressed];
+            offset = 0;
+            new PageDecompressor(metadata.getCodec()).decompress(bytes, headerLength, compressed, body, uncompressed);
+        }
+        Type type = node.element().getType();
+        ValueBuffer values = new ValueBuffer();
+        PlainDecoders.create(type, node.element().isSetType_length() ? node.element().getType_length() : 0, body, offset, offset + uncompressed).read(values, count);
+        List<Object> result = new ArrayList<>(count);
+        byte[] scratch4 = new byte[4];
+        byte[] scratch8 = new byte[8];
+        for (int i = 0; i < count; i++) {
+            byte[] encoded;
+            switch (type) {
+                case INT32 -> {
+                    ByteBuffer.wrap(scratch4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, values.ints[i]);
+                    encoded = scratch4;
+                }
+                case INT64 -> {
+                    ByteBuffer.wrap(scratch8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, values.longs[i]);
+                    encoded = scratch8;
+                }
+                case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> encoded = Arrays.copyOfRange(values.bytes, values.offsets[i], values.offsets[i + 1]);
+                default -> {
+                    return Optional.empty();
+                }
+            }
+            Object value = StatisticsValues.decode(node.element(), field.type(), encoded, false);
+            if (value == null) {
+                return Optional.empty();
+            }
+            result.add(value);
+        }
+        return Optional.of(result);
     }
 
     private static byte[] toBytes(java.nio.ByteBuffer buffer)

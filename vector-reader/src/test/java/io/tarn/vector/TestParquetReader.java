@@ -2,6 +2,7 @@ package io.tarn.vector;
 
 import io.tarn.testing.CanonicalValueFormatter;
 import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.RootAllocator;
@@ -156,6 +157,46 @@ public class TestParquetReader
         FieldRef wrongType = new FieldRef(0, "id", io.tarn.types.DataTypes.integer());
         options = ParquetReadOptions.of(fields).withFilter(Predicates.lessThan(wrongType, 0));
         assertThat(readAll(file, options)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    public void testFilterSkipsRowGroupsByDictionary()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "cat", org.apache.paimon.types.DataTypes.STRING()),
+                new org.apache.paimon.types.DataField(2, "n", org.apache.paimon.types.DataTypes.INT())));
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            // before row 2500 only "a" and "c" (and 10, 30): the bounds of every row group include "b" (and 20)
+            boolean late = i >= 2500;
+            String category = late ? "b" : i % 2 == 0 ? "a" : "c";
+            rows.add(GenericRow.of((long) i, org.apache.paimon.data.BinaryString.fromString(category), late ? 20 : i % 2 == 0 ? 10 : 30));
+        }
+        for (String writerVersion : List.of("v1", "v2")) {
+            byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.block.size", "4000", "parquet.writer.version", writerVersion), "snappy");
+            List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+            List<String> expected = expected(rows, rowType);
+            for (Predicate filter : List.of(
+                    Predicates.equal(FieldRef.of(fields.get(1)), "b"),
+                    Predicates.in(FieldRef.of(fields.get(2)), List.of(20, 25)))) {
+                ParquetReadOptions options = ParquetReadOptions.of(fields).withFilter(filter);
+                List<String> actual = new ArrayList<>();
+                ReaderMetrics metrics;
+                try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                    while (reader.nextBatch()) {
+                        actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                    }
+                    metrics = reader.metrics();
+                }
+                assertThat(metrics.rowGroups()).isGreaterThan(2);
+                assertThat(metrics.rowGroupsSkipped()).as(filter.toString()).isGreaterThan(0);
+                assertThat(actual).containsSubsequence(expected.subList(2500, 3000));
+                assertThat(actual).isSubsetOf(expected);
+                assertThat(actual.size()).isLessThan(3000);
+            }
+        }
     }
 
     @Test
