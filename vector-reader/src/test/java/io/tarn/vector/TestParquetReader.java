@@ -118,6 +118,64 @@ public class TestParquetReader
     }
 
     @Test
+    public void testWithoutPageIndexes()
+            throws IOException
+    {
+        // files of writers without column and offset indexes: row boundaries come from the levels
+        for (String writerVersion : List.of("v1", "v2")) {
+            List<GenericRow> rows = new TestDataGenerator(23).rows(TestDataGenerator.ALL_TYPES, 900);
+            byte[] file = stripPageIndexes(ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(
+                    "parquet.enable.dictionary", "false",
+                    "parquet.writer.version", writerVersion,
+                    "parquet.page.size", "1024",
+                    "parquet.page.row.count.limit", "70"), "snappy"));
+            List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+            List<String> expected = expected(rows, TestDataGenerator.ALL_TYPES);
+            assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(61))).containsExactlyElementsOf(expected);
+
+            RoaringBitmap selection = RoaringBitmap.bitmapOfRange(300, 420);
+            selection.add(7);
+            selection.add(899);
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> wanted.add(expected.get(position)));
+            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withBatchSize(50).withRowSelection(selection), allocator)) {
+                List<String> actual = new ArrayList<>();
+                while (reader.nextBatch()) {
+                    actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                }
+                assertThat(actual).containsExactlyElementsOf(wanted);
+                // flat columns still skip whole pages by their value counts (v1) or row counts (v2)
+                assertThat(reader.metrics().pagesSkipped()).isGreaterThan(0);
+            }
+        }
+    }
+
+    private static byte[] stripPageIndexes(byte[] file)
+            throws IOException
+    {
+        ParquetFooter footer = ParquetFooter.read(ParquetInput.of("original.parquet", file));
+        org.apache.parquet.format.FileMetaData metadata = footer.metadata().deepCopy();
+        for (org.apache.parquet.format.RowGroup rowGroup : metadata.getRow_groups()) {
+            for (org.apache.parquet.format.ColumnChunk chunk : rowGroup.getColumns()) {
+                assertThat(chunk.isSetOffset_index_offset()).isTrue();
+                chunk.unsetOffset_index_offset();
+                chunk.unsetOffset_index_length();
+                chunk.unsetColumn_index_offset();
+                chunk.unsetColumn_index_length();
+            }
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(file, 0, (int) footer.footerStart());
+        java.io.ByteArrayOutputStream serialized = new java.io.ByteArrayOutputStream();
+        org.apache.parquet.format.Util.writeFileMetaData(metadata, serialized);
+        out.write(serialized.toByteArray());
+        int length = serialized.size();
+        out.write(new byte[] {(byte) length, (byte) (length >>> 8), (byte) (length >>> 16), (byte) (length >>> 24)});
+        out.write(ParquetFooter.MAGIC);
+        return out.toByteArray();
+    }
+
+    @Test
     public void testFilterSkipsRowGroupsAndPages()
             throws IOException
     {
