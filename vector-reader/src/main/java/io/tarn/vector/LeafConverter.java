@@ -60,6 +60,12 @@ final class LeafConverter
             throw unsupported(element, requested, file);
         }
         TypeRoot root = atomic.root();
+        boolean unsigned = (logical != null && logical.isSetINTEGER() && !logical.getINTEGER().isIsSigned())
+                || (converted != null && converted.name().startsWith("UINT"));
+        if (unsigned) {
+            // Paimon never writes unsigned integers; reading them as signed would change values
+            throw unsupported(element, requested, file);
+        }
         boolean decimalColumn = (logical != null && logical.isSetDECIMAL()) || converted == ConvertedType.DECIMAL;
         int fileScale = 0;
         if (decimalColumn) {
