@@ -83,6 +83,7 @@ abstract class FieldAssembler
         private final int leafIndex;
         private final LeafConverter converter;
         private int[] positions = new int[0];
+        private ValueBuffer copy;
 
         Leaf(ColumnReader[] readers, int leafIndex, LeafConverter converter)
         {
@@ -91,11 +92,26 @@ abstract class FieldAssembler
             this.converter = requireNonNull(converter, "converter is null");
         }
 
+        /**
+         * Makes this leaf convert a private copy of the decoded values, for a file column read
+         * into more than one output column.
+         */
+        void copyValues()
+        {
+            if (copy == null) {
+                copy = new ValueBuffer();
+            }
+        }
+
         @Override
         void write(FieldVector vector, int minDefinition, int maxRepetition, int slots)
         {
             ColumnReader reader = readers[leafIndex];
             ValueBuffer values = reader.values;
+            if (copy != null) {
+                copy.copyFrom(values);
+                values = copy;
+            }
             int entries = reader.entries;
             int maxDefinition = reader.maxDefinition();
             int[] definitions = reader.definitions;

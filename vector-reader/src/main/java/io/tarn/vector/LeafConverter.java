@@ -33,7 +33,8 @@ final class LeafConverter
     private enum Conversion
     {
         NONE, INT_TO_LONG, INT_TO_FLOAT, INT_TO_DOUBLE, LONG_TO_DOUBLE, FLOAT_TO_DOUBLE,
-        LONG_MULTIPLY, LONG_DIVIDE, LONG_DIVIDE_TO_INT, INT_DECIMAL, LONG_DECIMAL, BINARY_DECIMAL
+        LONG_MULTIPLY, LONG_DIVIDE, LONG_DIVIDE_TO_INT, INT_DECIMAL, LONG_DECIMAL, BINARY_DECIMAL,
+        INT_TO_STRING, LONG_TO_STRING, FLOAT_TO_STRING, DOUBLE_TO_STRING
     }
 
     private final Target target;
@@ -144,6 +145,22 @@ final class LeafConverter
             case CHAR, VARCHAR, BINARY, VARBINARY -> {
                 if (physical == Type.BYTE_ARRAY || physical == Type.FIXED_LEN_BYTE_ARRAY) {
                     return new LeafConverter(Target.VARIABLE, Conversion.NONE, 1, 0);
+                }
+                // a number column changed to a string type: Paimon casts with the number's toString,
+                // then pads CHAR(n) / truncates to the length
+                boolean text = root == TypeRoot.CHAR || root == TypeRoot.VARCHAR;
+                boolean numeric = !decimalColumn && (logical == null || logical.isSetINTEGER()) && (converted == null || converted.name().startsWith("INT"));
+                if (text && numeric) {
+                    Conversion toString = switch (physical) {
+                        case INT32 -> Conversion.INT_TO_STRING;
+                        case INT64 -> Conversion.LONG_TO_STRING;
+                        case FLOAT -> Conversion.FLOAT_TO_STRING;
+                        case DOUBLE -> Conversion.DOUBLE_TO_STRING;
+                        default -> null;
+                    };
+                    if (toString != null) {
+                        return new LeafConverter(Target.VARIABLE, toString, root == TypeRoot.CHAR ? -atomic.precision() : atomic.precision(), 0);
+                    }
                 }
             }
             case TIME -> {
@@ -293,7 +310,48 @@ final class LeafConverter
             }
             case LONG_DECIMAL -> rescaleLongs(values, count);
             case BINARY_DECIMAL -> binaryDecimals(values, count);
+            case INT_TO_STRING, LONG_TO_STRING, FLOAT_TO_STRING, DOUBLE_TO_STRING -> numbersToStrings(values, count);
         }
+    }
+
+    /**
+     * Formats numbers as their Java text; {@code factor} is the VARCHAR length, or minus the
+     * CHAR length (padded with spaces).
+     */
+    private void numbersToStrings(ValueBuffer values, int count)
+    {
+        int length = (int) Math.abs(factor);
+        boolean pad = factor < 0;
+        if (values.offsets.length < count + 1) {
+            values.offsets = new int[ValueBuffer.grow(values.offsets.length, count + 1)];
+        }
+        int[] offsets = values.offsets;
+        byte[] bytes = values.bytes;
+        int position = 0;
+        offsets[0] = 0;
+        for (int i = 0; i < count; i++) {
+            String text = switch (conversion) {
+                case INT_TO_STRING -> Integer.toString(values.ints[i]);
+                case LONG_TO_STRING -> Long.toString(values.longs[i]);
+                case FLOAT_TO_STRING -> Float.toString(Float.intBitsToFloat(values.ints[i]));
+                default -> Double.toString(Double.longBitsToDouble(values.longs[i]));
+            };
+            int size = Math.min(text.length(), length);
+            int padded = pad ? length : size;
+            if (bytes.length < position + padded) {
+                bytes = java.util.Arrays.copyOf(bytes, ValueBuffer.grow(bytes.length, position + padded));
+            }
+            // number text is ASCII: one byte per character
+            for (int k = 0; k < size; k++) {
+                bytes[position + k] = (byte) text.charAt(k);
+            }
+            for (int k = size; k < padded; k++) {
+                bytes[position + k] = ' ';
+            }
+            position += padded;
+            offsets[i + 1] = position;
+        }
+        values.bytes = bytes;
     }
 
     private static long[] ensureLongs(ValueBuffer values, int count)

@@ -78,6 +78,7 @@ public final class ParquetReader
     private final List<Integer> neededLeaves;
     private final ColumnReader[] readers;
     private final ReaderCounters counters = new ReaderCounters();
+    private final Map<Integer, List<FieldAssembler.Leaf>> leafUsers = new HashMap<>();
     private final long fileRowCount;
 
     private int rowGroupIndex = -1;
@@ -722,8 +723,8 @@ public final class ParquetReader
                 throw mismatch(node, type);
             }
             LeafConverter converter = LeafConverter.create(node.element(), type, file);
-            leaves.add(node.leafIndex());
-            return new FieldAssembler.Leaf(readers, node.leafIndex(), converter);
+            addLeaf(leaves, node.leafIndex());
+            return leaf(node.leafIndex(), converter);
         }
         if (node.isPrimitive() || node.isRepeated()) {
             throw mismatch(node, type);
@@ -753,7 +754,7 @@ public final class ParquetReader
                 throw mismatch(node, type);
             }
             FieldAssembler elementAssembler = element == repeated
-                    ? new FieldAssembler.Leaf(readers, repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
+                    ? leaf(repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
                     : assembler(element, array.element(), leaves);
             if (element == repeated) {
                 addLeaf(leaves, repeated.leafIndex());
@@ -781,6 +782,18 @@ public final class ParquetReader
         FieldAssembler value = assembler(repeated.children().get(1), valueType, leaves);
         addLeaf(leaves, shape);
         return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), new FieldAssembler.Entries(key, value));
+    }
+
+    private FieldAssembler.Leaf leaf(int leafIndex, LeafConverter converter)
+    {
+        FieldAssembler.Leaf leaf = new FieldAssembler.Leaf(readers, leafIndex, converter);
+        List<FieldAssembler.Leaf> users = leafUsers.computeIfAbsent(leafIndex, index -> new ArrayList<>());
+        users.add(leaf);
+        if (users.size() > 1) {
+            // conversions may rewrite the decoded values in place: each user then works on a copy
+            users.forEach(FieldAssembler.Leaf::copyValues);
+        }
+        return leaf;
     }
 
     private static void addLeaf(List<Integer> leaves, int leaf)
