@@ -30,7 +30,8 @@ final class ColumnReader
 {
     private static final int WINDOW = 4096;
     private static final int MAX_PAGE_SIZE = 1 << 30;
-    private static final int MAX_PAGE_VALUES = 1 << 26;
+    // far above what writers produce (parquet-mr closes pages at 20,000 rows); bounds arrays sized by a page header
+    private static final int MAX_PAGE_VALUES = 1 << 24;
 
     private final Type type;
     private final int typeLength;
