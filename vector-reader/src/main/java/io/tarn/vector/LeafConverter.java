@@ -15,6 +15,7 @@ import org.apache.parquet.format.Type;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 
 /**
  * Turns the decoded values of one file column into the Arrow representation of the requested
@@ -488,9 +489,8 @@ final class LeafConverter
             case INT32, FLOAT32 -> {
                 int[] in = values.ints;
                 if (positions == null) {
-                    for (int i = 0; i < count; i++) {
-                        data.setInt(4L * i, in[i]);
-                    }
+                    // a bulk copy from the heap array into the vector's memory
+                    data.nioBuffer(0, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(in, 0, count);
                 }
                 else {
                     for (int i = 0; i < count; i++) {
@@ -501,9 +501,7 @@ final class LeafConverter
             case INT64, FLOAT64 -> {
                 long[] in = values.longs;
                 if (positions == null) {
-                    for (int i = 0; i < count; i++) {
-                        data.setLong(8L * i, in[i]);
-                    }
+                    data.nioBuffer(0, 8 * count).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(in, 0, count);
                 }
                 else {
                     for (int i = 0; i < count; i++) {
