@@ -13,6 +13,7 @@ import org.apache.parquet.format.Type;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,7 +25,7 @@ import static java.util.Objects.requireNonNull;
  * Rows are counted by repetition level 0. A page whose row count is known before decompressing
  * it (offset index, v2 header, or v1 header of a non-repeated column) is skipped whole when a
  * skip covers it. Decoders report corruption as {@link CorruptDataException}; the caller adds the
- * file and column.
+ * file and column. Pages carrying a CRC-32 are verified before they are decoded.
  */
 final class ColumnReader
 {
@@ -376,6 +377,7 @@ final class ColumnReader
         if (count < 0) {
             throw new CorruptDataException("Dictionary page with " + count + " values");
         }
+        verifyChecksum(header, chunk, bodyOffset);
         byte[] body = decompress(header, bodyOffset, header.getCompressed_page_size(), header.getUncompressed_page_size(), true);
         int bodyStart = body == chunk ? bodyOffset : 0;
         ValueBuffer decoded = new ValueBuffer();
@@ -425,6 +427,7 @@ final class ColumnReader
         pendingHeader = null;
         dataPageIndex++;
         counters.pagesRead++;
+        verifyChecksum(header, chunk, bodyOffset);
         int compressedSize = header.getCompressed_page_size();
         int uncompressedSize = header.getUncompressed_page_size();
         int valueCount;
@@ -497,6 +500,21 @@ final class ColumnReader
         pageEntriesLeft = valueCount;
         windowPosition = 0;
         windowLength = 0;
+    }
+
+    /**
+     * Checks the optional CRC-32 of the page as stored (after the header, before decompression).
+     */
+    static void verifyChecksum(PageHeader header, byte[] bytes, int bodyOffset)
+    {
+        if (!header.isSetCrc()) {
+            return;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bytes, bodyOffset, header.getCompressed_page_size());
+        if ((int) crc.getValue() != header.getCrc()) {
+            throw new CorruptDataException("Page checksum mismatch: stored " + Integer.toHexString(header.getCrc()) + ", computed " + Long.toHexString(crc.getValue()));
+        }
     }
 
     private static void checkValueCount(int valueCount)

@@ -569,6 +569,7 @@ public final class ParquetReader
         if (count < 0 || count > MAX_DICTIONARY_VALUES || compressed < 0 || compressed > bytes.length - headerLength || uncompressed < 0 || uncompressed > 64 * MAX_DICTIONARY_BYTES) {
             return Optional.empty();
         }
+        ColumnReader.verifyChecksum(header, bytes, headerLength);
         byte[] body;
         int offset;
         if (metadata.getCodec() == CompressionCodec.UNCOMPRESSED) {

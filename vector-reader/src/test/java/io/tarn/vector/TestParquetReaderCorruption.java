@@ -132,6 +132,24 @@ public class TestParquetReaderCorruption
     }
 
     @Test
+    public void testFlippedBitFailsTheChecksum()
+            throws IOException
+    {
+        ColumnMetaData column = firstColumn();
+        for (int bit = 0; bit < 8; bit++) {
+            byte[] corrupt = file.clone();
+            // the last byte of the first column's chunk belongs to the body of its last page
+            int position = (int) (column.getData_page_offset() + column.getTotal_compressed_size() - 1);
+            corrupt[position] ^= (byte) (1 << bit);
+            assertThatThrownBy(() -> readAll(corrupt))
+                    .isInstanceOf(ParquetCorruptionException.class)
+                    .hasMessageContaining("test.parquet")
+                    .hasMessageContaining("id")
+                    .hasMessageContaining("checksum");
+        }
+    }
+
+    @Test
     public void testFuzz()
     {
         long seed = System.nanoTime();
