@@ -91,6 +91,71 @@ public class TestHandWrittenFiles
                 .hasMessageContaining("element");
     }
 
+    @Test
+    public void testCodecsAndCorruptCompressedPages()
+            throws IOException
+    {
+        List<DataField> fields = List.of(new DataField(7, "arr", new ArrayType(DataTypes.integer(), true)));
+        int[] repetitions = new int[200];
+        int[] definitions = new int[200];
+        int[] values = new int[200];
+        for (int i = 0; i < 200; i++) {
+            repetitions[i] = i % 4 == 0 ? 0 : 1;
+            definitions[i] = 3;
+            values[i] = i * 7;
+        }
+        List<String> rows = new ArrayList<>();
+        for (int row = 0; row < 50; row++) {
+            rows.add("[" + (row * 4 * 7) + "," + ((row * 4 + 1) * 7) + "," + ((row * 4 + 2) * 7) + "," + ((row * 4 + 3) * 7) + "]");
+        }
+        for (CompressionCodec codec : List.of(CompressionCodec.ZSTD, CompressionCodec.SNAPPY, CompressionCodec.GZIP, CompressionCodec.LZ4_RAW)) {
+            byte[] good = file(compressedPage(repetitions, definitions, values, codec, false), 200, 50, codec);
+            assertThat(read(good, ParquetReadOptions.of(fields).withBatchSize(16))).as(codec.name()).containsExactlyElementsOf(rows);
+            // the header of the compressed stream overwritten; pages without a CRC rely on the codec to notice
+            byte[] bad = file(compressedPage(repetitions, definitions, values, codec, true), 200, 50, codec);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(bad, ParquetReadOptions.of(fields)))
+                    .as(codec.name())
+                    .isInstanceOf(ParquetCorruptionException.class)
+                    .hasMessageContaining("hand.parquet")
+                    .hasMessageContaining("element");
+        }
+    }
+
+    private static byte[] compressedPage(int[] repetitions, int[] definitions, int[] values, CompressionCodec codec, boolean corrupt)
+            throws IOException
+    {
+        byte[] body = body(repetitions, definitions, values);
+        byte[] compressed;
+        switch (codec) {
+            case GZIP -> {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                try (java.util.zip.GZIPOutputStream gzip = new java.util.zip.GZIPOutputStream(out)) {
+                    gzip.write(body);
+                }
+                compressed = out.toByteArray();
+            }
+            default -> {
+                io.airlift.compress.Compressor compressor = switch (codec) {
+                    case ZSTD -> new io.airlift.compress.zstd.ZstdCompressor();
+                    case SNAPPY -> new io.airlift.compress.snappy.SnappyCompressor();
+                    default -> new io.airlift.compress.lz4.Lz4Compressor();
+                };
+                byte[] buffer = new byte[compressor.maxCompressedLength(body.length)];
+                int length = compressor.compress(body, 0, body.length, buffer, 0, buffer.length);
+                compressed = java.util.Arrays.copyOf(buffer, length);
+            }
+        }
+        if (corrupt) {
+            java.util.Arrays.fill(compressed, 0, 4, (byte) 0xFF);
+        }
+        PageHeader header = new PageHeader(PageType.DATA_PAGE, body.length, compressed.length);
+        header.setData_page_header(new DataPageHeader(repetitions.length, Encoding.PLAIN, Encoding.RLE, Encoding.RLE));
+        ByteArrayOutputStream page = new ByteArrayOutputStream();
+        Util.writePageHeader(header, page);
+        page.write(compressed);
+        return page.toByteArray();
+    }
+
     private List<String> read(byte[] file, ParquetReadOptions options)
             throws IOException
     {
@@ -106,6 +171,18 @@ public class TestHandWrittenFiles
     private static byte[] page(int[] repetitions, int[] definitions, int[] values)
             throws IOException
     {
+        byte[] body = body(repetitions, definitions, values);
+        PageHeader header = new PageHeader(PageType.DATA_PAGE, body.length, body.length);
+        header.setData_page_header(new DataPageHeader(repetitions.length, Encoding.PLAIN, Encoding.RLE, Encoding.RLE));
+        ByteArrayOutputStream page = new ByteArrayOutputStream();
+        Util.writePageHeader(header, page);
+        page.write(body);
+        return page.toByteArray();
+    }
+
+    private static byte[] body(int[] repetitions, int[] definitions, int[] values)
+            throws IOException
+    {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.write(lengthPrefixedLevels(repetitions, 1));
         body.write(lengthPrefixedLevels(definitions, 2));
@@ -114,12 +191,7 @@ public class TestHandWrittenFiles
             plain.putInt(value);
         }
         body.write(plain.array());
-        PageHeader header = new PageHeader(PageType.DATA_PAGE, body.size(), body.size());
-        header.setData_page_header(new DataPageHeader(repetitions.length, Encoding.PLAIN, Encoding.RLE, Encoding.RLE));
-        ByteArrayOutputStream page = new ByteArrayOutputStream();
-        Util.writePageHeader(header, page);
-        page.write(body.toByteArray());
-        return page.toByteArray();
+        return body.toByteArray();
     }
 
     private static byte[] lengthPrefixedLevels(int[] levels, int bitWidth)
@@ -134,6 +206,12 @@ public class TestHandWrittenFiles
     }
 
     private static byte[] file(byte[] chunk, long values, long rows)
+            throws IOException
+    {
+        return file(chunk, values, rows, CompressionCodec.UNCOMPRESSED);
+    }
+
+    private static byte[] file(byte[] chunk, long values, long rows, CompressionCodec codec)
             throws IOException
     {
         SchemaElement root = new SchemaElement("schema");
@@ -151,7 +229,7 @@ public class TestHandWrittenFiles
         element.setType(Type.INT32);
 
         ColumnMetaData metadata = new ColumnMetaData(Type.INT32, List.of(Encoding.PLAIN, Encoding.RLE), List.of("arr", "list", "element"),
-                CompressionCodec.UNCOMPRESSED, values, chunk.length, chunk.length, 4);
+                codec, values, chunk.length, chunk.length, 4);
         ColumnChunk column = new ColumnChunk(4);
         column.setMeta_data(metadata);
         RowGroup rowGroup = new RowGroup(List.of(column), chunk.length, rows);
