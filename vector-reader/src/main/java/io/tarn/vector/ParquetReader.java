@@ -188,13 +188,21 @@ public final class ParquetReader
         return fileRowCount;
     }
 
+    /**
+     * A snapshot of the counters so far.
+     */
     public ReaderMetrics metrics()
     {
         return counters.snapshot();
     }
 
     /**
-     * Fills {@link #root()} with the next batch; false at the end of the file.
+     * Fills {@link #root()} with the next batch of between 1 and {@code batchSize} rows, in file
+     * order; false (and an empty root) at the end of the file. A failure leaves the reader
+     * unusable except for {@link #close()}.
+     *
+     * @throws ParquetCorruptionException when the file breaks the format
+     * @throws ParquetUnsupportedException when it uses a feature this reader lacks
      */
     public boolean nextBatch()
             throws IOException
@@ -811,6 +819,9 @@ public final class ParquetReader
                 + " cannot be read as " + type.asSqlString());
     }
 
+    /**
+     * Releases the batch and the child allocator; idempotent.
+     */
     @Override
     public void close()
     {
