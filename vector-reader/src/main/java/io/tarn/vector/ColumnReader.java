@@ -13,6 +13,7 @@ import org.apache.parquet.format.Type;
 
 import java.util.Arrays;
 import java.util.List;
+import java.util.zip.CRC32;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,15 +25,15 @@ import static java.util.Objects.requireNonNull;
  * Rows are counted by repetition level 0. A page whose row count is known before decompressing
  * it (offset index, v2 header, or v1 header of a non-repeated column) is skipped whole when a
  * skip covers it. Decoders report corruption as {@link CorruptDataException}; the caller adds the
- * file and column.
+ * file and column. Pages carrying a CRC-32 are verified before they are decoded.
  */
 final class ColumnReader
 {
     private static final int WINDOW = 4096;
     private static final int MAX_PAGE_SIZE = 1 << 30;
-    private static final int MAX_PAGE_VALUES = 1 << 26;
+    // far above what writers produce (parquet-mr closes pages at 20,000 rows); bounds arrays sized by a page header
+    private static final int MAX_PAGE_VALUES = 1 << 24;
 
-    private final SchemaNode leaf;
     private final Type type;
     private final int typeLength;
     private final int maxDefinition;
@@ -66,6 +67,8 @@ final class ColumnReader
     private RleBitPackedDecoder definitionDecoder;
     private ValuesDecoder valuesDecoder;
     private boolean pageStartsRows;
+    private boolean firstWindow;
+    private long lastSkippedRows;
 
     // decoded but not consumed levels of the open page
     private final int[] windowRepetitions = new int[WINDOW];
@@ -75,7 +78,7 @@ final class ColumnReader
 
     ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
     {
-        this.leaf = requireNonNull(leaf, "leaf is null");
+        requireNonNull(leaf, "leaf is null");
         this.type = leaf.element().getType();
         this.typeLength = leaf.element().isSetType_length() ? leaf.element().getType_length() : 0;
         this.maxDefinition = leaf.definitionLevel();
@@ -86,11 +89,6 @@ final class ColumnReader
         this.pages = offsetIndex == null ? null : offsetIndex.getPage_locations();
         this.decompressor = new PageDecompressor(metadata.getCodec());
         this.counters = requireNonNull(counters, "counters is null");
-    }
-
-    SchemaNode leaf()
-    {
-        return leaf;
     }
 
     int maxDefinition()
@@ -269,9 +267,6 @@ final class ColumnReader
         windowLength = n;
     }
 
-    private boolean firstWindow;
-    private long lastSkippedRows;
-
     /**
      * Skips the next data page without decompressing it when its row count is known and at most
      * {@code rows}.
@@ -382,6 +377,7 @@ final class ColumnReader
         if (count < 0) {
             throw new CorruptDataException("Dictionary page with " + count + " values");
         }
+        verifyChecksum(header, chunk, bodyOffset);
         byte[] body = decompress(header, bodyOffset, header.getCompressed_page_size(), header.getUncompressed_page_size(), true);
         int bodyStart = body == chunk ? bodyOffset : 0;
         ValueBuffer decoded = new ValueBuffer();
@@ -431,6 +427,7 @@ final class ColumnReader
         pendingHeader = null;
         dataPageIndex++;
         counters.pagesRead++;
+        verifyChecksum(header, chunk, bodyOffset);
         int compressedSize = header.getCompressed_page_size();
         int uncompressedSize = header.getUncompressed_page_size();
         int valueCount;
@@ -503,6 +500,21 @@ final class ColumnReader
         pageEntriesLeft = valueCount;
         windowPosition = 0;
         windowLength = 0;
+    }
+
+    /**
+     * Checks the optional CRC-32 of the page as stored (after the header, before decompression).
+     */
+    static void verifyChecksum(PageHeader header, byte[] bytes, int bodyOffset)
+    {
+        if (!header.isSetCrc()) {
+            return;
+        }
+        CRC32 crc = new CRC32();
+        crc.update(bytes, bodyOffset, header.getCompressed_page_size());
+        if ((int) crc.getValue() != header.getCrc()) {
+            throw new CorruptDataException("Page checksum mismatch: stored " + Integer.toHexString(header.getCrc()) + ", computed " + Long.toHexString(crc.getValue()));
+        }
     }
 
     private static void checkValueCount(int valueCount)

@@ -167,12 +167,34 @@ final class DeltaBinaryPackedDecoder
                 }
             }
             int n = Math.min(valuesPerMiniblock, count - index);
-            int bitPosition = 0;
-            for (int i = 0; i < n; i++) {
-                long delta = readBits(position, bitPosition, width);
-                bitPosition += width;
-                value += minDelta + delta;
-                block[index + i] = value;
+            if (width <= 56) {
+                // stream the bits through one accumulator; 56 bits plus a byte still fit in a long
+                long mask = (1L << width) - 1;
+                long buffer = 0;
+                int bits = 0;
+                int pos = position;
+                for (int i = 0; i < n; i++) {
+                    while (bits < width) {
+                        long next = pos < end ? data[pos] & 0xFF : 0;
+                        pos++;
+                        buffer |= next << bits;
+                        bits += 8;
+                    }
+                    long delta = buffer & mask;
+                    buffer >>>= width;
+                    bits -= width;
+                    value += minDelta + delta;
+                    block[index + i] = value;
+                }
+            }
+            else {
+                int bitPosition = 0;
+                for (int i = 0; i < n; i++) {
+                    long delta = readBits(position, bitPosition, width);
+                    bitPosition += width;
+                    value += minDelta + delta;
+                    block[index + i] = value;
+                }
             }
             position = (int) Math.min(end, position + bytes);
             index += n;

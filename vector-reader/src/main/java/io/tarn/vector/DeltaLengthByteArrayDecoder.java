@@ -9,7 +9,6 @@ final class DeltaLengthByteArrayDecoder
         implements ValuesDecoder
 {
     private final byte[] data;
-    private final int end;
     private final int[] lengths;
     private int index;
     private int position;
@@ -32,7 +31,6 @@ final class DeltaLengthByteArrayDecoder
         }
         this.data = data;
         this.position = lengthDecoder.endPosition();
-        this.end = end;
         if (total > end - position) {
             throw new CorruptDataException("DELTA_LENGTH_BYTE_ARRAY values need " + total + " bytes but the page has " + (end - position));
         }
@@ -44,18 +42,6 @@ final class DeltaLengthByteArrayDecoder
     int remaining()
     {
         return lengths.length - index;
-    }
-
-    /**
-     * The first byte after all values, once all were read.
-     */
-    int endPosition()
-    {
-        int pos = position;
-        for (int i = index; i < lengths.length; i++) {
-            pos += lengths[i];
-        }
-        return pos;
     }
 
     @Override
@@ -81,7 +67,8 @@ final class DeltaLengthByteArrayDecoder
     }
 
     /**
-     * Returns the bytes of the next value as (position in data, length) via the given array.
+     * The length of the next value, whose bytes start at {@link #nextPosition()}; {@link #advance()}
+     * moves past it.
      */
     int nextLength()
     {

@@ -8,7 +8,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
 
-import java.util.Arrays;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -84,6 +83,7 @@ abstract class FieldAssembler
         private final int leafIndex;
         private final LeafConverter converter;
         private int[] positions = new int[0];
+        private ValueBuffer copy;
 
         Leaf(ColumnReader[] readers, int leafIndex, LeafConverter converter)
         {
@@ -92,11 +92,26 @@ abstract class FieldAssembler
             this.converter = requireNonNull(converter, "converter is null");
         }
 
+        /**
+         * Makes this leaf convert a private copy of the decoded values, for a file column read
+         * into more than one output column.
+         */
+        void copyValues()
+        {
+            if (copy == null) {
+                copy = new ValueBuffer();
+            }
+        }
+
         @Override
         void write(FieldVector vector, int minDefinition, int maxRepetition, int slots)
         {
             ColumnReader reader = readers[leafIndex];
             ValueBuffer values = reader.values;
+            if (copy != null) {
+                copy.copyFrom(values);
+                values = copy;
+            }
             int entries = reader.entries;
             int maxDefinition = reader.maxDefinition();
             int[] definitions = reader.definitions;
@@ -351,10 +366,5 @@ abstract class FieldAssembler
             value.write(childVectors.get(1), minDefinition, maxRepetition, slots);
             struct.setValueCount(slots);
         }
-    }
-
-    static int[] grow(int[] array, int needed)
-    {
-        return array.length >= needed ? array : Arrays.copyOf(array, ValueBuffer.grow(array.length, needed));
     }
 }

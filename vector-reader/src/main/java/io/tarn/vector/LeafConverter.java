@@ -5,7 +5,6 @@ import io.tarn.types.DataType;
 import io.tarn.types.TypeRoot;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.parquet.format.ConvertedType;
@@ -16,6 +15,7 @@ import org.apache.parquet.format.Type;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.nio.ByteOrder;
 
 /**
  * Turns the decoded values of one file column into the Arrow representation of the requested
@@ -34,7 +34,8 @@ final class LeafConverter
     private enum Conversion
     {
         NONE, INT_TO_LONG, INT_TO_FLOAT, INT_TO_DOUBLE, LONG_TO_DOUBLE, FLOAT_TO_DOUBLE,
-        LONG_MULTIPLY, LONG_DIVIDE, LONG_DIVIDE_TO_INT, INT_DECIMAL, LONG_DECIMAL, BINARY_DECIMAL
+        LONG_MULTIPLY, LONG_DIVIDE, LONG_DIVIDE_TO_INT, INT_DECIMAL, LONG_DECIMAL, BINARY_DECIMAL,
+        INT_TO_STRING, LONG_TO_STRING, FLOAT_TO_STRING, DOUBLE_TO_STRING
     }
 
     private final Target target;
@@ -61,6 +62,12 @@ final class LeafConverter
             throw unsupported(element, requested, file);
         }
         TypeRoot root = atomic.root();
+        boolean unsigned = (logical != null && logical.isSetINTEGER() && !logical.getINTEGER().isIsSigned())
+                || (converted != null && converted.name().startsWith("UINT"));
+        if (unsigned) {
+            // Paimon never writes unsigned integers; reading them as signed would change values
+            throw unsupported(element, requested, file);
+        }
         boolean decimalColumn = (logical != null && logical.isSetDECIMAL()) || converted == ConvertedType.DECIMAL;
         int fileScale = 0;
         if (decimalColumn) {
@@ -139,6 +146,22 @@ final class LeafConverter
             case CHAR, VARCHAR, BINARY, VARBINARY -> {
                 if (physical == Type.BYTE_ARRAY || physical == Type.FIXED_LEN_BYTE_ARRAY) {
                     return new LeafConverter(Target.VARIABLE, Conversion.NONE, 1, 0);
+                }
+                // a number column changed to a string type: Paimon casts with the number's toString,
+                // then pads CHAR(n) / truncates to the length
+                boolean text = root == TypeRoot.CHAR || root == TypeRoot.VARCHAR;
+                boolean numeric = !decimalColumn && (logical == null || logical.isSetINTEGER()) && (converted == null || converted.name().startsWith("INT"));
+                if (text && numeric) {
+                    Conversion toString = switch (physical) {
+                        case INT32 -> Conversion.INT_TO_STRING;
+                        case INT64 -> Conversion.LONG_TO_STRING;
+                        case FLOAT -> Conversion.FLOAT_TO_STRING;
+                        case DOUBLE -> Conversion.DOUBLE_TO_STRING;
+                        default -> null;
+                    };
+                    if (toString != null) {
+                        return new LeafConverter(Target.VARIABLE, toString, root == TypeRoot.CHAR ? -atomic.precision() : atomic.precision(), 0);
+                    }
                 }
             }
             case TIME -> {
@@ -288,7 +311,48 @@ final class LeafConverter
             }
             case LONG_DECIMAL -> rescaleLongs(values, count);
             case BINARY_DECIMAL -> binaryDecimals(values, count);
+            case INT_TO_STRING, LONG_TO_STRING, FLOAT_TO_STRING, DOUBLE_TO_STRING -> numbersToStrings(values, count);
         }
+    }
+
+    /**
+     * Formats numbers as their Java text; {@code factor} is the VARCHAR length, or minus the
+     * CHAR length (padded with spaces).
+     */
+    private void numbersToStrings(ValueBuffer values, int count)
+    {
+        int length = (int) Math.abs(factor);
+        boolean pad = factor < 0;
+        if (values.offsets.length < count + 1) {
+            values.offsets = new int[ValueBuffer.grow(values.offsets.length, count + 1)];
+        }
+        int[] offsets = values.offsets;
+        byte[] bytes = values.bytes;
+        int position = 0;
+        offsets[0] = 0;
+        for (int i = 0; i < count; i++) {
+            String text = switch (conversion) {
+                case INT_TO_STRING -> Integer.toString(values.ints[i]);
+                case LONG_TO_STRING -> Long.toString(values.longs[i]);
+                case FLOAT_TO_STRING -> Float.toString(Float.intBitsToFloat(values.ints[i]));
+                default -> Double.toString(Double.longBitsToDouble(values.longs[i]));
+            };
+            int size = Math.min(text.length(), length);
+            int padded = pad ? length : size;
+            if (bytes.length < position + padded) {
+                bytes = java.util.Arrays.copyOf(bytes, ValueBuffer.grow(bytes.length, position + padded));
+            }
+            // number text is ASCII: one byte per character
+            for (int k = 0; k < size; k++) {
+                bytes[position + k] = (byte) text.charAt(k);
+            }
+            for (int k = size; k < padded; k++) {
+                bytes[position + k] = ' ';
+            }
+            position += padded;
+            offsets[i + 1] = position;
+        }
+        values.bytes = bytes;
     }
 
     private static long[] ensureLongs(ValueBuffer values, int count)
@@ -425,9 +489,8 @@ final class LeafConverter
             case INT32, FLOAT32 -> {
                 int[] in = values.ints;
                 if (positions == null) {
-                    for (int i = 0; i < count; i++) {
-                        data.setInt(4L * i, in[i]);
-                    }
+                    // a bulk copy from the heap array into the vector's memory
+                    data.nioBuffer(0, 4 * count).order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().put(in, 0, count);
                 }
                 else {
                     for (int i = 0; i < count; i++) {
@@ -438,9 +501,7 @@ final class LeafConverter
             case INT64, FLOAT64 -> {
                 long[] in = values.longs;
                 if (positions == null) {
-                    for (int i = 0; i < count; i++) {
-                        data.setLong(8L * i, in[i]);
-                    }
+                    data.nioBuffer(0, 8 * count).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(in, 0, count);
                 }
                 else {
                     for (int i = 0; i < count; i++) {
@@ -467,12 +528,5 @@ final class LeafConverter
     boolean needsZeroedData()
     {
         return target == Target.BIT;
-    }
-
-    static void checkVariableWidth(FieldVector vector)
-    {
-        if (!(vector instanceof BaseVariableWidthVector)) {
-            throw new IllegalStateException("Expected a variable-width vector, got " + vector.getClass().getSimpleName());
-        }
     }
 }

@@ -19,16 +19,27 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnIndex;
 import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.Encoding;
 import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.PageHeader;
 import org.apache.parquet.format.PageLocation;
+import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.Type;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -40,8 +51,9 @@ import static java.util.Objects.requireNonNull;
  * one reused {@link VectorSchemaRoot}.
  * <p>
  * Output columns are matched to file columns by Parquet field id; a column the file lacks comes
- * out all null. Row groups are skipped when the filter cannot match their statistics, pages when
- * it cannot match their column index; the optional row selection (file row positions) limits the
+ * out all null. Row groups are skipped when the filter cannot match their statistics or the
+ * small dictionaries of fully dictionary-encoded columns, pages when it cannot match their
+ * column index; the optional row selection (file row positions) limits the
  * output to the selected rows, in file order, and skips pages without selected rows undecoded.
  * <p>
  * Trust contract: every length, offset and count from the file is checked before use; any
@@ -53,6 +65,8 @@ public final class ParquetReader
         implements AutoCloseable
 {
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
+    private static final int MAX_DICTIONARY_BYTES = 1 << 20;
+    private static final int MAX_DICTIONARY_VALUES = 100_000;
 
     private final ParquetInput input;
     private final String file;
@@ -64,6 +78,7 @@ public final class ParquetReader
     private final List<Integer> neededLeaves;
     private final ColumnReader[] readers;
     private final ReaderCounters counters = new ReaderCounters();
+    private final Map<Integer, List<FieldAssembler.Leaf>> leafUsers = new HashMap<>();
     private final long fileRowCount;
 
     private int rowGroupIndex = -1;
@@ -99,12 +114,21 @@ public final class ParquetReader
         this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
     }
 
+    /**
+     * Reads and checks the footer and matches the requested columns to the file's. The reader
+     * allocates only from a child of {@code allocator}, which {@link #close()} releases.
+     */
     public static ParquetReader open(ParquetInput input, ParquetReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         requireNonNull(input, "input is null");
         requireNonNull(options, "options is null");
         requireNonNull(allocator, "allocator is null");
+        for (DataField column : options.columns()) {
+            if (containsVariant(column.type())) {
+                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
+            }
+        }
         ParquetFooter footer;
         try {
             footer = ParquetFooter.read(input);
@@ -130,23 +154,55 @@ public final class ParquetReader
         }
     }
 
+    private static boolean containsVariant(DataType type)
+    {
+        if (type instanceof ArrayType array) {
+            return containsVariant(array.element());
+        }
+        if (type instanceof MultisetType multiset) {
+            return containsVariant(multiset.element());
+        }
+        if (type instanceof MapType map) {
+            return containsVariant(map.key()) || containsVariant(map.value());
+        }
+        if (type instanceof RowType row) {
+            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
+        }
+        return type.root() == TypeRoot.VARIANT;
+    }
+
+    /**
+     * The batch of the last successful {@link #nextBatch()}: owned by the reader, valid until
+     * the next call to {@code nextBatch()} or {@code close()}; its buffers are reused.
+     */
     public VectorSchemaRoot root()
     {
         return root;
     }
 
+    /**
+     * Rows in the file according to its footer, before any skipping.
+     */
     public long fileRowCount()
     {
         return fileRowCount;
     }
 
+    /**
+     * A snapshot of the counters so far.
+     */
     public ReaderMetrics metrics()
     {
         return counters.snapshot();
     }
 
     /**
-     * Fills {@link #root()} with the next batch; false at the end of the file.
+     * Fills {@link #root()} with the next batch of between 1 and {@code batchSize} rows, in file
+     * order; false (and an empty root) at the end of the file. A failure leaves the reader
+     * unusable except for {@link #close()}.
+     *
+     * @throws ParquetCorruptionException when the file breaks the format
+     * @throws ParquetUnsupportedException when it uses a feature this reader lacks
      */
     public boolean nextBatch()
             throws IOException
@@ -266,6 +322,10 @@ public final class ParquetReader
                 continue;
             }
             if (options.filter().isPresent() && !StatsEvaluator.mightMatch(options.filter().get(), new RowGroupStats(rowGroup))) {
+                counters.rowGroupsSkipped++;
+                continue;
+            }
+            if (options.filter().isPresent() && !dictionariesMightMatch(rowGroup)) {
                 counters.rowGroupsSkipped++;
                 continue;
             }
@@ -448,6 +508,118 @@ public final class ParquetReader
         return kept;
     }
 
+    private boolean dictionariesMightMatch(RowGroup rowGroup)
+            throws IOException
+    {
+        Map<Integer, Optional<List<Object>>> loaded = new HashMap<>();
+        IOException[] failure = new IOException[1];
+        boolean result = DictionaryPruning.mightMatch(options.filter().get(), field -> loaded.computeIfAbsent(field.fieldId(), id -> {
+            try {
+                return dictionary(rowGroup, field);
+            }
+            catch (IOException e) {
+                failure[0] = e;
+                return Optional.empty();
+            }
+        }));
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return result;
+    }
+
+    /**
+     * The values of a column chunk when all its data pages are dictionary encoded and the
+     * dictionary page is small, as internal values of the field's type; otherwise empty.
+     */
+    private Optional<List<Object>> dictionary(RowGroup rowGroup, FieldRef field)
+            throws IOException
+    {
+        Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
+        if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
+            return Optional.empty();
+        }
+        SchemaNode node = found.get();
+        TypeRoot root = field.type().root();
+        if (root == TypeRoot.FLOAT || root == TypeRoot.DOUBLE || root == TypeRoot.BOOLEAN || !StatisticsValues.compatible(node.element(), field.type())) {
+            return Optional.empty();
+        }
+        ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
+        if (!metadata.isSetEncoding_stats() || !metadata.isSetDictionary_page_offset() || metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+            return Optional.empty();
+        }
+        for (PageEncodingStats stats : metadata.getEncoding_stats()) {
+            boolean dataPage = stats.getPage_type() == PageType.DATA_PAGE || stats.getPage_type() == PageType.DATA_PAGE_V2;
+            boolean dictionaryEncoded = stats.getEncoding() == Encoding.PLAIN_DICTIONARY || stats.getEncoding() == Encoding.RLE_DICTIONARY;
+            if (dataPage && !dictionaryEncoded && stats.getCount() > 0) {
+                return Optional.empty();
+            }
+        }
+        long start = metadata.getDictionary_page_offset();
+        long end = metadata.getData_page_offset();
+        if (start < ParquetFooter.MAGIC.length || end <= start || end > footer.footerStart()) {
+            return Optional.empty();
+        }
+        if (end - start > MAX_DICTIONARY_BYTES) {
+            return Optional.empty();
+        }
+        byte[] bytes = new byte[(int) (end - start)];
+        input.readFully(start, bytes, 0, bytes.length);
+        counters.bytesRead += bytes.length;
+        PageHeader header = new PageHeader();
+        int headerLength = ParquetFooter.readThrift(header, bytes, 0, bytes.length, file, "dictionary page header of column " + node.name());
+        if (header.getType() != PageType.DICTIONARY_PAGE || !header.isSetDictionary_page_header()) {
+            return Optional.empty();
+        }
+        int count = header.getDictionary_page_header().getNum_values();
+        int compressed = header.getCompressed_page_size();
+        int uncompressed = header.getUncompressed_page_size();
+        if (count < 0 || count > MAX_DICTIONARY_VALUES || compressed < 0 || compressed > bytes.length - headerLength || uncompressed < 0 || uncompressed > 64 * MAX_DICTIONARY_BYTES) {
+            return Optional.empty();
+        }
+        ColumnReader.verifyChecksum(header, bytes, headerLength);
+        byte[] body;
+        int offset;
+        if (metadata.getCodec() == CompressionCodec.UNCOMPRESSED) {
+            body = bytes;
+            offset = headerLength;
+        }
+        else {
+            body = new byte[uncompressed];
+            offset = 0;
+            new PageDecompressor(metadata.getCodec()).decompress(bytes, headerLength, compressed, body, uncompressed);
+        }
+        Type type = node.element().getType();
+        ValueBuffer values = new ValueBuffer();
+        PlainDecoders.create(type, node.element().isSetType_length() ? node.element().getType_length() : 0, body, offset, offset + uncompressed).read(values, count);
+        List<Object> result = new ArrayList<>(count);
+        byte[] scratch4 = new byte[4];
+        byte[] scratch8 = new byte[8];
+        for (int i = 0; i < count; i++) {
+            byte[] encoded;
+            switch (type) {
+                case INT32 -> {
+                    ByteBuffer.wrap(scratch4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, values.ints[i]);
+                    encoded = scratch4;
+                }
+                case INT64 -> {
+                    ByteBuffer.wrap(scratch8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, values.longs[i]);
+                    encoded = scratch8;
+                }
+                case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> encoded = Arrays.copyOfRange(values.bytes, values.offsets[i], values.offsets[i + 1]);
+                default -> {
+                    return Optional.empty();
+                }
+            }
+            Object value = StatisticsValues.decode(node.element(), field.type(), encoded, false);
+            if (value == null) {
+                return Optional.empty();
+            }
+            result.add(value);
+        }
+        return Optional.of(result);
+    }
+
     private static byte[] toBytes(java.nio.ByteBuffer buffer)
     {
         if (buffer == null) {
@@ -560,8 +732,8 @@ public final class ParquetReader
                 throw mismatch(node, type);
             }
             LeafConverter converter = LeafConverter.create(node.element(), type, file);
-            leaves.add(node.leafIndex());
-            return new FieldAssembler.Leaf(readers, node.leafIndex(), converter);
+            addLeaf(leaves, node.leafIndex());
+            return leaf(node.leafIndex(), converter);
         }
         if (node.isPrimitive() || node.isRepeated()) {
             throw mismatch(node, type);
@@ -591,7 +763,7 @@ public final class ParquetReader
                 throw mismatch(node, type);
             }
             FieldAssembler elementAssembler = element == repeated
-                    ? new FieldAssembler.Leaf(readers, repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
+                    ? leaf(repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
                     : assembler(element, array.element(), leaves);
             if (element == repeated) {
                 addLeaf(leaves, repeated.leafIndex());
@@ -621,6 +793,18 @@ public final class ParquetReader
         return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), new FieldAssembler.Entries(key, value));
     }
 
+    private FieldAssembler.Leaf leaf(int leafIndex, LeafConverter converter)
+    {
+        FieldAssembler.Leaf leaf = new FieldAssembler.Leaf(readers, leafIndex, converter);
+        List<FieldAssembler.Leaf> users = leafUsers.computeIfAbsent(leafIndex, index -> new ArrayList<>());
+        users.add(leaf);
+        if (users.size() > 1) {
+            // conversions may rewrite the decoded values in place: each user then works on a copy
+            users.forEach(FieldAssembler.Leaf::copyValues);
+        }
+        return leaf;
+    }
+
     private static void addLeaf(List<Integer> leaves, int leaf)
     {
         if (!leaves.contains(leaf)) {
@@ -635,6 +819,9 @@ public final class ParquetReader
                 + " cannot be read as " + type.asSqlString());
     }
 
+    /**
+     * Releases the batch and the child allocator; idempotent.
+     */
     @Override
     public void close()
     {

@@ -76,11 +76,21 @@ final class RleBitPackedDecoder
                 }
             }
             else {
-                for (int i = 0; i < n; i++) {
-                    if (packedIndex == 8) {
-                        unpackGroup();
+                int i = 0;
+                while (i < n && packedIndex < 8) {
+                    out[index + i++] = packed[packedIndex++];
+                }
+                // whole groups go straight to the output
+                while (n - i >= 8) {
+                    unpack(out, index + i);
+                    i += 8;
+                }
+                if (i < n) {
+                    unpack(packed, 0);
+                    packedIndex = 0;
+                    while (i < n) {
+                        out[index + i++] = packed[packedIndex++];
                     }
-                    out[index + i] = packed[packedIndex++];
                 }
             }
             index += n;
@@ -97,11 +107,18 @@ final class RleBitPackedDecoder
             }
             int n = Math.min(remaining, runRemaining);
             if (!rle) {
-                for (int i = 0; i < n; i++) {
-                    if (packedIndex == 8) {
-                        unpackGroup();
-                    }
+                int i = 0;
+                while (i < n && packedIndex < 8) {
                     packedIndex++;
+                    i++;
+                }
+                // whole groups are stepped over without decoding
+                int groups = (n - i) / 8;
+                position = (int) Math.min(end, position + (long) groups * bitWidth);
+                i += groups * 8;
+                if (i < n) {
+                    unpack(packed, 0);
+                    packedIndex = n - i;
                 }
             }
             remaining -= n;
@@ -142,31 +159,31 @@ final class RleBitPackedDecoder
         }
     }
 
-    private void unpackGroup()
+    /**
+     * Unpacks the next group of 8 values into {@code target[offset, offset + 8)}.
+     */
+    private void unpack(int[] target, int offset)
     {
         if (bitWidth == 0) {
-            java.util.Arrays.fill(packed, 0);
-            packedIndex = 0;
+            java.util.Arrays.fill(target, offset, offset + 8, 0);
             return;
         }
         long buffer = 0;
         int bits = 0;
         long mask = (1L << bitWidth) - 1;
+        int pos = position;
         for (int i = 0; i < 8; i++) {
             while (bits < bitWidth) {
-                long next = position < end ? data[position] & 0xFF : 0;
-                position++;
+                long next = pos < end ? data[pos] & 0xFF : 0;
+                pos++;
                 buffer |= next << bits;
                 bits += 8;
             }
-            packed[i] = (int) (buffer & mask);
+            target[offset + i] = (int) (buffer & mask);
             buffer >>>= bitWidth;
             bits -= bitWidth;
         }
-        if (position > end) {
-            position = end;
-        }
-        packedIndex = 0;
+        position = Math.min(pos, end);
     }
 
     private long readUnsignedVarint()

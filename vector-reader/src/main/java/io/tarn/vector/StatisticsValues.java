@@ -3,7 +3,6 @@ package io.tarn.vector;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataType;
 import io.tarn.types.Timestamp;
-import io.tarn.types.TypeRoot;
 import org.apache.parquet.format.ConvertedType;
 import org.apache.parquet.format.LogicalType;
 import org.apache.parquet.format.SchemaElement;
@@ -151,10 +150,5 @@ final class StatisticsValues
                 return null;
             }
         }
-    }
-
-    static boolean isTimestampRoot(TypeRoot root)
-    {
-        return root == TypeRoot.TIMESTAMP || root == TypeRoot.TIMESTAMP_LTZ;
     }
 }

@@ -22,6 +22,37 @@ final class ValueBuffer
         offsets[0] = 0;
     }
 
+    void copyFrom(ValueBuffer source)
+    {
+        int n = source.count;
+        if (ints.length < n && source.ints.length >= n) {
+            ints = new int[n];
+        }
+        if (longs.length < n && source.longs.length >= n) {
+            longs = new long[n];
+        }
+        if (offsets.length < n + 1) {
+            offsets = new int[n + 1];
+        }
+        if (source.ints.length >= n) {
+            System.arraycopy(source.ints, 0, ints, 0, n);
+        }
+        if (source.longs.length >= n) {
+            System.arraycopy(source.longs, 0, longs, 0, n);
+        }
+        if (source.offsets.length >= n + 1) {
+            System.arraycopy(source.offsets, 0, offsets, 0, n + 1);
+            int byteCount = source.offsets[n];
+            if (byteCount >= 0 && byteCount <= source.bytes.length) {
+                if (bytes.length < byteCount) {
+                    bytes = new byte[byteCount];
+                }
+                System.arraycopy(source.bytes, 0, bytes, 0, byteCount);
+            }
+        }
+        count = n;
+    }
+
     int byteCount()
     {
         return offsets[count];

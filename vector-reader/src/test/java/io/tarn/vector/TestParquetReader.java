@@ -2,6 +2,7 @@ package io.tarn.vector;
 
 import io.tarn.testing.CanonicalValueFormatter;
 import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.RootAllocator;
@@ -117,6 +118,64 @@ public class TestParquetReader
     }
 
     @Test
+    public void testWithoutPageIndexes()
+            throws IOException
+    {
+        // files of writers without column and offset indexes: row boundaries come from the levels
+        for (String writerVersion : List.of("v1", "v2")) {
+            List<GenericRow> rows = new TestDataGenerator(23).rows(TestDataGenerator.ALL_TYPES, 900);
+            byte[] file = stripPageIndexes(ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(
+                    "parquet.enable.dictionary", "false",
+                    "parquet.writer.version", writerVersion,
+                    "parquet.page.size", "1024",
+                    "parquet.page.row.count.limit", "70"), "snappy"));
+            List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+            List<String> expected = expected(rows, TestDataGenerator.ALL_TYPES);
+            assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(61))).containsExactlyElementsOf(expected);
+
+            RoaringBitmap selection = RoaringBitmap.bitmapOfRange(300, 420);
+            selection.add(7);
+            selection.add(899);
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> wanted.add(expected.get(position)));
+            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withBatchSize(50).withRowSelection(selection), allocator)) {
+                List<String> actual = new ArrayList<>();
+                while (reader.nextBatch()) {
+                    actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                }
+                assertThat(actual).containsExactlyElementsOf(wanted);
+                // flat columns still skip whole pages by their value counts (v1) or row counts (v2)
+                assertThat(reader.metrics().pagesSkipped()).isGreaterThan(0);
+            }
+        }
+    }
+
+    private static byte[] stripPageIndexes(byte[] file)
+            throws IOException
+    {
+        ParquetFooter footer = ParquetFooter.read(ParquetInput.of("original.parquet", file));
+        org.apache.parquet.format.FileMetaData metadata = footer.metadata().deepCopy();
+        for (org.apache.parquet.format.RowGroup rowGroup : metadata.getRow_groups()) {
+            for (org.apache.parquet.format.ColumnChunk chunk : rowGroup.getColumns()) {
+                assertThat(chunk.isSetOffset_index_offset()).isTrue();
+                chunk.unsetOffset_index_offset();
+                chunk.unsetOffset_index_length();
+                chunk.unsetColumn_index_offset();
+                chunk.unsetColumn_index_length();
+            }
+        }
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(file, 0, (int) footer.footerStart());
+        java.io.ByteArrayOutputStream serialized = new java.io.ByteArrayOutputStream();
+        org.apache.parquet.format.Util.writeFileMetaData(metadata, serialized);
+        out.write(serialized.toByteArray());
+        int length = serialized.size();
+        out.write(new byte[] {(byte) length, (byte) (length >>> 8), (byte) (length >>> 16), (byte) (length >>> 24)});
+        out.write(ParquetFooter.MAGIC);
+        return out.toByteArray();
+    }
+
+    @Test
     public void testFilterSkipsRowGroupsAndPages()
             throws IOException
     {
@@ -156,6 +215,46 @@ public class TestParquetReader
         FieldRef wrongType = new FieldRef(0, "id", io.tarn.types.DataTypes.integer());
         options = ParquetReadOptions.of(fields).withFilter(Predicates.lessThan(wrongType, 0));
         assertThat(readAll(file, options)).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    public void testFilterSkipsRowGroupsByDictionary()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "cat", org.apache.paimon.types.DataTypes.STRING()),
+                new org.apache.paimon.types.DataField(2, "n", org.apache.paimon.types.DataTypes.INT())));
+        List<GenericRow> rows = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            // before row 2500 only "a" and "c" (and 10, 30): the bounds of every row group include "b" (and 20)
+            boolean late = i >= 2500;
+            String category = late ? "b" : i % 2 == 0 ? "a" : "c";
+            rows.add(GenericRow.of((long) i, org.apache.paimon.data.BinaryString.fromString(category), late ? 20 : i % 2 == 0 ? 10 : 30));
+        }
+        for (String writerVersion : List.of("v1", "v2")) {
+            byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.block.size", "4000", "parquet.writer.version", writerVersion), "snappy");
+            List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+            List<String> expected = expected(rows, rowType);
+            for (Predicate filter : List.of(
+                    Predicates.equal(FieldRef.of(fields.get(1)), "b"),
+                    Predicates.in(FieldRef.of(fields.get(2)), List.of(20, 25)))) {
+                ParquetReadOptions options = ParquetReadOptions.of(fields).withFilter(filter);
+                List<String> actual = new ArrayList<>();
+                ReaderMetrics metrics;
+                try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                    while (reader.nextBatch()) {
+                        actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                    }
+                    metrics = reader.metrics();
+                }
+                assertThat(metrics.rowGroups()).isGreaterThan(2);
+                assertThat(metrics.rowGroupsSkipped()).as(filter.toString()).isGreaterThan(0);
+                assertThat(actual).containsSubsequence(expected.subList(2500, 3000));
+                assertThat(actual).isSubsetOf(expected);
+                assertThat(actual.size()).isLessThan(3000);
+            }
+        }
     }
 
     @Test
@@ -210,7 +309,9 @@ public class TestParquetReader
                     new DataField(3, "d18", io.tarn.types.DataTypes.decimal(38, 10)),
                     new DataField(4, "d38", io.tarn.types.DataTypes.decimal(38, 8)),
                     new DataField(5, "si", io.tarn.types.DataTypes.integer()),
-                    new DataField(6, "ts", io.tarn.types.DataTypes.timestamp(6)));
+                    new DataField(6, "ts", io.tarn.types.DataTypes.timestamp(6)),
+                    new DataField(0, "i_text", io.tarn.types.DataTypes.string()),
+                    new DataField(1, "f_text", io.tarn.types.DataTypes.varchar(6)));
             List<String> wanted = new ArrayList<>();
             for (GenericRow row : rows) {
                 List<String> values = new ArrayList<>();
@@ -221,6 +322,9 @@ public class TestParquetReader
                 values.add(row.isNullAt(4) ? "\\N" : row.getDecimal(4, 30, 6).toBigDecimal().setScale(8).toPlainString());
                 values.add(row.isNullAt(5) ? "\\N" : Integer.toString(row.getShort(5)));
                 values.add(row.isNullAt(6) ? "\\N" : CanonicalValueFormatter.formatTimestamp(row.getTimestamp(6, 3).getMillisecond(), 0, 6));
+                // Paimon's numeric-to-string cast: toString, cut to the VARCHAR length
+                values.add(row.isNullAt(0) ? "\\N" : Integer.toString(row.getInt(0)));
+                values.add(row.isNullAt(1) ? "\\N" : Float.toString(row.getFloat(1)).substring(0, Math.min(6, Float.toString(row.getFloat(1)).length())));
                 wanted.add(String.join("\t", values));
             }
             assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(1000))).containsExactlyElementsOf(wanted);
@@ -268,6 +372,64 @@ public class TestParquetReader
         List<String> all = expected(rows, rowType);
         selection.forEach((int position) -> wanted.add(all.get(position)));
         assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(selection))).containsExactlyElementsOf(wanted);
+    }
+
+    @Test
+    public void testBatchesReuseBuffers()
+            throws IOException
+    {
+        List<GenericRow> rows = new TestDataGenerator(8).rows(TestDataGenerator.ALL_TYPES, 1000);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withBatchSize(100), allocator)) {
+            assertThat(reader.fileRowCount()).isEqualTo(1000);
+            assertThat(reader.root().getSchema()).isEqualTo(ArrowTypes.toArrowSchema(fields));
+            assertThat(reader.nextBatch()).isTrue();
+            assertThat(reader.nextBatch()).isTrue();
+            long address = reader.root().getVector("i").getDataBuffer().memoryAddress();
+            long stringAddress = reader.root().getVector("s").getOffsetBuffer().memoryAddress();
+            long memory = allocator.getAllocatedMemory();
+            int batches = 2;
+            while (reader.nextBatch()) {
+                batches++;
+                assertThat(reader.root().getVector("i").getDataBuffer().memoryAddress()).isEqualTo(address);
+                assertThat(reader.root().getVector("s").getOffsetBuffer().memoryAddress()).isEqualTo(stringAddress);
+            }
+            assertThat(batches).isEqualTo(10);
+            assertThat(allocator.getAllocatedMemory()).isLessThanOrEqualTo(memory * 2);
+            assertThat(reader.nextBatch()).isFalse();
+            assertThat(reader.metrics().rowsRead()).isEqualTo(1000);
+        }
+        assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
+    }
+
+    @Test
+    public void testEmptyFileAndNoColumns()
+            throws IOException
+    {
+        List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
+        byte[] empty = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, List.of(), Map.of(), "zstd");
+        assertThat(readAll(empty, ParquetReadOptions.of(fields))).isEmpty();
+
+        List<GenericRow> rows = new TestDataGenerator(9).rows(TestDataGenerator.ALL_TYPES, 250);
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
+        int count = 0;
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(List.of()).withBatchSize(100), allocator)) {
+            while (reader.nextBatch()) {
+                count += reader.root().getRowCount();
+            }
+        }
+        assertThat(count).isEqualTo(250);
+    }
+
+    @Test
+    public void testVariantIsUnsupported()
+    {
+        byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, List.of(), Map.of(), "zstd");
+        List<DataField> fields = List.of(new DataField(1, "v", new io.tarn.types.AtomicType(io.tarn.types.TypeRoot.VARIANT, 0, 0, true)));
+        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(fields)))
+                .isInstanceOf(ParquetUnsupportedException.class)
+                .hasMessageContaining("VARIANT");
     }
 
     static List<String> expected(List<GenericRow> rows, RowType rowType)

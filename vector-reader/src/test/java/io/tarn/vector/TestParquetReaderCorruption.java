@@ -1,9 +1,12 @@
 package io.tarn.vector;
 
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.paimon.data.GenericRow;
 import org.apache.parquet.format.ColumnMetaData;
+import org.roaringbitmap.RoaringBitmap;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
@@ -129,23 +132,63 @@ public class TestParquetReaderCorruption
     }
 
     @Test
+    public void testFlippedBitFailsTheChecksum()
+            throws IOException
+    {
+        ColumnMetaData column = firstColumn();
+        for (int bit = 0; bit < 8; bit++) {
+            byte[] corrupt = file.clone();
+            // the last byte of the first column's chunk belongs to the body of its last page
+            int position = (int) (column.getData_page_offset() + column.getTotal_compressed_size() - 1);
+            corrupt[position] ^= (byte) (1 << bit);
+            assertThatThrownBy(() -> readAll(corrupt))
+                    .isInstanceOf(ParquetCorruptionException.class)
+                    .hasMessageContaining("test.parquet")
+                    .hasMessageContaining("id")
+                    .hasMessageContaining("checksum");
+        }
+    }
+
+    @Test
     public void testFuzz()
     {
         long seed = System.nanoTime();
         System.out.println("TestParquetReaderCorruption.testFuzz seed " + seed);
         Random random = new Random(seed);
+        String compression = List.of("zstd", "uncompressed", "snappy", "gzip", "lz4_raw", "lz4").get(random.nextInt(6));
+        String dictionary = random.nextBoolean() ? "true" : "false";
+        String writerVersion = random.nextBoolean() ? "v1" : "v2";
+        System.out.println("TestParquetReaderCorruption.testFuzz file: " + compression + ", dictionary " + dictionary + ", " + writerVersion);
         byte[] small = ParquetTestFiles.write(
                 TestDataGenerator.ALL_TYPES,
                 new TestDataGenerator(seed).rows(TestDataGenerator.ALL_TYPES, 12),
-                Map.of("parquet.page.row.count.limit", "5", "parquet.enable.dictionary", random.nextBoolean() ? "true" : "false"),
-                random.nextBoolean() ? "zstd" : "uncompressed");
-        long deadline = System.nanoTime() + 90_000_000_000L;
+                Map.of("parquet.page.row.count.limit", "5", "parquet.enable.dictionary", dictionary, "parquet.writer.version", writerVersion),
+                compression);
+        FieldRef id = FieldRef.of(FIELDS.get(0));
+        long deadline = System.nanoTime() + 60_000_000_000L;
         int iterations = 0;
         int failures = 0;
         for (; iterations < 10_000 && System.nanoTime() < deadline; iterations++) {
             byte[] mutated = mutate(small, random);
+            ParquetReadOptions options = ParquetReadOptions.of(FIELDS).withBatchSize(1 + random.nextInt(8));
+            switch (random.nextInt(3)) {
+                case 0 -> {
+                    RoaringBitmap selection = new RoaringBitmap();
+                    for (int row = 0; row < 12; row++) {
+                        if (random.nextBoolean()) {
+                            selection.add(row);
+                        }
+                    }
+                    options = options.withRowSelection(selection);
+                }
+                case 1 -> options = options.withFilter(Predicates.or(
+                        Predicates.greaterOrEqual(id, (long) random.nextInt(12)),
+                        Predicates.equal(FieldRef.of(FIELDS.get(11)), "v" + random.nextInt(5))));
+                default -> {
+                }
+            }
             try {
-                readAll(mutated);
+                readAll(mutated, options);
             }
             catch (ParquetCorruptionException | ParquetUnsupportedException e) {
                 failures++;
@@ -197,13 +240,19 @@ public class TestParquetReaderCorruption
     private int readAll(byte[] bytes)
             throws IOException
     {
+        return readAll(bytes, ParquetReadOptions.of(FIELDS).withBatchSize(7));
+    }
+
+    private int readAll(byte[] bytes, ParquetReadOptions options)
+            throws IOException
+    {
         int rows = 0;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", bytes), ParquetReadOptions.of(FIELDS).withBatchSize(7), allocator)) {
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", bytes), options, allocator)) {
             while (reader.nextBatch()) {
                 rows += reader.root().getRowCount();
                 // corrupt bytes may decode to any value, but never to vectors whose offsets break reading
                 try {
-                    ArrowRowFormatter.rows(reader.root(), FIELDS);
+                    ArrowRowFormatter.rows(reader.root(), options.columns());
                 }
                 catch (DateTimeException e) {
                     // a TIME or DATE value out of the range java.time formats

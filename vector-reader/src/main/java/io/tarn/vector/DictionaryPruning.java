@@ -1,0 +1,81 @@
+package io.tarn.vector;
+
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicate.And;
+import io.tarn.index.predicate.Predicate.Comparison;
+import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.Or;
+import io.tarn.index.predicate.Predicates;
+import io.tarn.types.ValueComparator;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Decides from the complete dictionaries of row-group columns whether a filter can match: an
+ * {@code =} or {@code IN} leaf cannot when none of its literals is in the dictionary (a NULL never
+ * equals anything). Every other leaf, and every column without a complete dictionary, might match.
+ */
+final class DictionaryPruning
+{
+    private DictionaryPruning() {}
+
+    static boolean mightMatch(Predicate predicate, Function<FieldRef, Optional<List<Object>>> dictionaries)
+    {
+        return visit(Predicates.pushNotDown(predicate), dictionaries);
+    }
+
+    private static boolean visit(Predicate predicate, Function<FieldRef, Optional<List<Object>>> dictionaries)
+    {
+        if (predicate instanceof And and) {
+            for (Predicate child : and.children()) {
+                if (!visit(child, dictionaries)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (predicate instanceof Or or) {
+            for (Predicate child : or.children()) {
+                if (visit(child, dictionaries)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+        if (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL) {
+            return anyPresent(comparison.field(), List.of(comparison.literal()), dictionaries);
+        }
+        if (predicate instanceof In in) {
+            return anyPresent(in.field(), in.literals(), dictionaries);
+        }
+        return true;
+    }
+
+    private static boolean anyPresent(FieldRef field, List<Object> literals, Function<FieldRef, Optional<List<Object>>> dictionaries)
+    {
+        Optional<List<Object>> dictionary = dictionaries.apply(field);
+        if (dictionary.isEmpty()) {
+            return true;
+        }
+        for (Object literal : literals) {
+            if (literal == null) {
+                continue;
+            }
+            for (Object value : dictionary.get()) {
+                try {
+                    if (ValueComparator.compare(field.type(), value, literal) == 0) {
+                        return true;
+                    }
+                }
+                catch (IllegalArgumentException e) {
+                    // a literal of another class than the column's values: cannot decide
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+}
