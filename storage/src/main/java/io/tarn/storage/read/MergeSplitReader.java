@@ -334,8 +334,7 @@ public final class MergeSplitReader
     {
         Comparator<Record> order = (left, right) -> compareKeys(left.key(), right.key());
         if (sequenceValueIndexes.length > 0) {
-            Comparator<Record> sequence = (left, right) -> compareSequenceFields(left.value().values(), right.value().values());
-            order = order.thenComparing(sequenceAscending ? sequence : sequence.reversed());
+            order = order.thenComparing((left, right) -> compareSequenceFields(left.value().values(), right.value().values()));
         }
         return order.thenComparingLong(record -> record.value().sequenceNumber());
     }
@@ -356,13 +355,14 @@ public final class MergeSplitReader
         for (int index : sequenceValueIndexes) {
             Object a = left[index];
             Object b = right[index];
-            // nulls first, as Paimon's generated record comparator orders them
+            // nulls first in either sort order, as Paimon's generated record comparator orders them
             int order;
             if (a == null || b == null) {
                 order = a == null ? (b == null ? 0 : -1) : 1;
             }
             else {
                 order = ValueComparator.compare(valueFields.get(index).type(), a, b);
+                order = sequenceAscending ? order : -order;
             }
             if (order != 0) {
                 return order;
