@@ -32,30 +32,32 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Reads one merge-on-read split of a primary-key table (one partition and bucket, all its sorted
- * runs) as Arrow batches: every record of every file is ordered by (key, user sequence field,
- * {@code _SEQUENCE_NUMBER}), the records of each key are folded by the table's merge engine
- * (Paimon's reducer: a key with a single record keeps it as it is), results of kind -U/-D are
- * dropped, and the filter is applied to the merged rows.
+ * runs) as Arrow batches: a k-way merge of the split's files (each sorted by key) orders records by
+ * (key, user sequence field, {@code _SEQUENCE_NUMBER}), the records of each key are folded by the
+ * table's merge engine (Paimon's reducer: a key with a single record keeps it as it is), results
+ * of kind -U/-D are dropped, and the filter is applied to the merged rows.
  *
- * <p>The filter is not handed to the file reader: skipping a row group by a value column could
- * hide a newer version of a row and bring back an older one.
+ * <p>Only the filter's primary-key part is handed to the file reader: skipping a row group by a
+ * value column could hide a newer version of a row and bring back an older one.
  *
- * <p>Memory: the whole split (one bucket) is collected and sorted in memory on the first
- * {@link #nextBatch()}, boxed row by row. That is bounded by the bucket's size, which Paimon keeps
- * small (target-file-size times the number of sorted runs); a streaming k-way merge of the sorted
- * runs would bound it by the number of runs instead.
+ * <p>Memory: every file of the split is open at once with one batch of {@value #FILE_BATCH_SIZE}
+ * rows; records are boxed one at a time (a slow path compared with raw reads, but bounded by the
+ * number of files, not their size). Paimon's section splitting (opening only files whose key
+ * ranges overlap) would bound it further.
  *
  * <p>Ownership: as {@link SplitReader}: the batch of {@link #root()} stays valid until the next
  * {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
@@ -64,6 +66,7 @@ import static java.util.Objects.requireNonNull;
 public final class MergeSplitReader
         implements AutoCloseable
 {
+    private static final int FILE_BATCH_SIZE = 1024;
     private static final int KEY_FIELD_ID_START = 1073741823;
     private static final DataField SEQUENCE_NUMBER = new DataField(2147483646, "_SEQUENCE_NUMBER", DataTypes.bigint().withNullable(false));
     private static final DataField VALUE_KIND = new DataField(2147483645, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
@@ -84,8 +87,10 @@ public final class MergeSplitReader
     private final int[] outputValueIndexes;
     private final VectorSchemaRoot output;
 
-    private List<Object[]> rows;
-    private int nextRow;
+    private final Optional<Predicate> keyFilter;
+    private final List<FileCursor> cursors = new ArrayList<>();
+
+    private PriorityQueue<FileCursor> queue;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
 
     /**
@@ -148,6 +153,11 @@ public final class MergeSplitReader
         this.readColumns = List.copyOf(columns);
         this.outputValueIndexes = request.columns().stream().mapToInt(field -> valueIndexById.get(field.id())).toArray();
         this.mergeFunction = MergeFunctions.create(table.name(), readSchema, valueFields);
+        Set<Integer> keyIds = new HashSet<>();
+        for (String name : readSchema.primaryKeys()) {
+            keyIds.add(field(readSchema, name, "primary key").id());
+        }
+        this.keyFilter = request.filter().flatMap(filter -> keyOnly(filter, keyIds));
 
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("merge-split-reader", 0, Long.MAX_VALUE);
         this.output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator);
@@ -159,26 +169,47 @@ public final class MergeSplitReader
     public boolean nextBatch()
             throws IOException
     {
-        if (rows == null) {
-            rows = mergedRows(readRecords());
+        if (queue == null) {
+            openFiles();
         }
-        if (nextRow == rows.size()) {
+        int count = 0;
+        long filtered = 0;
+        List<KeyValue> group = new ArrayList<>();
+        while (count < request.batchSize() && !queue.isEmpty()) {
+            FileCursor first = queue.poll();
+            Object[] key = first.key;
+            group.clear();
+            group.add(first.record);
+            advance(first);
+            while (!queue.isEmpty() && compareKeys(queue.peek().key, key) == 0) {
+                FileCursor next = queue.poll();
+                group.add(next.record);
+                advance(next);
+            }
+            KeyValue result = merge(group);
+            if (result.isRetract()) {
+                continue;
+            }
+            if (!matches(result.values())) {
+                filtered++;
+                continue;
+            }
+            if (count == 0) {
+                output.allocateNew();
+            }
+            for (int column = 0; column < outputValueIndexes.length; column++) {
+                ArrowValueWriter.write(output.getVector(column), count, result.values()[outputValueIndexes[column]], request.columns().get(column).type());
+            }
+            count++;
+        }
+        metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, filtered, count, 0));
+        if (count == 0) {
             return false;
         }
-        int count = Math.min(request.batchSize(), rows.size() - nextRow);
-        output.allocateNew();
         for (int column = 0; column < outputValueIndexes.length; column++) {
-            FieldVector vector = output.getVector(column);
-            DataType type = request.columns().get(column).type();
-            int valueIndex = outputValueIndexes[column];
-            for (int row = 0; row < count; row++) {
-                ArrowValueWriter.write(vector, row, rows.get(nextRow + row)[valueIndex], type);
-            }
-            vector.setValueCount(count);
+            output.getVector(column).setValueCount(count);
         }
         output.setRowCount(count);
-        nextRow += count;
-        metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, 0, count, 0));
         return true;
     }
 
@@ -196,6 +227,9 @@ public final class MergeSplitReader
     public void close()
     {
         try {
+            for (FileCursor cursor : cursors) {
+                cursor.close();
+            }
             output.close();
         }
         finally {
@@ -203,19 +237,51 @@ public final class MergeSplitReader
         }
     }
 
-    private record Record(Object[] key, KeyValue value) {}
-
-    private List<Record> readRecords()
-            throws IOException
+    /**
+     * Paimon's reducer: a key with a single record keeps it as it is, without the merge function.
+     */
+    private KeyValue merge(List<KeyValue> group)
+            throws UnsupportedTableFeatureException
     {
-        List<Record> records = new ArrayList<>();
-        for (PlannedFile file : split.files()) {
-            readFile(file, records);
+        if (group.size() == 1) {
+            return group.get(0);
         }
-        return records;
+        mergeFunction.reset();
+        for (KeyValue record : group) {
+            mergeFunction.add(record);
+        }
+        return mergeFunction.result();
     }
 
-    private void readFile(PlannedFile file, List<Record> records)
+    private void openFiles()
+            throws IOException
+    {
+        queue = new PriorityQueue<>(Math.max(1, split.files().size()), this::compareRecords);
+        for (PlannedFile file : split.files()) {
+            FileCursor cursor = new FileCursor(file.file(), open(file));
+            cursors.add(cursor);
+            if (cursor.next()) {
+                queue.add(cursor);
+            }
+        }
+    }
+
+    private void advance(FileCursor cursor)
+            throws IOException
+    {
+        Object[] previous = cursor.key;
+        long previousSequence = cursor.record.sequenceNumber();
+        if (!cursor.next()) {
+            return;
+        }
+        int order = compareKeys(previous, cursor.key);
+        if (order > 0 || (order == 0 && previousSequence > cursor.record.sequenceNumber())) {
+            throw new CorruptFileException("Table " + table.name() + ": data file " + cursor.meta.fileName() + " is not sorted by primary key and sequence number");
+        }
+        queue.add(cursor);
+    }
+
+    private ParquetReader open(PlannedFile file)
             throws IOException
     {
         DataFileMeta meta = file.file();
@@ -228,24 +294,13 @@ public final class MergeSplitReader
                     + " has a deletion vector but its split needs merging; Tarn does not merge with deletion vectors");
         }
         String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
-        ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(ParquetReadOptions.DEFAULT_BATCH_SIZE);
-        ParquetReader reader;
+        // every file of the bucket is open at once: smaller batches keep that memory small
+        ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(FILE_BATCH_SIZE);
+        if (keyFilter.isPresent()) {
+            options = options.withFilter(keyFilter.get());
+        }
         try {
-            reader = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator);
-        }
-        catch (ParquetCorruptionException e) {
-            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
-        catch (ParquetUnsupportedException e) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
-        try (reader) {
-            while (reader.nextBatch()) {
-                addRecords(reader.root(), meta, records);
-            }
-            ReaderMetrics fileMetrics = reader.metrics();
-            metrics = metrics.plus(new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
-                    fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), 0, 0, 0, fileMetrics.bytesRead()));
+            return ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator);
         }
         catch (ParquetCorruptionException e) {
             throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
@@ -255,13 +310,60 @@ public final class MergeSplitReader
         }
     }
 
-    private void addRecords(VectorSchemaRoot batch, DataFileMeta meta, List<Record> records)
-            throws CorruptFileException
+    /**
+     * The records of one data file, one at a time, each boxed into internal values.
+     */
+    private final class FileCursor
     {
-        int keyCount = keyColumns.size();
-        BigIntVector sequenceNumbers = (BigIntVector) batch.getVector(keyCount);
-        TinyIntVector kinds = (TinyIntVector) batch.getVector(keyCount + 1);
-        for (int row = 0; row < batch.getRowCount(); row++) {
+        private final DataFileMeta meta;
+        private ParquetReader reader;
+        private VectorSchemaRoot batch;
+        private int row;
+        private Object[] key;
+        private KeyValue record;
+
+        FileCursor(DataFileMeta meta, ParquetReader reader)
+        {
+            this.meta = meta;
+            this.reader = reader;
+        }
+
+        /**
+         * Moves to the next record; false (and the file closed) at its end.
+         */
+        boolean next()
+                throws IOException
+        {
+            while (batch == null || row >= batch.getRowCount()) {
+                if (reader == null) {
+                    return false;
+                }
+                try {
+                    if (!reader.nextBatch()) {
+                        close();
+                        return false;
+                    }
+                }
+                catch (ParquetCorruptionException e) {
+                    throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
+                }
+                catch (ParquetUnsupportedException e) {
+                    throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+                }
+                batch = reader.root();
+                row = 0;
+            }
+            readRecord();
+            row++;
+            return true;
+        }
+
+        private void readRecord()
+                throws CorruptFileException
+        {
+            int keyCount = keyColumns.size();
+            BigIntVector sequenceNumbers = (BigIntVector) batch.getVector(keyCount);
+            TinyIntVector kinds = (TinyIntVector) batch.getVector(keyCount + 1);
             if (sequenceNumbers.isNull(row) || kinds.isNull(row)) {
                 throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record without _SEQUENCE_NUMBER or _VALUE_KIND");
             }
@@ -273,53 +375,45 @@ public final class MergeSplitReader
             for (int i = 0; i < values.length; i++) {
                 values[i] = ArrowValues.value(batch.getVector(keyCount + 2 + i), row, valueFields.get(i).type());
             }
-            Object[] key = new Object[keyCount];
+            Object[] newKey = new Object[keyCount];
             for (int i = 0; i < keyCount; i++) {
                 Object value = ArrowValues.value(batch.getVector(i), row, keyColumns.get(i).type());
-                key[i] = value != null ? value : values[keyValueIndexes[i]];
-                if (key[i] == null) {
+                newKey[i] = value != null ? value : values[keyValueIndexes[i]];
+                if (newKey[i] == null) {
                     throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record with a NULL primary key");
                 }
             }
-            records.add(new Record(key, new KeyValue(sequenceNumbers.get(row), kind, values)));
+            key = newKey;
+            record = new KeyValue(sequenceNumbers.get(row), kind, values);
+        }
+
+        void close()
+        {
+            if (reader == null) {
+                return;
+            }
+            ReaderMetrics fileMetrics = reader.metrics();
+            metrics = metrics.plus(new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
+                    fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), 0, 0, 0, fileMetrics.bytesRead()));
+            reader.close();
+            reader = null;
+            batch = null;
         }
     }
 
-    private List<Object[]> mergedRows(List<Record> records)
-            throws IOException
+    private int compareRecords(FileCursor left, FileCursor right)
     {
-        records.sort(mergeOrder());
-        List<Object[]> merged = new ArrayList<>();
-        long filtered = 0;
-        int start = 0;
-        while (start < records.size()) {
-            int end = start + 1;
-            while (end < records.size() && compareKeys(records.get(start).key(), records.get(end).key()) == 0) {
-                end++;
-            }
-            KeyValue result;
-            if (end - start == 1) {
-                result = records.get(start).value();
-            }
-            else {
-                mergeFunction.reset();
-                for (int i = start; i < end; i++) {
-                    mergeFunction.add(records.get(i).value());
-                }
-                result = mergeFunction.result();
-            }
-            if (!result.isRetract()) {
-                if (matches(result.values())) {
-                    merged.add(result.values());
-                }
-                else {
-                    filtered++;
-                }
-            }
-            start = end;
+        int order = compareKeys(left.key, right.key);
+        if (order != 0) {
+            return order;
         }
-        metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, filtered, 0, 0));
-        return merged;
+        if (sequenceValueIndexes.length > 0) {
+            order = compareSequenceFields(left.record.values(), right.record.values());
+            if (order != 0) {
+                return order;
+            }
+        }
+        return Long.compare(left.record.sequenceNumber(), right.record.sequenceNumber());
     }
 
     private boolean matches(Object[] values)
@@ -328,15 +422,6 @@ public final class MergeSplitReader
             return true;
         }
         return RowEvaluator.test(request.filter().get(), field -> values[valueIndexById.get(field.fieldId())]);
-    }
-
-    private Comparator<Record> mergeOrder()
-    {
-        Comparator<Record> order = (left, right) -> compareKeys(left.key(), right.key());
-        if (sequenceValueIndexes.length > 0) {
-            order = order.thenComparing((left, right) -> compareSequenceFields(left.value().values(), right.value().values()));
-        }
-        return order.thenComparingLong(record -> record.value().sequenceNumber());
     }
 
     private int compareKeys(Object[] left, Object[] right)
@@ -369,6 +454,29 @@ public final class MergeSplitReader
             }
         }
         return 0;
+    }
+
+    /**
+     * The part of the filter that reads only primary-key columns: all records of a key agree on
+     * it, so files may skip row groups and pages by it without bringing back an older version.
+     */
+    private static Optional<Predicate> keyOnly(Predicate filter, Set<Integer> keyIds)
+    {
+        if (keyIds.containsAll(filter.fieldIds())) {
+            return Optional.of(filter);
+        }
+        if (filter instanceof Predicate.And and) {
+            List<Predicate> kept = and.children().stream()
+                    .filter(child -> keyIds.containsAll(child.fieldIds()))
+                    .toList();
+            if (kept.size() == 1) {
+                return Optional.of(kept.get(0));
+            }
+            if (kept.size() > 1) {
+                return Optional.of(new Predicate.And(kept));
+            }
+        }
+        return Optional.empty();
     }
 
     private DataField field(TableSchema schema, String name, String role)
