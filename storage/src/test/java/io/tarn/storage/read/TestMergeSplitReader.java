@@ -5,11 +5,14 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.scan.FilterSpec;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
@@ -36,7 +39,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
+import static io.tarn.storage.scan.FilterSpec.Op.EQ;
+import static io.tarn.storage.scan.FilterSpec.Op.GE;
+import static io.tarn.storage.scan.FilterSpec.Op.GT;
+import static io.tarn.storage.scan.FilterSpec.Op.LT;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -301,6 +309,44 @@ public class TestMergeSplitReader
     }
 
     @Test
+    public void testCompositeKeyPartitionsThinModeAndFilters()
+            throws Exception
+    {
+        for (String thinMode : List.of("false", "true")) {
+            String name = "composite_thin_" + thinMode;
+            FileStoreTable table = paimon.create(name, pkSchema()
+                    .column("dt", DataTypes.STRING().notNull())
+                    .column("k1", DataTypes.STRING().notNull())
+                    .column("k2", DataTypes.INT().notNull())
+                    .column("v", DataTypes.BIGINT())
+                    .primaryKey("dt", "k1", "k2")
+                    .partitionKeys("dt")
+                    .option("bucket", "2")
+                    .option("data-file.thin-mode", thinMode)
+                    .build());
+            List<InternalRow> rows = new ArrayList<>();
+            for (String dt : List.of("d1", "d2")) {
+                for (int i = 0; i < 10; i++) {
+                    rows.add(GenericRow.of(str(dt), str(i % 2 == 0 ? "日本" : "a"), i, (long) i));
+                }
+            }
+            paimon.write(table, rows.toArray(InternalRow[]::new));
+            // raise low values above the filter's bound and lower high ones below it: the filter
+            // must see the merged rows, not any older version
+            paimon.write(table, GenericRow.of(str("d1"), str("日本"), 0, 100L), GenericRow.of(str("d1"), str("a"), 9, 1L), GenericRow.of(str("d2"), str("a"), 1, 50L));
+            paimon.write(table, GenericRow.ofKind(RowKind.DELETE, str("d2"), str("日本"), 8, 8L), GenericRow.of(str("d2"), str("a"), 1, 2L));
+            assertReadsLikePaimon(name);
+            for (FilterSpec filter : List.of(
+                    FilterSpec.compare("v", GT, 5L),
+                    FilterSpec.compare("k2", LT, 3),
+                    FilterSpec.and(FilterSpec.compare("k1", EQ, "a"), FilterSpec.compare("v", LT, 5L)),
+                    FilterSpec.and(FilterSpec.compare("dt", EQ, "d2"), FilterSpec.compare("k2", GE, 8)))) {
+                assertThat(tarnRows(name, Optional.of(filter))).as("%s WHERE %s", name, filter).isEqualTo(paimonRows(name, Optional.of(filter)));
+            }
+        }
+    }
+
+    @Test
     public void testUnsupportedFeaturesFailClearly()
             throws Exception
     {
@@ -363,7 +409,17 @@ public class TestMergeSplitReader
 
     private String paimonRows(String table)
     {
-        return ReferenceReader.read(Path.of(paimon.warehouse()), "db." + table).text();
+        return paimonRows(table, Optional.empty());
+    }
+
+    private String paimonRows(String table, Optional<FilterSpec> filter)
+    {
+        Path warehouse = Path.of(paimon.warehouse());
+        ReferenceScan scan = ReferenceScan.of("db." + table);
+        if (filter.isPresent()) {
+            scan = scan.withFilter(filter.get().paimon(ReferenceReader.rowType(warehouse, scan)));
+        }
+        return ReferenceReader.read(warehouse, scan).text();
     }
 
     private PaimonTable tarnTable(String table)
@@ -384,9 +440,20 @@ public class TestMergeSplitReader
     private String tarnRows(String table)
             throws IOException
     {
+        return tarnRows(table, Optional.empty());
+    }
+
+    private String tarnRows(String table, Optional<FilterSpec> filter)
+            throws IOException
+    {
         PaimonTable tarn = tarnTable(table);
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
-        ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withBatchSize(2);
+        ScanPlanner planner = tarn.newScan();
+        if (filter.isPresent()) {
+            planner = planner.withFilter(filter.get().tarn(tarn.schema()));
+        }
+        ScanPlan plan = planner.plan(tarn.snapshot(new ScanVersion.Latest()));
+        ReadRequest unfiltered = ReadRequest.of(plan.readSchema().fields()).withBatchSize(2);
+        ReadRequest request = filter.isPresent() ? unfiltered.withFilter(filter.get().tarn(plan.readSchema())) : unfiltered;
         List<String> lines = new ArrayList<>();
         TableRead.forEachBatch(tarn, plan, request, allocator, batch -> CanonicalRowFormatter.appendLines(batch, request.columns(), lines));
         return CanonicalRowSet.of(lines).text();
