@@ -1,4 +1,4 @@
-package io.tarn.storage.read.merge;
+package io.tarn.storage.read;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.schema.TableSchema;
@@ -15,18 +15,18 @@ import static java.util.Objects.requireNonNull;
  * 1.3's {@code DeduplicateMergeFunction}, {@code PartialUpdateMergeFunction},
  * {@code AggregateMergeFunction} and {@code FirstRowMergeFunction}.
  */
-public final class MergeFunctions
+final class MergeFunctions
 {
     private static final String FIELDS_PREFIX = "fields.";
 
     private MergeFunctions() {}
 
-    public enum Engine
+    enum Engine
     {
         DEDUPLICATE, PARTIAL_UPDATE, AGGREGATION, FIRST_ROW
     }
 
-    public static Engine engine(String table, TableSchema schema)
+    static Engine engine(String table, TableSchema schema)
             throws UnsupportedTableFeatureException
     {
         String value = schema.option("merge-engine", "deduplicate").trim().toLowerCase(Locale.ROOT);
@@ -43,7 +43,7 @@ public final class MergeFunctions
      * A merge function over records whose values are {@code fields} (for partial-update and
      * aggregation: every field of {@code schema}, in schema order).
      */
-    public static MergeFunction create(String table, TableSchema schema, List<DataField> fields)
+    static MergeFunction create(String table, TableSchema schema, List<DataField> fields)
             throws UnsupportedTableFeatureException
     {
         requireNonNull(table, "table is null");
@@ -110,7 +110,7 @@ public final class MergeFunctions
     /**
      * The user sequence fields ({@code sequence.field}, comma separated), possibly empty.
      */
-    public static List<String> sequenceFields(TableSchema schema)
+    static List<String> sequenceFields(TableSchema schema)
     {
         String value = schema.options().get("sequence.field");
         if (value == null || value.isBlank()) {
@@ -119,7 +119,7 @@ public final class MergeFunctions
         return List.of(value.split(","));
     }
 
-    public static boolean sequenceAscending(TableSchema schema)
+    static boolean sequenceAscending(TableSchema schema)
     {
         return !schema.option("sequence.field.sort-order", "ascending").trim().equalsIgnoreCase("descending");
     }

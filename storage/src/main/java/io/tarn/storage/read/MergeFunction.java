@@ -1,4 +1,4 @@
-package io.tarn.storage.read.merge;
+package io.tarn.storage.read;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 
@@ -7,7 +7,7 @@ import io.tarn.storage.UnsupportedTableFeatureException;
  * calls it only for keys with two or more records; a lone record is the result as it is, as in
  * Paimon's reducer. A result whose kind is -U or -D means the key has no row.
  */
-public interface MergeFunction
+interface MergeFunction
 {
     void reset();
 

@@ -1,4 +1,4 @@
-package io.tarn.storage.read.merge;
+package io.tarn.storage.read;
 
 import io.tarn.types.ArrayType;
 import io.tarn.types.DataField;
@@ -39,7 +39,7 @@ import java.util.Map;
  * {@code io.tarn.vector.ArrowTypes}: the inverse of {@code ArrowValues.value}. Row at a time; the
  * merge path builds its output batches with it.
  */
-public final class ArrowValueWriter
+final class ArrowValueWriter
 {
     private ArrowValueWriter() {}
 
@@ -47,7 +47,7 @@ public final class ArrowValueWriter
      * Sets slot {@code index} of {@code vector} to {@code value} (null writes NULL), growing the
      * vector as needed. Callers set the value count when the batch is complete.
      */
-    public static void write(FieldVector vector, int index, Object value, DataType type)
+    static void write(FieldVector vector, int index, Object value, DataType type)
     {
         if (value == null) {
             writeNull(vector, index);

@@ -1,4 +1,4 @@
-package io.tarn.storage.read.merge;
+package io.tarn.storage.read;
 
 import static java.util.Objects.requireNonNull;
 
@@ -6,30 +6,30 @@ import static java.util.Objects.requireNonNull;
  * One record of a primary-key data file: its sequence number, row kind ({@code _VALUE_KIND}: 0
  * +I, 1 -U, 2 +U, 3 -D) and the values of the columns being merged, in internal representation.
  */
-public final class KeyValue
+final class KeyValue
 {
-    public static final byte INSERT = 0;
-    public static final byte UPDATE_BEFORE = 1;
-    public static final byte UPDATE_AFTER = 2;
-    public static final byte DELETE = 3;
+    static final byte INSERT = 0;
+    static final byte UPDATE_BEFORE = 1;
+    static final byte UPDATE_AFTER = 2;
+    static final byte DELETE = 3;
 
     private final long sequenceNumber;
     private final byte kind;
     private final Object[] values;
 
-    public KeyValue(long sequenceNumber, byte kind, Object[] values)
+    KeyValue(long sequenceNumber, byte kind, Object[] values)
     {
         this.sequenceNumber = sequenceNumber;
         this.kind = kind;
         this.values = requireNonNull(values, "values is null");
     }
 
-    public long sequenceNumber()
+    long sequenceNumber()
     {
         return sequenceNumber;
     }
 
-    public byte kind()
+    byte kind()
     {
         return kind;
     }
@@ -37,12 +37,12 @@ public final class KeyValue
     /**
      * The values array itself, not a copy: merge functions build new arrays instead of changing it.
      */
-    public Object[] values()
+    Object[] values()
     {
         return values;
     }
 
-    public boolean isRetract()
+    boolean isRetract()
     {
         return kind == UPDATE_BEFORE || kind == DELETE;
     }

@@ -1,4 +1,4 @@
-package io.tarn.storage.read.merge;
+package io.tarn.storage.read;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.types.AtomicType;
