@@ -10,7 +10,6 @@ import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
-import io.tarn.types.DataType;
 import io.tarn.types.DataTypes;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.ArrowTypes;
@@ -22,7 +21,6 @@ import io.tarn.vector.ReaderMetrics;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
