@@ -1,9 +1,11 @@
 package io.tarn.storage.read;
 
+import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.types.DataField;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -68,7 +70,7 @@ final class MergeFunctions
         // Without sequence groups Paimon accepts only last_non_null_value as a per-field function,
         // and then ignores it: plain partial update already keeps the last non-null value.
         boolean removeRecordOnDelete = booleanOption(schema, "partial-update.remove-record-on-delete");
-        return new PartialUpdate(table, nullables(fields), ignoreDelete, removeRecordOnDelete);
+        return new PartialUpdate(table, fields, ignoreDelete, removeRecordOnDelete);
     }
 
     private static MergeFunction aggregation(String table, TableSchema schema, List<DataField> fields)
@@ -104,7 +106,7 @@ final class MergeFunctions
             }
             aggregators[i] = aggregator;
         }
-        return new Aggregation(table, aggregators, nullables(fields), removeRecordOnDelete);
+        return new Aggregation(table, aggregators, fields, removeRecordOnDelete);
     }
 
     /**
@@ -129,30 +131,26 @@ final class MergeFunctions
         return Boolean.parseBoolean(schema.option(key, "false").trim());
     }
 
-    private static boolean[] nullables(List<DataField> fields)
-    {
-        boolean[] nullables = new boolean[fields.size()];
-        for (int i = 0; i < fields.size(); i++) {
-            nullables[i] = fields.get(i).type().nullable();
-        }
-        return nullables;
-    }
-
     /**
      * Sets the NOT NULL columns of {@code row} from {@code values}, as Paimon does when a row
      * starts from a retraction.
      */
-    private static void initNotNull(String table, Object[] row, Object[] values, boolean[] nullables)
-            throws UnsupportedTableFeatureException
+    private static void initNotNull(String table, List<DataField> fields, Object[] row, Object[] values)
+            throws CorruptFileException
     {
         for (int i = 0; i < row.length; i++) {
-            if (!nullables[i]) {
+            if (!fields.get(i).type().nullable()) {
                 if (values[i] == null) {
-                    throw new UnsupportedTableFeatureException("Table %s: a record has NULL in NOT NULL column %s".formatted(table, i));
+                    throw nullInNotNullColumn(table, fields.get(i));
                 }
                 row[i] = values[i];
             }
         }
+    }
+
+    private static CorruptFileException nullInNotNullColumn(String table, DataField field)
+    {
+        return new CorruptFileException("Table %s: a record has NULL in NOT NULL column '%s'".formatted(table, field.name()));
     }
 
     private static final class Deduplicate
@@ -210,7 +208,7 @@ final class MergeFunctions
 
         @Override
         public void add(KeyValue record)
-                throws UnsupportedTableFeatureException
+                throws IOException
         {
             if (record.isRetract()) {
                 if (ignoreDelete) {
@@ -235,7 +233,7 @@ final class MergeFunctions
             implements MergeFunction
     {
         private final String table;
-        private final boolean[] nullables;
+        private final List<DataField> fields;
         private final boolean ignoreDelete;
         private final boolean removeRecordOnDelete;
 
@@ -245,10 +243,10 @@ final class MergeFunctions
         private boolean notNullFilled;
         private boolean metInsert;
 
-        PartialUpdate(String table, boolean[] nullables, boolean ignoreDelete, boolean removeRecordOnDelete)
+        PartialUpdate(String table, List<DataField> fields, boolean ignoreDelete, boolean removeRecordOnDelete)
         {
             this.table = table;
-            this.nullables = nullables;
+            this.fields = List.copyOf(fields);
             this.ignoreDelete = ignoreDelete;
             this.removeRecordOnDelete = removeRecordOnDelete;
         }
@@ -256,7 +254,7 @@ final class MergeFunctions
         @Override
         public void reset()
         {
-            row = new Object[nullables.length];
+            row = new Object[fields.size()];
             sequenceNumber = 0;
             deleted = false;
             notNullFilled = false;
@@ -265,13 +263,13 @@ final class MergeFunctions
 
         @Override
         public void add(KeyValue record)
-                throws UnsupportedTableFeatureException
+                throws IOException
         {
             deleted = false;
             Object[] values = record.values();
             if (record.isRetract()) {
                 if (!notNullFilled) {
-                    initNotNull(table, row, values, nullables);
+                    initNotNull(table, fields, row, values);
                     notNullFilled = true;
                 }
                 if (ignoreDelete) {
@@ -281,8 +279,8 @@ final class MergeFunctions
                 if (removeRecordOnDelete) {
                     if (record.kind() == KeyValue.DELETE) {
                         deleted = true;
-                        row = new Object[nullables.length];
-                        initNotNull(table, row, values, nullables);
+                        row = new Object[fields.size()];
+                        initNotNull(table, fields, row, values);
                     }
                     return;
                 }
@@ -294,8 +292,8 @@ final class MergeFunctions
                 if (values[i] != null) {
                     row[i] = values[i];
                 }
-                else if (!nullables[i]) {
-                    throw new UnsupportedTableFeatureException("Table %s: a record has NULL in NOT NULL column %s".formatted(table, i));
+                else if (!fields.get(i).type().nullable()) {
+                    throw nullInNotNullColumn(table, fields.get(i));
                 }
             }
             metInsert = true;
@@ -315,18 +313,18 @@ final class MergeFunctions
     {
         private final String table;
         private final FieldAggregator[] aggregators;
-        private final boolean[] nullables;
+        private final List<DataField> fields;
         private final boolean removeRecordOnDelete;
 
         private Object[] row;
         private long sequenceNumber;
         private boolean deleted;
 
-        Aggregation(String table, FieldAggregator[] aggregators, boolean[] nullables, boolean removeRecordOnDelete)
+        Aggregation(String table, FieldAggregator[] aggregators, List<DataField> fields, boolean removeRecordOnDelete)
         {
             this.table = table;
             this.aggregators = aggregators;
-            this.nullables = nullables;
+            this.fields = List.copyOf(fields);
             this.removeRecordOnDelete = removeRecordOnDelete;
         }
 
@@ -343,14 +341,14 @@ final class MergeFunctions
 
         @Override
         public void add(KeyValue record)
-                throws UnsupportedTableFeatureException
+                throws IOException
         {
             sequenceNumber = record.sequenceNumber();
             Object[] values = record.values();
             deleted = removeRecordOnDelete && record.kind() == KeyValue.DELETE;
             if (deleted) {
                 row = new Object[aggregators.length];
-                initNotNull(table, row, values, nullables);
+                initNotNull(table, fields, row, values);
                 return;
             }
             boolean retract = record.isRetract();

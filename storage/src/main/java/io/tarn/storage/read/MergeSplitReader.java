@@ -235,7 +235,7 @@ public final class MergeSplitReader
      * Paimon's reducer: a key with a single record keeps it as it is, without the merge function.
      */
     private KeyValue merge(List<KeyValue> group)
-            throws UnsupportedTableFeatureException
+            throws IOException
     {
         if (group.size() == 1) {
             return group.get(0);
