@@ -10,7 +10,8 @@ import java.io.IOException;
 
 /**
  * Reads every split of a plan in order, one after the other, handing each batch to a consumer.
- * For tools and tests; engines read splits in parallel with {@link SplitReader}.
+ * For tools and tests; engines read splits in parallel with {@link SplitReader}, or
+ * {@link MergeSplitReader} for splits that need merging.
  */
 public final class TableRead
 {
@@ -30,6 +31,15 @@ public final class TableRead
     {
         ReadMetrics metrics = ReadMetrics.EMPTY;
         for (DataSplit split : plan.splits()) {
+            if (split.mergeRequired()) {
+                try (MergeSplitReader reader = new MergeSplitReader(table, plan.readSchema(), split, request, allocator)) {
+                    while (reader.nextBatch()) {
+                        consumer.accept(reader.root());
+                    }
+                    metrics = metrics.plus(reader.metrics());
+                }
+                continue;
+            }
             try (SplitReader reader = new SplitReader(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     consumer.accept(reader.root());
