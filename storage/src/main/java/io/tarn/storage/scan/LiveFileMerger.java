@@ -6,11 +6,9 @@ import io.tarn.storage.manifest.ManifestEntry;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Folds manifest entries, in commit order, into the set of live files. An entry is identified by
@@ -28,9 +26,11 @@ import java.util.Set;
 final class LiveFileMerger
 {
     private final String tableName;
-    // the append-only phase
+    // the append-only phase: the ADDs, and an open-addressing table of their names' hashes
+    // (slot value: index into added + 1, 0 empty), cheaper than a HashSet's nodes
     private List<ManifestEntry> added = new ArrayList<>();
-    private Set<String> addedNames = new HashSet<>();
+    private int[] nameHashes = new int[64];
+    private int[] nameSlots = new int[64];
     // after it
     private Map<Object, ManifestEntry> live;
 
@@ -43,7 +43,7 @@ final class LiveFileMerger
             throws CorruptFileException
     {
         if (live == null) {
-            if (entry.kind() == FileKind.ADD && addedNames.add(entry.file().fileName())) {
+            if (entry.kind() == FileKind.ADD && addName(entry.file().fileName())) {
                 added.add(entry);
                 return;
             }
@@ -52,7 +52,8 @@ final class LiveFileMerger
                 live.put(previous.identifier(), previous);
             }
             added = null;
-            addedNames = null;
+            nameHashes = null;
+            nameSlots = null;
         }
         Object identifier = entry.identifier();
         if (entry.kind() == FileKind.ADD) {
@@ -64,6 +65,53 @@ final class LiveFileMerger
         else {
             live.remove(identifier);
         }
+    }
+
+    /**
+     * Records the name of the next ADD, unless an earlier ADD has the same name.
+     */
+    private boolean addName(String name)
+    {
+        if ((added.size() + 1) * 2 > nameSlots.length) {
+            rehash(nameSlots.length * 2);
+        }
+        int hash = name.hashCode();
+        int mask = nameSlots.length - 1;
+        int slot = mix(hash) & mask;
+        while (nameSlots[slot] != 0) {
+            if (nameHashes[slot] == hash && added.get(nameSlots[slot] - 1).file().fileName().equals(name)) {
+                return false;
+            }
+            slot = (slot + 1) & mask;
+        }
+        nameHashes[slot] = hash;
+        nameSlots[slot] = added.size() + 1;
+        return true;
+    }
+
+    private void rehash(int capacity)
+    {
+        int[] hashes = new int[capacity];
+        int[] slots = new int[capacity];
+        int mask = capacity - 1;
+        for (int i = 0; i < nameSlots.length; i++) {
+            if (nameSlots[i] != 0) {
+                int slot = mix(nameHashes[i]) & mask;
+                while (slots[slot] != 0) {
+                    slot = (slot + 1) & mask;
+                }
+                hashes[slot] = nameHashes[i];
+                slots[slot] = nameSlots[i];
+            }
+        }
+        nameHashes = hashes;
+        nameSlots = slots;
+    }
+
+    private static int mix(int hash)
+    {
+        int mixed = hash * 0x9E3779B9;
+        return mixed ^ (mixed >>> 16);
     }
 
     Collection<ManifestEntry> liveEntries()
