@@ -28,15 +28,27 @@ final class LiveFileMerger
     private final String tableName;
     // the append-only phase: the ADDs, and an open-addressing table of their names' hashes
     // (slot value: index into added + 1, 0 empty), cheaper than a HashSet's nodes
-    private List<ManifestEntry> added = new ArrayList<>();
-    private int[] nameHashes = new int[64];
-    private int[] nameSlots = new int[64];
+    private List<ManifestEntry> added;
+    private int[] nameHashes;
+    private int[] nameSlots;
     // after it
     private Map<Object, ManifestEntry> live;
 
     LiveFileMerger(String tableName)
     {
+        this(tableName, 0);
+    }
+
+    /**
+     * @param expectedAdds how many ADDs to size for (the manifests' added-file counts); only a hint
+     */
+    LiveFileMerger(String tableName, int expectedAdds)
+    {
         this.tableName = tableName;
+        int capacity = Integer.highestOneBit(Math.max(32, Math.min(expectedAdds, 1 << 20)) * 2 - 1) * 2;
+        this.added = new ArrayList<>(Math.max(10, Math.min(expectedAdds, 1 << 20)));
+        this.nameHashes = new int[capacity];
+        this.nameSlots = new int[capacity];
     }
 
     void add(ManifestEntry entry, String manifestName)

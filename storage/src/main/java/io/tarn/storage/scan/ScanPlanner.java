@@ -124,6 +124,9 @@ public final class ScanPlanner
         private FieldStatsMapping lastValueMapping;
         private long lastValueSchemaId;
         private List<String> lastValueColumns;
+        private int lastFieldId = -1;
+        private boolean lastFieldIsPartition;
+        private DataField lastReadField;
         private boolean lastPartitionMatches;
 
         Planning(Snapshot snapshot)
@@ -176,7 +179,11 @@ public final class ScanPlanner
             // when a manifest was skipped and deletes exist, the rules run after merging instead.
             boolean filterEntries = entryFiltering && !(manifestSkipped && deletes);
             EntryRules rules = new EntryRules();
-            LiveFileMerger merger = new LiveFileMerger(table.name());
+            long expectedEntries = 0;
+            for (ManifestFileMeta manifest : kept) {
+                expectedEntries += manifest.numAddedFiles();
+            }
+            LiveFileMerger merger = new LiveFileMerger(table.name(), (int) Math.min(expectedEntries, 1 << 20));
             for (ManifestFileMeta manifest : kept) {
                 for (ManifestEntry entry : readManifest(manifest.fileName(), filterEntries ? rules : null)) {
                     counters.entriesRead++;
@@ -185,7 +192,7 @@ public final class ScanPlanner
             }
 
             Map<DeletionVectorKey, DeletionFile> deletionFiles = deletionFiles();
-            List<PlannedFile> candidates = new ArrayList<>();
+            List<PlannedFile> candidates = new ArrayList<>(merger.liveEntries().size());
             for (ManifestEntry entry : merger.liveEntries()) {
                 if (filterEntries || rules.test(FileKind.ADD, entry.partition(), entry.bucket(), entry.totalBuckets()) && rules.testLevel(FileKind.ADD, entry.file().level())) {
                     DeletionFile deletionFile = deletionFiles.isEmpty()
@@ -381,10 +388,16 @@ public final class ScanPlanner
         {
             long rowCount = planned.file().rowCount();
             return field -> {
-                if (partitionPositionById.containsKey(field.fieldId())) {
+                // filters mostly name one field, asked about for every file
+                if (field.fieldId() != lastFieldId) {
+                    lastFieldId = field.fieldId();
+                    lastFieldIsPartition = partitionPositionById.containsKey(field.fieldId());
+                    lastReadField = readFieldsById.get(field.fieldId());
+                }
+                if (lastFieldIsPartition) {
                     return partitionStats(planned.partition(), field.fieldId(), rowCount);
                 }
-                DataField readField = readFieldsById.get(field.fieldId());
+                DataField readField = lastReadField;
                 return readField == null ? Optional.empty() : mapping.stats(readField, stats, rowCount);
             };
         }
