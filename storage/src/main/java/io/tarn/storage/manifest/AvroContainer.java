@@ -41,9 +41,11 @@ import static java.util.Objects.requireNonNull;
  * container (magic {@code Obj\1}, metadata map, 16-byte sync marker, then blocks of
  * {@code count, size, bytes, sync}) is walked here with every length and count checked against
  * the bytes that remain, each block is decompressed (codecs {@code null}, {@code deflate},
- * {@code zstandard}; at most 256 MB per block) and its records are decoded against the file's
- * own writer schema into {@link GenericRecord}s, whose fields the callers pick by name. Avro
- * itself is used to parse the schema and to write files.
+ * {@code zstandard}, the latter with a pooled decompression context and buffer; at most 256 MB
+ * per block) and its records are decoded against the file's own writer schema, either into
+ * {@link GenericRecord}s whose fields the callers pick by name, or by a caller's
+ * {@link RecordDecoder} planned from that schema (as {@link ManifestEntryDecoder} does for data
+ * manifests). Avro itself is used to parse the schema and to write files.
  */
 final class AvroContainer
 {

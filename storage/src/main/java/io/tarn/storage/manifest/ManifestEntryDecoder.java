@@ -94,8 +94,11 @@ final class ManifestEntryDecoder
     private boolean present;
 
     // interned values: consecutive entries mostly share them
-    private BinaryRow lastPartition;
-    private byte[] lastPartitionBytes;
+    private final RowCache partitionCache = new RowCache();
+    private final RowCache minKeyCache = new RowCache();
+    private final RowCache maxKeyCache = new RowCache();
+    private final StatsCache keyStatsCache = new StatsCache();
+    private final StatsCache valueStatsCache = new StatsCache();
     private List<String> lastStatsColumns;
     private Long[] nullCountsScratch = new Long[16];
 
@@ -158,7 +161,7 @@ final class ManifestEntryDecoder
                     kindValue = readInt(schema, cursor, "_KIND", 1);
                     hasKind = present;
                 }
-                case PARTITION -> partition = readPartition(schema, cursor);
+                case PARTITION -> partition = readRow(schema, cursor, "_PARTITION", 1, partitionCache);
                 case BUCKET -> {
                     bucket = readInt(schema, cursor, "_BUCKET", 1);
                     hasBucket = present;
@@ -243,25 +246,42 @@ final class ManifestEntryDecoder
         }
     }
 
-    private BinaryRow readPartition(Schema schema, AvroCursor cursor)
+    /**
+     * Reads a BinaryRow field; when its bytes equal the previous value read through
+     * {@code cache}, returns that instance (rows are immutable) without copying.
+     */
+    private static BinaryRow readRow(Schema schema, AvroCursor cursor, String name, int depth, RowCache cache)
             throws CorruptFileException
     {
         if (schema.getType() != Schema.Type.BYTES) {
-            return readRow(schema, cursor, "_PARTITION", 1);
+            return readRow(schema, cursor, name, depth);
         }
         int length = cursor.readLength();
         int start = cursor.skipFixed(length);
         byte[] bytes = cursor.array();
-        if (lastPartitionBytes != null && Arrays.equals(bytes, start, start + length, lastPartitionBytes, 0, lastPartitionBytes.length)) {
-            present = true;
-            return lastPartition;
+        if (cache.serialized != null && Arrays.equals(bytes, start, start + length, cache.serialized, 0, cache.serialized.length)) {
+            return cache.row;
         }
         byte[] serialized = Arrays.copyOfRange(bytes, start, start + length);
-        BinaryRow row = row(serialized, "_PARTITION");
-        lastPartitionBytes = serialized;
-        lastPartition = row;
-        present = true;
+        BinaryRow row = row(serialized, name);
+        cache.serialized = serialized;
+        cache.row = row;
         return row;
+    }
+
+    /** The last row read from one field. */
+    private static final class RowCache
+    {
+        byte[] serialized;
+        BinaryRow row;
+    }
+
+    /** The last statistics read from one field. */
+    private static final class StatsCache
+    {
+        final RowCache min = new RowCache();
+        final RowCache max = new RowCache();
+        SimpleStats stats;
     }
 
     private FileDecoder fileDecoder(Schema recordSchema)
@@ -390,10 +410,10 @@ final class ManifestEntryDecoder
                         rowCount = readLong(schema, cursor, "_ROW_COUNT", 2);
                         hasRowCount = present;
                     }
-                    case MIN_KEY -> minKey = readRow(schema, cursor, "_MIN_KEY", 2);
-                    case MAX_KEY -> maxKey = readRow(schema, cursor, "_MAX_KEY", 2);
-                    case KEY_STATS -> keyStats = readStats(schema, cursor, "_KEY_STATS");
-                    case VALUE_STATS -> valueStats = readStats(schema, cursor, "_VALUE_STATS");
+                    case MIN_KEY -> minKey = readRow(schema, cursor, "_MIN_KEY", 2, minKeyCache);
+                    case MAX_KEY -> maxKey = readRow(schema, cursor, "_MAX_KEY", 2, maxKeyCache);
+                    case KEY_STATS -> keyStats = readStats(schema, cursor, "_KEY_STATS", keyStatsCache);
+                    case VALUE_STATS -> valueStats = readStats(schema, cursor, "_VALUE_STATS", valueStatsCache);
                     case MIN_SEQUENCE_NUMBER -> {
                         minSequenceNumber = readLong(schema, cursor, "_MIN_SEQUENCE_NUMBER", 2);
                         hasMinSequenceNumber = present;
@@ -489,7 +509,7 @@ final class ManifestEntryDecoder
         return columns;
     }
 
-    private SimpleStats readStats(Schema schema, AvroCursor cursor, String name)
+    private SimpleStats readStats(Schema schema, AvroCursor cursor, String name, StatsCache cache)
             throws CorruptFileException
     {
         int depth = 2;
@@ -510,8 +530,8 @@ final class ManifestEntryDecoder
         for (int i = 0; i < layout.schemas.length; i++) {
             Schema field = layout.schemas[i];
             switch (layout.slots[i]) {
-                case MIN_VALUES -> min = readRow(field, cursor, "_MIN_VALUES", depth + 1);
-                case MAX_VALUES -> max = readRow(field, cursor, "_MAX_VALUES", depth + 1);
+                case MIN_VALUES -> min = readRow(field, cursor, "_MIN_VALUES", depth + 1, cache.min);
+                case MAX_VALUES -> max = readRow(field, cursor, "_MAX_VALUES", depth + 1, cache.max);
                 case NULL_COUNTS -> nullCounts = readNullCounts(field, cursor, name + "._NULL_COUNTS", depth + 1);
                 default -> skip(field, cursor, depth + 1);
             }
@@ -522,7 +542,14 @@ final class ManifestEntryDecoder
         if (max == null) {
             throw missingRow("_MAX_VALUES");
         }
-        return new SimpleStats(min, max, nullCounts);
+        SimpleStats last = cache.stats;
+        if (last != null && last.minValues() == min && last.maxValues() == max && last.nullCounts().equals(nullCounts)) {
+            // the key statistics of append tables, for one, are the same empty rows in every entry
+            return last;
+        }
+        SimpleStats stats = new SimpleStats(min, max, nullCounts);
+        cache.stats = stats;
+        return stats;
     }
 
     private List<Long> readNullCounts(Schema schema, AvroCursor cursor, String name, int depth)

@@ -20,12 +20,12 @@ import static java.util.Objects.requireNonNull;
  * Codec of data and changelog manifests ({@code manifest/manifest-*}): Avro rows of version 2,
  * one {@link ManifestEntry} each, with the data file in the nested {@code _FILE} record. Reads
  * every {@code _FILE} layout Paimon 0.8 to 1.3 wrote (15 to 20 fields, matched by name; later
- * fields absent) and writes Paimon 1.3's 20-field layout.
+ * fields absent) and writes Paimon 1.3's 20-field layout. Rows are decoded by
+ * {@link ManifestEntryDecoder}, straight from the bytes, optionally skipping the data files of
+ * entries a {@link ManifestEntryFilter} refuses.
  */
 public final class ManifestFile
 {
-    private static final String WHAT = "Manifest file";
-
     private ManifestFile() {}
 
     /**
