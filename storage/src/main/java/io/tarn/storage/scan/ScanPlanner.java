@@ -174,7 +174,8 @@ public final class ScanPlanner
 
             // Entries are filtered while they are read, before merging, so that the data files of
             // excluded partitions, buckets and levels are never built. A DELETE has the partition,
-            // bucket and level of the ADD it cancels, so both meet the same rule, and a rule saved
+            // bucket and level of the ADD it cancels, so both meet the same rule (the bucket
+            // selector, which also depends on the bucket count, refuses no DELETE), and a rule saved
             // (ADDs - DELETEs) live files. That count is exact only if every DELETE's ADD is read:
             // when a manifest was skipped and deletes exist, the rules run after merging instead.
             boolean filterEntries = entryFiltering && !(manifestSkipped && deletes);
@@ -267,7 +268,9 @@ public final class ScanPlanner
 
         /**
          * The partition, bucket and level rules, counting what they remove: an ADD refused adds a
-         * file to a rule's count, a DELETE refused takes the file its ADD added back out.
+         * file to a rule's count, a DELETE refused takes the file its ADD added back out. The
+         * bucket selector only counts DELETEs (see below), which keeps the plan exact and the
+         * counters exact unless a DELETE's bucket count differs from its ADD's.
          */
         private final class EntryRules
                 implements ManifestEntryFilter
@@ -279,9 +282,19 @@ public final class ScanPlanner
                     counters.filesSkippedByPartition += kind == FileKind.ADD ? 1 : -1;
                     return false;
                 }
-                if (bucket == POSTPONE_BUCKET || (bucketSelector.isPresent() && !bucketSelector.get().select(bucket, totalBuckets))) {
+                if (bucket == POSTPONE_BUCKET) {
                     counters.filesSkippedByBucket += kind == FileKind.ADD ? 1 : -1;
                     return false;
+                }
+                if (bucketSelector.isPresent() && !bucketSelector.get().select(bucket, totalBuckets)) {
+                    if (kind == FileKind.ADD) {
+                        counters.filesSkippedByBucket++;
+                        return false;
+                    }
+                    // The bucket count is not part of the identity: were this DELETE's count not its
+                    // ADD's, refusing it could leave a deleted file live. Kept, it deletes the ADD or,
+                    // when the ADD was refused too, nothing.
+                    counters.filesSkippedByBucket--;
                 }
                 return true;
             }
