@@ -27,7 +27,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
@@ -41,7 +40,7 @@ import static java.util.Objects.requireNonNull;
  * container (magic {@code Obj\1}, metadata map, 16-byte sync marker, then blocks of
  * {@code count, size, bytes, sync}) is walked here with every length and count checked against
  * the bytes that remain, each block is decompressed (codecs {@code null}, {@code deflate},
- * {@code zstandard}, the latter with a pooled decompression context and buffer; at most 256 MB
+ * {@code zstandard}, the latter with one decompression context and buffer per file; at most 256 MB
  * per block) and its records are decoded against the file's own writer schema, either into
  * {@link GenericRecord}s whose fields the callers pick by name, or by a caller's
  * {@link RecordDecoder} planned from that schema (as {@link ManifestEntryDecoder} does for data
@@ -124,7 +123,7 @@ final class AvroContainer
                 AvroCursor block;
                 if (codec.equals("zstandard")) {
                     if (decompressor == null) {
-                        decompressor = Decompressor.take();
+                        decompressor = new Decompressor();
                     }
                     block = decompressor.unzstd(file, blockStart, (int) size);
                 }
@@ -153,7 +152,7 @@ final class AvroContainer
         }
         finally {
             if (decompressor != null) {
-                decompressor.release();
+                decompressor.close();
             }
         }
     }
@@ -484,35 +483,17 @@ final class AvroContainer
     }
 
     /**
-     * A zstd decompression context and output buffer, reused across blocks and files: making a
-     * context per block was a measurable share of reading a manifest.
+     * A zstd decompression context and output buffer, reused across the blocks of one file:
+     * making a context per block was a measurable share of reading a manifest.
      */
     private static final class Decompressor
     {
-        private static final int POOL_SIZE = 4;
-        private static final int MAX_RETAINED_BUFFER = 4 * 1024 * 1024;
-        private static final ConcurrentLinkedQueue<Decompressor> POOL = new ConcurrentLinkedQueue<>();
-
         private final ZstdDecompressCtx context = new ZstdDecompressCtx();
         private byte[] buffer = new byte[0];
 
-        static Decompressor take()
+        void close()
         {
-            Decompressor decompressor = POOL.poll();
-            return decompressor == null ? new Decompressor() : decompressor;
-        }
-
-        void release()
-        {
-            if (buffer.length > MAX_RETAINED_BUFFER) {
-                buffer = new byte[0];
-            }
-            if (POOL.size() < POOL_SIZE) {
-                POOL.offer(this);
-            }
-            else {
-                context.close();
-            }
+            context.close();
         }
 
         /**
