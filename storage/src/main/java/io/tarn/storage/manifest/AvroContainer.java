@@ -1,6 +1,8 @@
 package io.tarn.storage.manifest;
 
-import com.github.luben.zstd.ZstdInputStream;
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import org.apache.avro.Schema;
@@ -10,9 +12,7 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.InputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -40,9 +40,11 @@ import static java.util.Objects.requireNonNull;
  * container (magic {@code Obj\1}, metadata map, 16-byte sync marker, then blocks of
  * {@code count, size, bytes, sync}) is walked here with every length and count checked against
  * the bytes that remain, each block is decompressed (codecs {@code null}, {@code deflate},
- * {@code zstandard}; at most 256 MB per block) and its records are decoded against the file's
- * own writer schema into {@link GenericRecord}s, whose fields the callers pick by name. Avro
- * itself is used to parse the schema and to write files.
+ * {@code zstandard}, the latter with one decompression context and buffer per file; at most 256 MB
+ * per block) and its records are decoded against the file's own writer schema, either into
+ * {@link GenericRecord}s whose fields the callers pick by name, or by a caller's
+ * {@link RecordDecoder} planned from that schema (as {@link ManifestEntryDecoder} does for data
+ * manifests). Avro itself is used to parse the schema and to write files.
  */
 final class AvroContainer
 {
@@ -64,10 +66,29 @@ final class AvroContainer
     static List<GenericRecord> read(byte[] file, String fileName)
             throws IOException
     {
+        List<GenericRecord> records = new ArrayList<>();
+        read(file, fileName, schema -> (cursor, index) -> records.add((GenericRecord) decode(schema, cursor, 0)));
+        return records;
+    }
+
+    /**
+     * Walks the records of an Avro container file, handing each to the decoder {@code decoders}
+     * makes for the file's writer schema; the decoder must consume exactly the record's bytes.
+     * Decoders report an invalid row by throwing {@link InvalidRowException}, whose error is
+     * rethrown as is; every other failure is reported as a corrupt file.
+     *
+     * @throws CorruptFileException naming {@code fileName} when the bytes are not a valid container
+     * @throws UnsupportedTableFeatureException when the file uses a codec Tarn cannot decompress
+     */
+    static void read(byte[] file, String fileName, RecordDecoderFactory decoders)
+            throws IOException
+    {
         requireNonNull(file, "file is null");
         requireNonNull(fileName, "fileName is null");
+        requireNonNull(decoders, "decoders is null");
+        Decompressor decompressor = null;
         try {
-            Cursor cursor = new Cursor(file, 0, file.length);
+            AvroCursor cursor = new AvroCursor(file, 0, file.length);
             for (byte b : MAGIC) {
                 if (cursor.remaining() < 1 || cursor.readByte() != b) {
                     throw new CorruptFileException("Missing the Avro magic bytes");
@@ -85,37 +106,88 @@ final class AvroContainer
             if (schema.getType() != Schema.Type.RECORD) {
                 throw new CorruptFileException("The Avro schema is not a record but " + schema.getType());
             }
+            RecordDecoder decoder = decoders.create(schema);
 
-            List<GenericRecord> records = new ArrayList<>();
+            long index = 0;
             while (cursor.remaining() > 0) {
                 long count = cursor.readLong();
                 long size = cursor.readLong();
                 if (count < 0 || size < 0 || size > cursor.remaining()) {
                     throw new CorruptFileException("Block of " + count + " records and " + size
-                            + " bytes at offset " + cursor.position + ", but only " + cursor.remaining() + " bytes remain");
+                            + " bytes at offset " + cursor.position() + ", but only " + cursor.remaining() + " bytes remain");
                 }
-                byte[] compressed = cursor.readFixed((int) size);
-                if (!Arrays.equals(sync, cursor.readFixed(SYNC_SIZE))) {
-                    throw new CorruptFileException("Bad sync marker after the block ending at offset " + (cursor.position - SYNC_SIZE));
+                int blockStart = cursor.skipFixed((int) size);
+                if (!Arrays.equals(sync, 0, SYNC_SIZE, file, cursor.skipFixed(SYNC_SIZE), cursor.position())) {
+                    throw new CorruptFileException("Bad sync marker after the block ending at offset " + (cursor.position() - SYNC_SIZE));
                 }
-                Cursor block = decompress(codec, compressed);
+                AvroCursor block;
+                if (codec.equals("zstandard")) {
+                    if (decompressor == null) {
+                        decompressor = new Decompressor();
+                    }
+                    block = decompressor.unzstd(file, blockStart, (int) size);
+                }
+                else {
+                    block = decompress(codec, Arrays.copyOfRange(file, blockStart, blockStart + (int) size));
+                }
                 if (count > block.remaining()) {
                     throw new CorruptFileException("Block of " + count + " records in only " + block.remaining() + " bytes");
                 }
                 for (long i = 0; i < count; i++) {
-                    records.add((GenericRecord) decode(schema, block, 0));
+                    decoder.decode(block, index++);
                 }
                 if (block.remaining() != 0) {
                     throw new CorruptFileException(block.remaining() + " undecoded bytes at the end of a block");
                 }
             }
-            return records;
         }
         catch (UnsupportedTableFeatureException e) {
             throw e;
         }
+        catch (InvalidRowException e) {
+            throw e.error();
+        }
         catch (IOException | RuntimeException e) {
             throw new CorruptFileException("Avro file " + fileName + " is corrupt: " + e.getMessage(), e);
+        }
+        finally {
+            if (decompressor != null) {
+                decompressor.close();
+            }
+        }
+    }
+
+    /** Makes the decoder of the records of a file from the file's writer schema. */
+    interface RecordDecoderFactory
+    {
+        RecordDecoder create(Schema writerSchema)
+                throws IOException;
+    }
+
+    /** Decodes one record, consuming exactly its bytes. */
+    interface RecordDecoder
+    {
+        void decode(AvroCursor cursor, long index)
+                throws IOException;
+    }
+
+    /** A row that is valid Avro but not a valid row of the file's kind. */
+    static final class InvalidRowException
+            extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        private final CorruptFileException error;
+
+        InvalidRowException(CorruptFileException error)
+        {
+            super(error.getMessage(), error);
+            this.error = error;
+        }
+
+        CorruptFileException error()
+        {
+            return error;
         }
     }
 
@@ -166,16 +238,15 @@ final class AvroContainer
         throw new UnsupportedTableFeatureException("Avro file " + fileName + " uses the unsupported codec " + name);
     }
 
-    private static Cursor decompress(String codec, byte[] compressed)
+    private static AvroCursor decompress(String codec, byte[] compressed)
             throws IOException
     {
         byte[] bytes = switch (codec) {
             case "null" -> compressed;
             case "deflate" -> inflate(compressed);
-            case "zstandard" -> unzstd(compressed);
             default -> throw new IllegalStateException("Unexpected codec " + codec);
         };
-        return new Cursor(bytes, 0, bytes.length);
+        return new AvroCursor(bytes, 0, bytes.length);
     }
 
     private static byte[] inflate(byte[] compressed)
@@ -204,20 +275,6 @@ final class AvroContainer
         }
     }
 
-    private static byte[] unzstd(byte[] compressed)
-            throws IOException
-    {
-        try (InputStream in = new ZstdInputStream(new ByteArrayInputStream(compressed))) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(compressed.length * 4);
-            byte[] chunk = new byte[64 * 1024];
-            for (int count = in.read(chunk); count >= 0; count = in.read(chunk)) {
-                out.write(chunk, 0, count);
-                checkBlockSize(out.size());
-            }
-            return out.toByteArray();
-        }
-    }
-
     private static void checkBlockSize(int size)
             throws CorruptFileException
     {
@@ -226,7 +283,7 @@ final class AvroContainer
         }
     }
 
-    private static Map<String, byte[]> readMetadata(Cursor cursor)
+    private static Map<String, byte[]> readMetadata(AvroCursor cursor)
             throws CorruptFileException
     {
         Map<String, byte[]> metadata = new HashMap<>();
@@ -246,7 +303,7 @@ final class AvroContainer
         }
     }
 
-    private static Object decode(Schema schema, Cursor cursor, int depth)
+    static Object decode(Schema schema, AvroCursor cursor, int depth)
             throws CorruptFileException
     {
         if (depth > MAX_NESTING) {
@@ -319,7 +376,92 @@ final class AvroContainer
         throw new CorruptFileException("Unsupported Avro type " + schema.getType());
     }
 
-    private static long blockCount(Cursor cursor)
+    /**
+     * Skips a value with the same checks {@link #decode} makes, without building it.
+     */
+    static void skip(Schema schema, AvroCursor cursor, int depth)
+            throws CorruptFileException
+    {
+        if (depth > MAX_NESTING) {
+            throw new CorruptFileException("Avro value nested deeper than " + MAX_NESTING + " levels");
+        }
+        switch (schema.getType()) {
+            case NULL:
+                return;
+            case BOOLEAN: {
+                byte value = cursor.readByte();
+                if (value != 0 && value != 1) {
+                    throw new CorruptFileException("Invalid Avro boolean " + value);
+                }
+                return;
+            }
+            case INT:
+                cursor.readInt();
+                return;
+            case LONG:
+                cursor.readLong();
+                return;
+            case FLOAT:
+                cursor.skipFixed(4);
+                return;
+            case DOUBLE:
+                cursor.skipFixed(8);
+                return;
+            case STRING:
+                cursor.skipString();
+                return;
+            case BYTES:
+                cursor.skipLength();
+                return;
+            case FIXED:
+                cursor.skipFixed(schema.getFixedSize());
+                return;
+            case ENUM: {
+                int index = cursor.readInt();
+                if (index < 0 || index >= schema.getEnumSymbols().size()) {
+                    throw new CorruptFileException("Invalid Avro enum index " + index);
+                }
+                return;
+            }
+            case UNION:
+                skip(unionBranch(schema, cursor), cursor, depth + 1);
+                return;
+            case RECORD:
+                for (Schema.Field field : schema.getFields()) {
+                    skip(field.schema(), cursor, depth + 1);
+                }
+                return;
+            case ARRAY:
+                for (long count = blockCount(cursor); count != 0; count = blockCount(cursor)) {
+                    for (long i = 0; i < count; i++) {
+                        skip(schema.getElementType(), cursor, depth + 1);
+                    }
+                }
+                return;
+            case MAP:
+                for (long count = blockCount(cursor); count != 0; count = blockCount(cursor)) {
+                    for (long i = 0; i < count; i++) {
+                        cursor.skipString();
+                        skip(schema.getValueType(), cursor, depth + 1);
+                    }
+                }
+                return;
+        }
+        throw new CorruptFileException("Unsupported Avro type " + schema.getType());
+    }
+
+    /** Reads a union's branch index and returns the branch's schema. */
+    static Schema unionBranch(Schema union, AvroCursor cursor)
+            throws CorruptFileException
+    {
+        long index = cursor.readLong();
+        if (index < 0 || index >= union.getTypes().size()) {
+            throw new CorruptFileException("Invalid Avro union branch " + index + " for " + union);
+        }
+        return union.getTypes().get((int) index);
+    }
+
+    static long blockCount(AvroCursor cursor)
             throws CorruptFileException
     {
         long count = cursor.readLong();
@@ -331,7 +473,7 @@ final class AvroContainer
         return count;
     }
 
-    private static void checkCount(long count, Cursor cursor)
+    private static void checkCount(long count, AvroCursor cursor)
             throws CorruptFileException
     {
         // Every item of the collections in manifests takes at least one byte.
@@ -340,94 +482,46 @@ final class AvroContainer
         }
     }
 
-    /** A bounded reader of Avro's binary encoding. */
-    private static final class Cursor
+    /**
+     * A zstd decompression context and output buffer, reused across the blocks of one file:
+     * making a context per block was a measurable share of reading a manifest.
+     */
+    private static final class Decompressor
     {
-        private final byte[] bytes;
-        private final int limit;
-        private int position;
-        private CharsetDecoder decoder;
+        private final ZstdDecompressCtx context = new ZstdDecompressCtx();
+        private byte[] buffer = new byte[0];
 
-        Cursor(byte[] bytes, int position, int limit)
+        void close()
         {
-            this.bytes = bytes;
-            this.position = position;
-            this.limit = limit;
+            context.close();
         }
 
-        int remaining()
-        {
-            return limit - position;
-        }
-
-        byte readByte()
+        /**
+         * Decompresses a block into the reused buffer; the cursor is valid until the next call.
+         */
+        AvroCursor unzstd(byte[] file, int offset, int length)
                 throws CorruptFileException
         {
-            if (position >= limit) {
-                throw new CorruptFileException("Unexpected end of Avro data");
-            }
-            return bytes[position++];
-        }
-
-        long readLong()
-                throws CorruptFileException
-        {
-            long raw = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                byte b = readByte();
-                raw |= (long) (b & 0x7F) << shift;
-                if ((b & 0x80) == 0) {
-                    return (raw >>> 1) ^ -(raw & 1);
+            // Avro's writer streams, so frames rarely declare their size: start from a guess and grow
+            long capacity = Math.max(buffer.length, Math.max(64 * 1024, Math.min((long) length * 8, MAX_BLOCK_SIZE)));
+            while (true) {
+                if (buffer.length < capacity) {
+                    buffer = new byte[(int) capacity];
                 }
-            }
-            throw new CorruptFileException("Invalid Avro varint");
-        }
-
-        int readInt()
-                throws CorruptFileException
-        {
-            long value = readLong();
-            if (value < Integer.MIN_VALUE || value > Integer.MAX_VALUE) {
-                throw new CorruptFileException("Avro int out of range: " + value);
-            }
-            return (int) value;
-        }
-
-        byte[] readFixed(int length)
-                throws CorruptFileException
-        {
-            if (length < 0 || length > remaining()) {
-                throw new CorruptFileException("Avro value of " + length + " bytes, but only " + remaining() + " bytes remain");
-            }
-            byte[] result = Arrays.copyOfRange(bytes, position, position + length);
-            position += length;
-            return result;
-        }
-
-        byte[] readBytes()
-                throws CorruptFileException
-        {
-            long length = readLong();
-            if (length < 0 || length > remaining()) {
-                throw new CorruptFileException("Avro value of " + length + " bytes, but only " + remaining() + " bytes remain");
-            }
-            return readFixed((int) length);
-        }
-
-        String readString()
-                throws CorruptFileException
-        {
-            byte[] utf8 = readBytes();
-            if (decoder == null) {
-                decoder = UTF_8.newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPORT)
-                        .onUnmappableCharacter(CodingErrorAction.REPORT);
-            }
-            try {
-                return decoder.decode(ByteBuffer.wrap(utf8)).toString();
-            }
-            catch (CharacterCodingException e) {
-                throw new CorruptFileException("Avro string is not valid UTF-8", e);
+                try {
+                    int size = context.decompressByteArray(buffer, 0, buffer.length, file, offset, length);
+                    return new AvroCursor(buffer, 0, size);
+                }
+                catch (ZstdException e) {
+                    context.reset();
+                    if (e.getErrorCode() != Zstd.errDstSizeTooSmall()) {
+                        throw new CorruptFileException("Invalid zstd block: " + e.getMessage(), e);
+                    }
+                    if (buffer.length > MAX_BLOCK_SIZE) {
+                        throw new CorruptFileException("Avro block decompresses to more than " + MAX_BLOCK_SIZE + " bytes");
+                    }
+                    capacity = Math.min((long) buffer.length * 2, MAX_BLOCK_SIZE + 1L);
+                }
             }
         }
     }

@@ -130,7 +130,15 @@ final class AvroFields
 
     static SimpleStats simpleStats(GenericRecord record, String name)
     {
-        GenericRecord stats = record(record, name);
+        return simpleStatsValue(name, required(record, name));
+    }
+
+    /** The statistics in {@code value}, a decoded {@code SimpleStats} record of field {@code name}. */
+    static SimpleStats simpleStatsValue(String name, Object value)
+    {
+        if (!(value instanceof GenericRecord stats)) {
+            throw new IllegalArgumentException("Field " + name + " is not a record");
+        }
         List<Long> nullCounts = new ArrayList<>();
         Object counts = value(stats, "_NULL_COUNTS");
         if (counts != null) {
@@ -176,7 +184,7 @@ final class AvroFields
         return bytes == null ? null : ByteBuffer.wrap(bytes);
     }
 
-    private static long toLong(String name, Object value)
+    static long toLong(String name, Object value)
     {
         if (value instanceof Long longValue) {
             return longValue;
@@ -187,7 +195,7 @@ final class AvroFields
         throw new IllegalArgumentException("Field " + name + " is not a long but " + value.getClass().getSimpleName());
     }
 
-    private static int toInt(String name, Object value)
+    static int toInt(String name, Object value)
     {
         if (value instanceof Integer intValue) {
             return intValue;
@@ -195,7 +203,7 @@ final class AvroFields
         throw new IllegalArgumentException("Field " + name + " is not an int but " + value.getClass().getSimpleName());
     }
 
-    private static String toText(String name, Object value)
+    static String toText(String name, Object value)
     {
         if (value instanceof CharSequence text) {
             return text.toString();
@@ -203,7 +211,7 @@ final class AvroFields
         throw new IllegalArgumentException("Field " + name + " is not a string but " + value.getClass().getSimpleName());
     }
 
-    private static byte[] toBytes(String name, Object value)
+    static byte[] toBytes(String name, Object value)
     {
         if (value instanceof byte[] bytes) {
             return bytes;
@@ -216,7 +224,7 @@ final class AvroFields
         throw new IllegalArgumentException("Field " + name + " is not bytes but " + value.getClass().getSimpleName());
     }
 
-    private static List<?> toList(String name, Object value)
+    static List<?> toList(String name, Object value)
     {
         if (value instanceof List<?> list) {
             return Collections.unmodifiableList(list);

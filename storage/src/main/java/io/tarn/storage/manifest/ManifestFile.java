@@ -6,38 +6,26 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
-import static io.tarn.storage.manifest.AvroFields.binaryRow;
 import static io.tarn.storage.manifest.AvroFields.byteBuffer;
-import static io.tarn.storage.manifest.AvroFields.checkVersion;
 import static io.tarn.storage.manifest.AvroFields.fieldSchema;
-import static io.tarn.storage.manifest.AvroFields.intValue;
-import static io.tarn.storage.manifest.AvroFields.list;
-import static io.tarn.storage.manifest.AvroFields.longValue;
-import static io.tarn.storage.manifest.AvroFields.optionalBytes;
-import static io.tarn.storage.manifest.AvroFields.optionalInt;
-import static io.tarn.storage.manifest.AvroFields.optionalList;
-import static io.tarn.storage.manifest.AvroFields.optionalLong;
-import static io.tarn.storage.manifest.AvroFields.optionalString;
-import static io.tarn.storage.manifest.AvroFields.record;
-import static io.tarn.storage.manifest.AvroFields.simpleStats;
 import static io.tarn.storage.manifest.AvroFields.simpleStatsRecord;
-import static io.tarn.storage.manifest.AvroFields.string;
-import static io.tarn.storage.manifest.AvroFields.strings;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Codec of data and changelog manifests ({@code manifest/manifest-*}): Avro rows of version 2,
  * one {@link ManifestEntry} each, with the data file in the nested {@code _FILE} record. Reads
  * every {@code _FILE} layout Paimon 0.8 to 1.3 wrote (15 to 20 fields, matched by name; later
- * fields absent) and writes Paimon 1.3's 20-field layout.
+ * fields absent) and writes Paimon 1.3's 20-field layout. Rows are decoded by
+ * {@link ManifestEntryDecoder}, straight from the bytes, optionally skipping the data files of
+ * entries a {@link ManifestEntryFilter} refuses.
  */
 public final class ManifestFile
 {
-    private static final String WHAT = "Manifest file";
-
     private ManifestFile() {}
 
     /**
@@ -47,49 +35,31 @@ public final class ManifestFile
     public static List<ManifestEntry> read(byte[] file, String fileName)
             throws CorruptFileException, UnsupportedTableFeatureException
     {
-        List<GenericRecord> records = ManifestListFile.readRecords(file, fileName);
-        List<ManifestEntry> result = new ArrayList<>(records.size());
-        for (int i = 0; i < records.size(); i++) {
-            GenericRecord record = records.get(i);
-            try {
-                checkVersion(record, ManifestSchemas.MANIFEST_VERSION, WHAT, fileName);
-                result.add(new ManifestEntry(
-                        FileKind.fromByteValue(intValue(record, "_KIND")),
-                        binaryRow(record, "_PARTITION"),
-                        intValue(record, "_BUCKET"),
-                        intValue(record, "_TOTAL_BUCKETS"),
-                        dataFileMeta(record(record, "_FILE"))));
-            }
-            catch (IllegalArgumentException e) {
-                throw new CorruptFileException(WHAT + " " + fileName + " has an invalid row " + i + ": " + e.getMessage(), e);
-            }
-        }
-        return List.copyOf(result);
+        return read(file, fileName, null);
     }
 
-    private static DataFileMeta dataFileMeta(GenericRecord file)
+    /**
+     * Reads the entries {@code filter} accepts; the data files of the others are skipped, not
+     * decoded.
+     *
+     * @param filter null to read every entry
+     * @throws CorruptFileException naming {@code fileName} if the file is not a valid manifest
+     * @throws UnsupportedTableFeatureException if its rows have a version other than 2
+     */
+    public static List<ManifestEntry> read(byte[] file, String fileName, ManifestEntryFilter filter)
+            throws CorruptFileException, UnsupportedTableFeatureException
     {
-        return new DataFileMeta(
-                string(file, "_FILE_NAME"),
-                longValue(file, "_FILE_SIZE"),
-                longValue(file, "_ROW_COUNT"),
-                binaryRow(file, "_MIN_KEY"),
-                binaryRow(file, "_MAX_KEY"),
-                simpleStats(file, "_KEY_STATS"),
-                simpleStats(file, "_VALUE_STATS"),
-                longValue(file, "_MIN_SEQUENCE_NUMBER"),
-                longValue(file, "_MAX_SEQUENCE_NUMBER"),
-                longValue(file, "_SCHEMA_ID"),
-                intValue(file, "_LEVEL"),
-                strings("_EXTRA_FILES", list(file, "_EXTRA_FILES")),
-                optionalLong(file, "_CREATION_TIME"),
-                optionalLong(file, "_DELETE_ROW_COUNT"),
-                optionalBytes(file, "_EMBEDDED_FILE_INDEX"),
-                optionalInt(file, "_FILE_SOURCE"),
-                optionalList(file, "_VALUE_STATS_COLS").map(values -> strings("_VALUE_STATS_COLS", values)),
-                optionalString(file, "_EXTERNAL_PATH"),
-                optionalLong(file, "_FIRST_ROW_ID"),
-                optionalList(file, "_WRITE_COLS").map(values -> strings("_WRITE_COLS", values)));
+        List<ManifestEntry> entries = new ArrayList<>();
+        try {
+            AvroContainer.read(file, fileName, schema -> new ManifestEntryDecoder(schema, fileName, filter, entries));
+        }
+        catch (CorruptFileException | UnsupportedTableFeatureException e) {
+            throw e;
+        }
+        catch (IOException e) {
+            throw new CorruptFileException("Avro file " + fileName + " is corrupt: " + e.getMessage(), e);
+        }
+        return Collections.unmodifiableList(entries);
     }
 
     /** Writes the entries with Paimon's default manifest compression, zstd. */

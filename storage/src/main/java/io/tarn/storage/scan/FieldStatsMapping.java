@@ -27,6 +27,7 @@ final class FieldStatsMapping
     private final Map<Integer, DataType> typeByFieldId;
     private final Set<Integer> fileFieldIds;
     private final int arity;
+    private final Map<Integer, Column> columns = new HashMap<>();
 
     /**
      * @param statsFields the fields the statistics row holds, in its order; a null entry is a
@@ -55,28 +56,52 @@ final class FieldStatsMapping
      */
     Optional<ColumnStats> stats(DataField field, SimpleStats stats, long rowCount)
     {
-        Integer position = positionByFieldId.get(field.id());
-        if (position == null) {
-            if (!fileFieldIds.contains(field.id()) && field.defaultValue().isEmpty()) {
-                return Optional.of(new ColumnStats(null, null, rowCount, rowCount));
-            }
+        Column column = column(field);
+        if (column.position < 0) {
+            return column.allNull ? Optional.of(new ColumnStats(null, null, rowCount, rowCount)) : Optional.empty();
+        }
+        if (column.statsType == null) {
             return Optional.empty();
         }
-        DataType statsType = typeByFieldId.get(field.id());
-        if (!sameIgnoringNullability(statsType, field.type())) {
-            return Optional.empty();
-        }
+        int position = column.position;
         BinaryRow min = stats.minValues();
         BinaryRow max = stats.maxValues();
-        List<Long> nullCounts = stats.nullCounts();
         if (min.arity() != arity || max.arity() != arity) {
             return Optional.empty();
         }
-        Object minValue = min.isNullAt(position) ? null : min.value(position, statsType);
-        Object maxValue = max.isNullAt(position) ? null : max.value(position, statsType);
+        // only this column of the rows is decoded
+        Object minValue = min.isNullAt(position) ? null : min.value(position, column.statsType);
+        Object maxValue = max.isNullAt(position) ? null : max.value(position, column.statsType);
+        List<Long> nullCounts = stats.nullCounts();
         Long nullCount = position < nullCounts.size() ? nullCounts.get(position) : null;
         return Optional.of(new ColumnStats(minValue, maxValue, nullCount, rowCount));
     }
+
+    /** Where the statistics of {@code field} are, resolved once per read field. */
+    private Column column(DataField field)
+    {
+        Column column = columns.get(field.id());
+        if (column != null && column.field == field) {
+            return column;
+        }
+        Integer position = positionByFieldId.get(field.id());
+        if (position == null) {
+            column = new Column(field, -1, null, !fileFieldIds.contains(field.id()) && field.defaultValue().isEmpty());
+        }
+        else {
+            DataType statsType = typeByFieldId.get(field.id());
+            // a column whose type changed has no trusted statistics
+            column = new Column(field, position, sameIgnoringNullability(statsType, field.type()) ? statsType : null, false);
+        }
+        columns.put(field.id(), column);
+        return column;
+    }
+
+    /**
+     * @param statsType null when the statistics cannot be trusted
+     * @param allNull for a field without statistics: the file has no such column, so every value is null
+     */
+    private record Column(DataField field, int position, DataType statsType, boolean allNull) {}
 
     static boolean sameIgnoringNullability(DataType left, DataType right)
     {

@@ -4,12 +4,18 @@ import io.tarn.index.predicate.ColumnStats;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.StatsProvider;
+import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.MissingFileException;
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.DeletionVectorMeta;
+import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.manifest.ManifestEntryFilter;
+import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
@@ -52,16 +58,18 @@ public final class ScanPlanner
 
     private final PaimonTable table;
     private final Optional<Predicate> filter;
+    private final boolean entryFiltering;
 
     public ScanPlanner(PaimonTable table)
     {
-        this(table, Optional.empty());
+        this(table, Optional.empty(), true);
     }
 
-    private ScanPlanner(PaimonTable table, Optional<Predicate> filter)
+    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering)
     {
         this.table = requireNonNull(table, "table is null");
         this.filter = requireNonNull(filter, "filter is null");
+        this.entryFiltering = entryFiltering;
     }
 
     /**
@@ -69,7 +77,17 @@ public final class ScanPlanner
      */
     public ScanPlanner withFilter(Predicate predicate)
     {
-        return new ScanPlanner(table, Optional.of(predicate));
+        return new ScanPlanner(table, Optional.of(predicate), entryFiltering);
+    }
+
+    /**
+     * A planner that applies the partition, bucket and level rules only after merging, as the
+     * planner did before it filtered entries while reading; for tests, which check that both
+     * plan the same files with the same counters.
+     */
+    ScanPlanner withoutEntryFiltering()
+    {
+        return new ScanPlanner(table, filter, false);
     }
 
     /**
@@ -102,6 +120,14 @@ public final class ScanPlanner
         private final Counters counters = new Counters();
         private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
         private final Map<StatsLayout, FieldStatsMapping> mappings = new HashMap<>();
+        private BinaryRow lastPartition;
+        private FieldStatsMapping lastValueMapping;
+        private long lastValueSchemaId;
+        private List<String> lastValueColumns;
+        private int lastFieldId = -1;
+        private boolean lastFieldIsPartition;
+        private DataField lastReadField;
+        private boolean lastPartitionMatches;
 
         Planning(Snapshot snapshot)
                 throws IOException
@@ -133,31 +159,46 @@ public final class ScanPlanner
             manifests.addAll(table.readManifestList(snapshot.deltaManifestList()));
             counters.manifestsPlanned = manifests.size();
 
-            LiveFileMerger merger = new LiveFileMerger(table.name());
+            List<ManifestFileMeta> kept = new ArrayList<>();
+            boolean manifestSkipped = false;
+            boolean deletes = false;
             for (ManifestFileMeta manifest : manifests) {
                 if (skipManifest(manifest)) {
-                    continue;
+                    manifestSkipped = true;
                 }
-                for (ManifestEntry entry : table.readManifest(manifest.fileName())) {
+                else {
+                    kept.add(manifest);
+                    deletes |= manifest.numDeletedFiles() != 0;
+                }
+            }
+
+            // Entries are filtered while they are read, before merging, so that the data files of
+            // excluded partitions, buckets and levels are never built. A DELETE has the partition,
+            // bucket and level of the ADD it cancels, so both meet the same rule (the bucket
+            // selector, which also depends on the bucket count, refuses no DELETE), and a rule saved
+            // (ADDs - DELETEs) live files. That count is exact only if every DELETE's ADD is read:
+            // when a manifest was skipped and deletes exist, the rules run after merging instead.
+            boolean filterEntries = entryFiltering && !(manifestSkipped && deletes);
+            EntryRules rules = new EntryRules();
+            long expectedEntries = 0;
+            for (ManifestFileMeta manifest : kept) {
+                expectedEntries += manifest.numAddedFiles();
+            }
+            LiveFileMerger merger = new LiveFileMerger(table.name(), (int) Math.min(expectedEntries, 1 << 20));
+            for (ManifestFileMeta manifest : kept) {
+                for (ManifestEntry entry : readManifest(manifest.fileName(), filterEntries ? rules : null)) {
                     counters.entriesRead++;
                     merger.add(entry, manifest.fileName());
                 }
             }
 
             Map<DeletionVectorKey, DeletionFile> deletionFiles = deletionFiles();
-            List<PlannedFile> candidates = new ArrayList<>();
+            List<PlannedFile> candidates = new ArrayList<>(merger.liveEntries().size());
             for (ManifestEntry entry : merger.liveEntries()) {
-                if (!partitionMatches(entry.partition())) {
-                    counters.filesSkippedByPartition++;
-                }
-                else if (entry.bucket() == POSTPONE_BUCKET || (bucketSelector.isPresent() && !bucketSelector.get().select(entry.bucket(), entry.totalBuckets()))) {
-                    counters.filesSkippedByBucket++;
-                }
-                else if (skipLevel0 && entry.file().level() == 0) {
-                    counters.filesSkippedByLevel++;
-                }
-                else {
-                    DeletionFile deletionFile = deletionFiles.get(new DeletionVectorKey(entry.partition(), entry.bucket(), entry.file().fileName()));
+                if (filterEntries || rules.test(FileKind.ADD, entry.partition(), entry.bucket(), entry.totalBuckets()) && rules.testLevel(FileKind.ADD, entry.file().level())) {
+                    DeletionFile deletionFile = deletionFiles.isEmpty()
+                            ? null
+                            : deletionFiles.get(new DeletionVectorKey(entry.partition(), entry.bucket(), entry.file().fileName()));
                     candidates.add(new PlannedFile(entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file(), Optional.ofNullable(deletionFile)));
                 }
             }
@@ -188,12 +229,91 @@ public final class ScanPlanner
             return false;
         }
 
+        private List<ManifestEntry> readManifest(String fileName, ManifestEntryFilter entryFilter)
+                throws IOException
+        {
+            // as PaimonTable.readManifest, with the filter
+            String path = table.manifestPath(fileName);
+            byte[] bytes;
+            try {
+                bytes = table.fileIO().newInputFile(path).readAllBytes();
+            }
+            catch (MissingFileException e) {
+                throw new MissingFileException("Table " + table.name() + ": metadata file " + path + " does not exist", e);
+            }
+            try {
+                return ManifestFile.read(bytes, fileName, entryFilter);
+            }
+            catch (CorruptFileException e) {
+                throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
+            }
+            catch (UnsupportedTableFeatureException e) {
+                throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+            }
+        }
+
         private boolean partitionMatches(BinaryRow partition)
         {
             if (filter.isEmpty() || partitionFields.isEmpty()) {
                 return true;
             }
-            return partitionMatches.computeIfAbsent(partition, row -> StatsEvaluator.mightMatch(filter.get(), field -> partitionStats(row, field.fieldId(), 1)));
+            // the manifest reader hands consecutive entries of one partition the same instance
+            if (partition != lastPartition) {
+                lastPartition = partition;
+                lastPartitionMatches = partitionMatches.computeIfAbsent(partition,
+                        row -> StatsEvaluator.mightMatch(filter.get(), field -> partitionStats(row, field.fieldId(), 1)));
+            }
+            return lastPartitionMatches;
+        }
+
+        /**
+         * The partition, bucket and level rules, counting what they remove: an ADD refused adds a
+         * file to a rule's count, a DELETE refused takes the file its ADD added back out. The
+         * bucket selector only counts DELETEs (see below), which keeps the plan exact and the
+         * counters exact unless a DELETE's bucket count differs from its ADD's.
+         */
+        private final class EntryRules
+                implements ManifestEntryFilter
+        {
+            @Override
+            public boolean test(FileKind kind, BinaryRow partition, int bucket, int totalBuckets)
+            {
+                if (!partitionMatches(partition)) {
+                    counters.filesSkippedByPartition += kind == FileKind.ADD ? 1 : -1;
+                    return false;
+                }
+                if (bucket == POSTPONE_BUCKET) {
+                    counters.filesSkippedByBucket += kind == FileKind.ADD ? 1 : -1;
+                    return false;
+                }
+                if (bucketSelector.isPresent() && !bucketSelector.get().select(bucket, totalBuckets)) {
+                    if (kind == FileKind.ADD) {
+                        counters.filesSkippedByBucket++;
+                        return false;
+                    }
+                    // The bucket count is not part of the identity: were this DELETE's count not its
+                    // ADD's, refusing it could leave a deleted file live. Kept, it deletes the ADD or,
+                    // when the ADD was refused too, nothing.
+                    counters.filesSkippedByBucket--;
+                }
+                return true;
+            }
+
+            @Override
+            public boolean testsLevel()
+            {
+                return skipLevel0;
+            }
+
+            @Override
+            public boolean testLevel(FileKind kind, int level)
+            {
+                if (skipLevel0 && level == 0) {
+                    counters.filesSkippedByLevel += kind == FileKind.ADD ? 1 : -1;
+                    return false;
+                }
+                return true;
+            }
         }
 
         private List<PlannedFile> pruneByStats(List<PlannedFile> files)
@@ -253,9 +373,18 @@ public final class ScanPlanner
                 throws IOException
         {
             DataFileMeta file = planned.file();
-            TableSchema fileSchema = table.schema(file.schemaId());
             List<String> statsColumns = file.valueStatsCols().or(file::writeCols).orElse(null);
-            FieldStatsMapping mapping = mapping(new StatsLayout(file.schemaId(), false, statsColumns), fileSchema);
+            // files mostly share one layout, and the manifest reader one columns list
+            FieldStatsMapping mapping;
+            if (lastValueMapping != null && file.schemaId() == lastValueSchemaId && statsColumns == lastValueColumns) {
+                mapping = lastValueMapping;
+            }
+            else {
+                mapping = mapping(new StatsLayout(file.schemaId(), false, statsColumns), table.schema(file.schemaId()));
+                lastValueMapping = mapping;
+                lastValueSchemaId = file.schemaId();
+                lastValueColumns = statsColumns;
+            }
             return statsProvider(planned, mapping, file.valueStats());
         }
 
@@ -272,10 +401,16 @@ public final class ScanPlanner
         {
             long rowCount = planned.file().rowCount();
             return field -> {
-                if (partitionPositionById.containsKey(field.fieldId())) {
+                // filters mostly name one field, asked about for every file
+                if (field.fieldId() != lastFieldId) {
+                    lastFieldId = field.fieldId();
+                    lastFieldIsPartition = partitionPositionById.containsKey(field.fieldId());
+                    lastReadField = readFieldsById.get(field.fieldId());
+                }
+                if (lastFieldIsPartition) {
                     return partitionStats(planned.partition(), field.fieldId(), rowCount);
                 }
-                DataField readField = readFieldsById.get(field.fieldId());
+                DataField readField = lastReadField;
                 return readField == null ? Optional.empty() : mapping.stats(readField, stats, rowCount);
             };
         }

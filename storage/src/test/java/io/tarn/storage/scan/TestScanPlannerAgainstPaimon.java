@@ -100,9 +100,16 @@ public class TestScanPlannerAgainstPaimon
         assertThat(scans).hasSizeGreaterThan(2);
         for (ReferenceScan scan : scans) {
             List<PlannedFile> expected = withoutPartition(ReferencePlan.plan(warehouse, scan));
-            List<PlannedFile> actual = withoutPartition(tarnPlan(scan, Optional.empty()).files().stream().map(TestScanPlannerAgainstPaimon::toReference).toList());
+            ScanPlan plan = tarnPlan(scan, Optional.empty());
+            List<PlannedFile> actual = withoutPartition(plan.files().stream().map(TestScanPlannerAgainstPaimon::toReference).toList());
             assertThat(actual).as("%s at %s", table.identifier(), scan.version() + scan.branch().map(branch -> " on branch " + branch).orElse(""))
                     .isEqualTo(expected);
+
+            // entries filtered while reading: the same plan and counters as the rules applied after merging
+            PaimonTable paimonTable = table(scan);
+            ScanPlan merged = paimonTable.newScan().withoutEntryFiltering().plan(paimonTable.snapshot(version(scan.version())));
+            assertThat(plan.splits()).isEqualTo(merged.splits());
+            assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
         }
     }
 
@@ -164,6 +171,12 @@ public class TestScanPlannerAgainstPaimon
                 .isEqualTo(expected.text());
         assertThat(paimonFiles).as("Paimon plans every file Tarn plans").containsAll(tarnFiles);
         assertThat(plan.metrics().filesPlanned()).isEqualTo(tarnFiles.size());
+
+        // entries filtered while reading: the same plan and counters as the rules applied after merging
+        ScanPlan merged = table.newScan().withFilter(filter.tarn(table.schema())).withoutEntryFiltering().plan(table.snapshot(new ScanVersion.Latest()));
+        assertThat(plan.splits()).isEqualTo(merged.splits());
+        assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
+        assertThat(plan.metrics().entriesRead()).isLessThanOrEqualTo(merged.metrics().entriesRead());
     }
 
     @Test
