@@ -4,9 +4,6 @@ import io.tarn.index.predicate.ColumnStats;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.StatsProvider;
-import io.tarn.storage.CorruptFileException;
-import io.tarn.storage.MissingFileException;
-import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
 import io.tarn.storage.manifest.DataFileMeta;
@@ -15,7 +12,6 @@ import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestEntryFilter;
-import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
@@ -186,7 +182,7 @@ public final class ScanPlanner
             }
             LiveFileMerger merger = new LiveFileMerger(table.name(), (int) Math.min(expectedEntries, 1 << 20));
             for (ManifestFileMeta manifest : kept) {
-                for (ManifestEntry entry : readManifest(manifest.fileName(), filterEntries ? rules : null)) {
+                for (ManifestEntry entry : table.readManifest(manifest.fileName(), filterEntries ? rules : null)) {
                     counters.entriesRead++;
                     merger.add(entry, manifest.fileName());
                 }
@@ -227,29 +223,6 @@ public final class ScanPlanner
                 }
             }
             return false;
-        }
-
-        private List<ManifestEntry> readManifest(String fileName, ManifestEntryFilter entryFilter)
-                throws IOException
-        {
-            // as PaimonTable.readManifest, with the filter
-            String path = table.manifestPath(fileName);
-            byte[] bytes;
-            try {
-                bytes = table.fileIO().newInputFile(path).readAllBytes();
-            }
-            catch (MissingFileException e) {
-                throw new MissingFileException("Table " + table.name() + ": metadata file " + path + " does not exist", e);
-            }
-            try {
-                return ManifestFile.read(bytes, fileName, entryFilter);
-            }
-            catch (CorruptFileException e) {
-                throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-            }
-            catch (UnsupportedTableFeatureException e) {
-                throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
-            }
         }
 
         private boolean partitionMatches(BinaryRow partition)

@@ -12,6 +12,7 @@ import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.IndexManifestFile;
 import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.manifest.ManifestListFile;
@@ -171,6 +172,16 @@ public final class PaimonTable
             throws IOException
     {
         return readMetadata(fileName, ManifestFile::read);
+    }
+
+    /**
+     * The entries of a manifest that {@code filter} accepts; the others are skipped before their
+     * file metadata is decoded.
+     */
+    public List<ManifestEntry> readManifest(String fileName, ManifestEntryFilter filter)
+            throws IOException
+    {
+        return readMetadata(fileName, (bytes, name) -> ManifestFile.read(bytes, name, filter));
     }
 
     public List<IndexManifestEntry> readIndexManifest(String fileName)
