@@ -166,6 +166,14 @@ public class BenchmarkScan
     private static final int FILTER_DAYS = 25;
     private static final long MIX = 0x9E3779B97F4A7C15L;
 
+    static {
+        // airlift's SizeOf asks JOL for object layouts, and JOL first tries to attach HotSpot's
+        // serviceability agent in a child process, which takes some 40 s and then fails anyway
+        if (System.getProperty("jol.skipHotspotSAAttach") == null) {
+            System.setProperty("jol.skipHotspotSAAttach", "true");
+        }
+    }
+
     @Param("10000000")
     public long rows;
 
