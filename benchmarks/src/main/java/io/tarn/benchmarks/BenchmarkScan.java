@@ -76,6 +76,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -267,7 +268,7 @@ public class BenchmarkScan
     /**
      * The filter scenario keeps rows with {@code shipdate} before this day.
      */
-    public static java.time.LocalDate filterDate()
+    public static LocalDate filterDate()
     {
         return ScanTableGenerator.FIRST_SHIP_DATE.plusDays(FILTER_DAYS);
     }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -30,11 +31,11 @@ final class ScanReport
         BenchmarkScan state = new BenchmarkScan();
         state.rows = rows;
         state.dataDirectory = dataDirectory.toAbsolutePath().toString();
-        long generationStart = System.nanoTime();
+        long setupStart = System.nanoTime();
         state.setup();
-        double setupSeconds = (System.nanoTime() - generationStart) / 1e9;
+        double setupSeconds = (System.nanoTime() - setupStart) / 1e9;
         try {
-            Map<Scenario, ScanTimings> timings = new java.util.EnumMap<>(Scenario.class);
+            Map<Scenario, ScanTimings> timings = new EnumMap<>(Scenario.class);
             for (Scenario scenario : Scenario.values()) {
                 ScanTimings timing = ScanTimings.measure(state, scenario, warmupRounds, rounds);
                 timings.put(scenario, timing);
@@ -82,7 +83,7 @@ final class ScanReport
         out.append("- **DuckDB** (`org.duckdb:duckdb_jdbc:1.5.6.0`, `SET threads = 1`): `read_parquet([...the same files...])` with `count(*)`, `bit_xor(hash(...every numeric column...))` and `sum(strlen(s))` per string column.\n\n");
         out.append("Every reader touches every value it returns (the JVM readers fold each number, or each string's byte length, into a checksum; "
                 + "the test checks that Tarn, Paimon and Trino produce identical checksums and all four the same row counts). "
-                + "Throughput is **table rows scanned per second** (10 M / time), also for the filter scenario.\n\n");
+                + "Throughput is **table rows scanned per second** (table rows / median time), also for the filter scenario.\n\n");
         out.append(String.format(Locale.ROOT,
                 "Timing: each round runs the four readers once on a scenario, rotating who goes first; %d warm-up round(s), then the median of %d rounds. "
                         + "Ratios are medians of per-round time ratios (other / Tarn; above 1 means Tarn is faster). The machine is shared: see the load average below.%n%n",
