@@ -22,7 +22,8 @@ import java.util.Map;
  * Runs a named benchmark report: {@code BenchmarkMain planning RESULTS_DIR} generates the planning
  * table once, checks that Tarn and Paimon plan the same files for every scenario, measures every
  * {@link BenchmarkPlanning} method with JMH in one run on that table, and writes
- * {@code RESULTS_DIR/planning.md}.
+ * {@code RESULTS_DIR/planning.md}. {@code BenchmarkMain scan RESULTS_DIR} runs {@link BenchmarkScan}'s
+ * four readers on the cached scan table ({@link ScanReport}) and writes {@code scan.md} and {@code scan.svg}.
  */
 public final class BenchmarkMain
 {
@@ -35,12 +36,21 @@ public final class BenchmarkMain
             throws Exception
     {
         if (args.length != 2) {
-            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning)");
-        }
-        if (!args[0].equals("planning")) {
-            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning)");
+            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan)");
         }
         Path results = Path.of(args[1]);
+        if (args[0].equals("scan")) {
+            ScanReport.run(
+                    results,
+                    Long.getLong("tarn.bench.scan.rows", 10_000_000L),
+                    Path.of(System.getProperty("tarn.bench.scan.data", "target/scan-data")),
+                    Integer.getInteger("tarn.bench.scan.warmup", 1),
+                    Integer.getInteger("tarn.bench.scan.rounds", 5));
+            return;
+        }
+        if (!args[0].equals("planning")) {
+            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan)");
+        }
         String report = planning(PARTITIONS, FILES_PER_PARTITION);
         Files.createDirectories(results);
         Files.writeString(results.resolve("planning.md"), report);
