@@ -11,7 +11,9 @@ import java.io.IOException;
 import java.util.zip.GZIPInputStream;
 
 /**
- * Decompresses page bodies with aircompressor (ZSTD, SNAPPY, LZ4_RAW, Hadoop-framed LZ4) and java.util.zip (GZIP).
+ * Decompresses page bodies: ZSTD with native libzstd (zstd-jni; aircompressor's Java decoder where
+ * the native library is missing), SNAPPY, LZ4_RAW and Hadoop-framed LZ4 with aircompressor, GZIP
+ * with java.util.zip.
  * The output is sized from the page header's uncompressed size (Paimon's ZSTD frames carry no
  * content size) and must come out exactly that long.
  */
@@ -55,7 +57,10 @@ final class PageDecompressor
                     produced = decompressor().decompress(input, offset, length, output, 0, uncompressedSize);
                 }
                 case LZ4 -> produced = hadoopLz4(input, offset, length, output, uncompressedSize);
-                case ZSTD, LZ4_RAW -> produced = decompressor().decompress(input, offset, length, output, 0, uncompressedSize);
+                case ZSTD -> produced = NativeZstd.AVAILABLE
+                        ? NativeZstd.decompress(input, offset, length, output, uncompressedSize)
+                        : decompressor().decompress(input, offset, length, output, 0, uncompressedSize);
+                case LZ4_RAW -> produced = decompressor().decompress(input, offset, length, output, 0, uncompressedSize);
                 default -> throw new CorruptDataException("Unsupported codec " + codec);
             }
         }
