@@ -29,19 +29,19 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Reads one split of raw-readable files (append tables, primary-key tables with deletion vectors,
  * first-row tables) as Arrow batches: each Parquet file with its deletion vector as a row
- * selection and the filter for row-group pruning, then the filter applied to every row.
+ * selection and the filter for row-group pruning. With a filter, the filter columns of a file are
+ * read first and the rows that satisfy it become the row selection of the other columns, so pages
+ * without a matching row are not decoded at all (late materialization).
  *
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
@@ -58,6 +58,7 @@ public final class SplitReader
     private static final DataField VALUE_KIND = new DataField(2147483645, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
     private static final byte UPDATE_BEFORE = 1;
     private static final byte DELETE = 3;
+    private static final int FILTER_BATCH_SIZE = 8192;
 
     private final PaimonTable table;
     private final TableSchema readSchema;
@@ -66,6 +67,10 @@ public final class SplitReader
     private final BufferAllocator allocator;
     private final List<DataField> readColumns;
     private final Map<Integer, Integer> columnIndexByFieldId = new HashMap<>();
+    // the filter evaluated on decoded batches; empty when it is evaluated first, on its own columns
+    private final Optional<Predicate> residualFilter;
+    private final List<DataField> filterColumns;
+    private final Map<Integer, Integer> filterColumnIndexByFieldId = new HashMap<>();
     private final int valueKindColumn;
     private final boolean copyOutput;
     private final VectorSchemaRoot output;
@@ -90,7 +95,21 @@ public final class SplitReader
             throw new UnsupportedTableFeatureException("Table " + table.name() + ": reading primary-key tables by merge-on-read is not built yet; "
                     + "tables with deletion-vectors.enabled=true or merge-engine=first-row can be read");
         }
-        List<DataField> columns = readColumns(request);
+        List<DataField> filterFields = filterColumns(request);
+        boolean filterFirst = !filterFields.isEmpty() && !filterOnly(request, filterFields);
+        this.filterColumns = filterFirst ? filterFields : List.of();
+        for (int i = 0; i < filterColumns.size(); i++) {
+            filterColumnIndexByFieldId.put(filterColumns.get(i).id(), i);
+        }
+        this.residualFilter = filterFirst ? Optional.empty() : request.filter();
+        List<DataField> columns = new ArrayList<>(request.columns());
+        if (!filterFirst) {
+            for (DataField field : filterFields) {
+                if (columns.stream().noneMatch(column -> column.id() == field.id())) {
+                    columns.add(field);
+                }
+            }
+        }
         if (!readSchema.primaryKeys().isEmpty()) {
             columns.add(VALUE_KIND);
         }
@@ -99,7 +118,7 @@ public final class SplitReader
             columnIndexByFieldId.put(readColumns.get(i).id(), i);
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
-        this.copyOutput = readColumns.size() != request.columns().size() || request.filter().isPresent();
+        this.copyOutput = readColumns.size() != request.columns().size() || residualFilter.isPresent();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
         this.output = copyOutput ? VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator) : null;
     }
@@ -126,8 +145,8 @@ public final class SplitReader
                 metrics = metrics.plus(returned(rows, 0));
                 return true;
             }
-            int[] selected = request.filter().isPresent()
-                    ? BatchFilter.selectedRows(request.filter().get(), currentRoot, columnIndexByFieldId)
+            int[] selected = residualFilter.isPresent()
+                    ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId)
                     : allRows(rows);
             if (valueKindColumn >= 0) {
                 selected = withoutRetractions(selected);
@@ -176,11 +195,23 @@ public final class SplitReader
             options = options.withFilter(request.filter().get());
         }
         currentFileRowsDeleted = 0;
+        RoaringBitmap selection = null;
         if (file.deletionFile().isPresent()) {
             RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
-            RoaringBitmap selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
+            selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
             selection.andNot(deleted);
             currentFileRowsDeleted = deleted.getLongCardinality();
+        }
+        if (!filterColumns.isEmpty()) {
+            RoaringBitmap matches = matchingRows(path, meta);
+            if (selection != null) {
+                matches.and(selection);
+            }
+            long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
+            metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
+            selection = matches;
+        }
+        if (selection != null) {
             options = options.withRowSelection(selection);
         }
         try {
@@ -210,6 +241,38 @@ public final class SplitReader
         }
         currentRoot = current.root();
         return true;
+    }
+
+    /**
+     * The positions of the rows of a file that satisfy the filter, from its filter columns alone:
+     * the other columns are then decoded only for these rows (late materialization). Read without
+     * a selection or pruning, so that batch rows follow file positions one by one.
+     */
+    private RoaringBitmap matchingRows(String path, DataFileMeta meta)
+            throws IOException
+    {
+        Predicate filter = request.filter().orElseThrow();
+        RoaringBitmap matches = new RoaringBitmap();
+        ParquetReadOptions options = ParquetReadOptions.of(filterColumns).withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE));
+        try (ParquetReader reader = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator)) {
+            int position = 0;
+            while (reader.nextBatch()) {
+                VectorSchemaRoot batch = reader.root();
+                for (int row : BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId)) {
+                    matches.add(position + row);
+                }
+                position += batch.getRowCount();
+            }
+            ReaderMetrics filterMetrics = reader.metrics();
+            metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
+        }
+        catch (ParquetCorruptionException e) {
+            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+        catch (ParquetUnsupportedException e) {
+            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+        return matches;
     }
 
     private void closeCurrentFile()
@@ -295,23 +358,28 @@ public final class SplitReader
     }
 
     /**
-     * The output columns followed by any filter column not among them, so the filter can be evaluated.
+     * The fields the filter reads, in the order of the read schema.
      */
-    private List<DataField> readColumns(ReadRequest request)
-            throws IOException
+    private List<DataField> filterColumns(ReadRequest request)
     {
-        Set<Integer> ids = new LinkedHashSet<>();
-        List<DataField> columns = new ArrayList<>(request.columns());
-        request.columns().forEach(field -> ids.add(field.id()));
-        if (request.filter().isPresent()) {
-            Predicate filter = request.filter().get();
-            for (int fieldId : filter.fieldIds()) {
-                if (ids.add(fieldId)) {
-                    Optional<DataField> field = readSchema.rowType().fieldById(fieldId);
-                    columns.add(field.orElseThrow(() -> new IllegalArgumentException("Table " + table.name() + " has no column with field id " + fieldId + " for the filter " + filter)));
-                }
-            }
+        if (request.filter().isEmpty()) {
+            return List.of();
         }
-        return columns;
+        Predicate filter = request.filter().get();
+        List<DataField> fields = new ArrayList<>();
+        for (int fieldId : filter.fieldIds()) {
+            fields.add(readSchema.rowType().fieldById(fieldId)
+                    .orElseThrow(() -> new IllegalArgumentException("Table " + table.name() + " has no column with field id " + fieldId + " for the filter " + filter)));
+        }
+        return fields;
+    }
+
+    /**
+     * Whether every output column is a filter column: then nothing is saved by evaluating the
+     * filter first, and it is evaluated on the decoded batches.
+     */
+    private static boolean filterOnly(ReadRequest request, List<DataField> filterFields)
+    {
+        return request.columns().stream().allMatch(column -> filterFields.stream().anyMatch(field -> field.id() == column.id()));
     }
 }
