@@ -4,13 +4,17 @@ import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
@@ -25,11 +29,14 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,6 +49,7 @@ public class TestDeletionVectorReader
 {
     private Path warehouse;
     private PaimonTables bitmap64Tables;
+    private final RootAllocator allocator = new RootAllocator();
 
     @BeforeClass
     public void createTables()
@@ -75,6 +83,8 @@ public class TestDeletionVectorReader
     public void deleteTables()
             throws Exception
     {
+        assertThat(allocator.getAllocatedMemory()).as("Arrow memory leaked").isZero();
+        allocator.close();
         if (bitmap64Tables != null) {
             bitmap64Tables.close();
         }
@@ -115,6 +125,75 @@ public class TestDeletionVectorReader
         assertThatThrownBy(() -> DeletionVectorReader.read(fileIO.newInputFile(indexFile.toString()), wrongLength))
                 .isInstanceOf(CorruptFileException.class)
                 .hasMessageContaining("range length");
+    }
+
+    @Test
+    public void testWrongMagicIsRejected()
+            throws IOException
+    {
+        PaimonTable table = table(warehouse.toString(), "ref.pk_dv");
+        DeletionFile range = filesWithVectors(table).get(0).deletionFile().orElseThrow();
+        byte[] bytes = Files.readAllBytes(Path.of(table.indexFilePath(range.indexFileName())));
+        bytes[range.offset() + 4] ^= 0x10;
+        Path copy = warehouse.resolve("wrong-magic-index");
+        Files.write(copy, bytes);
+
+        assertThatThrownBy(() -> DeletionVectorReader.read(new LocalFileIO().newInputFile(copy.toString()), range))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining("wrong-magic-index")
+                .hasMessageContaining("magic");
+    }
+
+    /**
+     * A vector that deletes a row past the end of its data file cannot belong to it: the read
+     * fails naming the data file, instead of silently deleting nothing.
+     */
+    @Test
+    public void testVectorDeletingPastTheEndOfItsFileIsRejected()
+            throws IOException
+    {
+        Path source = warehouse.resolve("ref.db/pk_dv");
+        Path target = warehouse.resolve("ref.db/pk_dv_bad_vector");
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                }
+                else {
+                    Files.copy(path, destination);
+                }
+            }
+        }
+        PaimonTable table = table(warehouse.toString(), "ref.pk_dv_bad_vector");
+        PlannedFile file = filesWithVectors(table).get(0);
+        DeletionFile range = file.deletionFile().orElseThrow();
+        Path indexFile = Path.of(table.indexFilePath(range.indexFileName()));
+        RoaringBitmap original = DeletionVectorReader.read(table.fileIO().newInputFile(indexFile.toString()), range);
+        // same container and cardinality, so the serialized bitmap keeps its length and the range stays valid
+        RoaringBitmap damaged = original.clone();
+        damaged.remove(damaged.last());
+        damaged.add((int) file.file().rowCount() + 5);
+        int size = range.length();
+        if (damaged.serializedSizeInBytes() != size - 4) {
+            damaged.runOptimize();
+        }
+        ByteBuffer serialized = ByteBuffer.allocate(damaged.serializedSizeInBytes());
+        damaged.serialize(serialized);
+        byte[] bitmap = serialized.array();
+        byte[] bytes = Files.readAllBytes(indexFile);
+        assertThat(bitmap.length).as("the damaged vector must keep the original's length").isEqualTo(size - 4);
+        System.arraycopy(bitmap, 0, bytes, range.offset() + 8, bitmap.length);
+        CRC32 crc = new CRC32();
+        crc.update(bytes, range.offset() + 4, size);
+        ByteBuffer.wrap(bytes).putInt(range.offset() + 4 + size, (int) crc.getValue());
+        Files.write(indexFile, bytes);
+
+        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        assertThatThrownBy(() -> TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator, batch -> {}))
+                .isInstanceOf(CorruptFileException.class)
+                .hasMessageContaining(file.file().fileName())
+                .hasMessageContaining("rows");
     }
 
     private static int compareAll(String warehouse, String tableName)
