@@ -92,8 +92,8 @@ public final class SplitReader
         this.split = requireNonNull(split, "split is null");
         this.request = requireNonNull(request, "request is null");
         if (split.mergeRequired()) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": reading primary-key tables by merge-on-read is not built yet; "
-                    + "tables with deletion-vectors.enabled=true or merge-engine=first-row can be read");
+            throw new IllegalArgumentException("Table " + table.name() + ": the split of bucket " + split.bucket()
+                    + " needs merging by key; read it with MergeSplitReader");
         }
         List<DataField> filterFields = filterColumns(request);
         boolean filterFirst = !filterFields.isEmpty() && !filterOnly(request, filterFields);
