@@ -13,10 +13,8 @@ import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.ArrowTypes;
-import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetReadOptions;
 import io.tarn.vector.ParquetReader;
-import io.tarn.vector.ParquetUnsupportedException;
 import io.tarn.vector.ReaderMetrics;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.BufferAllocator;
@@ -30,7 +28,6 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.PriorityQueue;
@@ -279,29 +276,16 @@ public final class MergeSplitReader
             throws IOException
     {
         DataFileMeta meta = file.file();
-        if (!meta.fileName().toLowerCase(Locale.ROOT).endsWith(".parquet")) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + meta.fileName()
-                    + " is not Parquet; Tarn reads only Parquet data files so far");
-        }
         if (file.deletionFile().isPresent()) {
             throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + meta.fileName()
                     + " has a deletion vector but its split needs merging; Tarn does not merge with deletion vectors");
         }
-        String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
         // every file of the bucket is open at once: smaller batches keep that memory small
         ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(FILE_BATCH_SIZE);
         if (keyFilter.isPresent()) {
             options = options.withFilter(keyFilter.get());
         }
-        try {
-            return ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator);
-        }
-        catch (ParquetCorruptionException e) {
-            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
-        catch (ParquetUnsupportedException e) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
+        return DataFileReaders.open(table, file, options, allocator);
     }
 
     /**
@@ -332,17 +316,9 @@ public final class MergeSplitReader
                 if (reader == null) {
                     return false;
                 }
-                try {
-                    if (!reader.nextBatch()) {
-                        close();
-                        return false;
-                    }
-                }
-                catch (ParquetCorruptionException e) {
-                    throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-                }
-                catch (ParquetUnsupportedException e) {
-                    throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+                if (!DataFileReaders.nextBatch(table, reader)) {
+                    close();
+                    return false;
                 }
                 batch = reader.root();
                 row = 0;

@@ -2,7 +2,6 @@ package io.tarn.storage.read;
 
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.CorruptFileException;
-import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.deletion.DeletionVectorReader;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.DataSplit;
@@ -13,10 +12,8 @@ import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.vector.ArrowTypes;
-import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetReadOptions;
 import io.tarn.vector.ParquetReader;
-import io.tarn.vector.ParquetUnsupportedException;
 import io.tarn.vector.ReaderMetrics;
 import io.tarn.vector.filter.BatchFilter;
 import org.apache.arrow.memory.BufferAllocator;
@@ -30,7 +27,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -188,8 +184,6 @@ public final class SplitReader
             throws IOException
     {
         DataFileMeta meta = file.file();
-        requireParquet(meta);
-        String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
         ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(request.batchSize());
         if (request.filter().isPresent()) {
             options = options.withFilter(request.filter().get());
@@ -203,7 +197,7 @@ public final class SplitReader
             currentFileRowsDeleted = deleted.getLongCardinality();
         }
         if (!filterColumns.isEmpty()) {
-            RoaringBitmap matches = matchingRows(path, meta);
+            RoaringBitmap matches = matchingRows(file);
             if (selection != null) {
                 matches.and(selection);
             }
@@ -214,30 +208,14 @@ public final class SplitReader
         if (selection != null) {
             options = options.withRowSelection(selection);
         }
-        try {
-            current = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator);
-        }
-        catch (ParquetCorruptionException e) {
-            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
-        catch (ParquetUnsupportedException e) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
+        current = DataFileReaders.open(table, file, options, allocator);
     }
 
     private boolean nextFromCurrent()
             throws IOException
     {
-        try {
-            if (!current.nextBatch()) {
-                return false;
-            }
-        }
-        catch (ParquetCorruptionException e) {
-            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
-        catch (ParquetUnsupportedException e) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
+        if (!DataFileReaders.nextBatch(table, current)) {
+            return false;
         }
         currentRoot = current.root();
         return true;
@@ -248,15 +226,15 @@ public final class SplitReader
      * the other columns are then decoded only for these rows (late materialization). Read without
      * a selection or pruning, so that batch rows follow file positions one by one.
      */
-    private RoaringBitmap matchingRows(String path, DataFileMeta meta)
+    private RoaringBitmap matchingRows(PlannedFile file)
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();
         RoaringBitmap matches = new RoaringBitmap();
         ParquetReadOptions options = ParquetReadOptions.of(filterColumns).withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE));
-        try (ParquetReader reader = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator)) {
+        try (ParquetReader reader = DataFileReaders.open(table, file, options, allocator)) {
             int position = 0;
-            while (reader.nextBatch()) {
+            while (DataFileReaders.nextBatch(table, reader)) {
                 VectorSchemaRoot batch = reader.root();
                 for (int row : BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId)) {
                     matches.add(position + row);
@@ -265,12 +243,6 @@ public final class SplitReader
             }
             ReaderMetrics filterMetrics = reader.metrics();
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
-        }
-        catch (ParquetCorruptionException e) {
-            throw new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);
-        }
-        catch (ParquetUnsupportedException e) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
         }
         return matches;
     }
@@ -319,15 +291,6 @@ public final class SplitReader
         output.setRowCount(selected.length);
     }
 
-    private void requireParquet(DataFileMeta meta)
-            throws UnsupportedTableFeatureException
-    {
-        String name = meta.fileName().toLowerCase(Locale.ROOT);
-        if (!name.endsWith(".parquet")) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + meta.fileName()
-                    + " is not Parquet; Tarn reads only Parquet data files so far");
-        }
-    }
 
     private int[] withoutRetractions(int[] selected)
     {
