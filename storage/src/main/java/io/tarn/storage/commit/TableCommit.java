@@ -136,18 +136,18 @@ public final class TableCommit
             table.fileIO().writeFile(table.manifestPath(deltaManifest), deltaManifestBytes, false);
             ManifestFileMeta deltaMeta = ManifestMetaBuilder.build(deltaManifest, deltaManifestBytes.length, changes, schema.partitionType(), schema.id());
             long deltaRecords = recordDelta(changes);
-            String baseList = writeManifestList(baseManifests);
-            String deltaList = writeManifestList(List.of(deltaMeta));
+            WrittenFile baseList = writeManifestList(baseManifests);
+            WrittenFile deltaList = writeManifestList(List.of(deltaMeta));
             long id = latest.map(snapshot -> snapshot.id() + 1).orElse(1L);
             long previousTotal = latest.flatMap(Snapshot::totalRecordCount).orElse(0L);
             Snapshot snapshot = new Snapshot(
                     Snapshot.CURRENT_VERSION,
                     id,
                     schema.id(),
-                    baseList,
-                    Optional.of(fileSize(baseList)),
-                    deltaList,
-                    Optional.of(fileSize(deltaList)),
+                    baseList.name(),
+                    Optional.of(baseList.size()),
+                    deltaList.name(),
+                    Optional.of(deltaList.size()),
                     Optional.empty(),
                     Optional.empty(),
                     latest.flatMap(Snapshot::indexManifest),
@@ -167,8 +167,8 @@ public final class TableCommit
                 return snapshot;
             }
             // another writer took this id: what this attempt wrote is an orphan now
-            table.fileIO().delete(table.manifestPath(baseList));
-            table.fileIO().delete(table.manifestPath(deltaList));
+            table.fileIO().delete(table.manifestPath(baseList.name()));
+            table.fileIO().delete(table.manifestPath(deltaList.name()));
             table.fileIO().delete(table.manifestPath(deltaManifest));
         }
         throw new CommitConflictException("Table " + table.name() + ": gave up committing after " + MAX_ATTEMPTS + " attempts lost to concurrent commits");
@@ -204,19 +204,16 @@ public final class TableCommit
         }
     }
 
-    private String writeManifestList(List<ManifestFileMeta> manifests)
+    private WrittenFile writeManifestList(List<ManifestFileMeta> manifests)
             throws IOException
     {
         String name = newFileName("manifest-list-");
-        table.fileIO().writeFile(table.manifestPath(name), ManifestListFile.write(manifests), false);
-        return name;
+        byte[] bytes = ManifestListFile.write(manifests);
+        table.fileIO().writeFile(table.manifestPath(name), bytes, false);
+        return new WrittenFile(name, bytes.length);
     }
 
-    private long fileSize(String manifestName)
-            throws IOException
-    {
-        return table.fileIO().newInputFile(table.manifestPath(manifestName)).length();
-    }
+    private record WrittenFile(String name, long size) {}
 
     private String newFileName(String prefix)
     {
