@@ -9,7 +9,11 @@ import io.tarn.types.ValueComparator;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
 
 import static java.util.Objects.requireNonNull;
 
@@ -45,9 +49,55 @@ abstract class FieldAggregator
     void reset() {}
 
     /**
+     * A column's {@code fields.<column>.*} options that tune its aggregate function.
+     */
+    record Options(Map<String, String> tableOptions, String field)
+    {
+        Options
+        {
+            tableOptions = Map.copyOf(tableOptions);
+            requireNonNull(field, "field is null");
+        }
+
+        private String option(String name)
+        {
+            return tableOptions.get("fields." + field + "." + name);
+        }
+
+        String listAggDelimiter()
+        {
+            String value = option("list-agg-delimiter");
+            return value != null ? value : ",";
+        }
+
+        boolean distinct()
+        {
+            return Boolean.parseBoolean(Objects.requireNonNullElse(option("distinct"), "false").trim());
+        }
+
+        List<String> nestedKey()
+        {
+            String value = option("nested-key");
+            return value == null ? List.of() : Arrays.stream(value.split(",")).map(String::trim).toList();
+        }
+
+        int countLimit(String table)
+                throws UnsupportedTableFeatureException
+        {
+            String value = option("count-limit");
+            try {
+                return value == null ? Integer.MAX_VALUE : Integer.parseInt(value.trim());
+            }
+            catch (NumberFormatException e) {
+                throw new UnsupportedTableFeatureException("Table %s: option 'fields.%s.count-limit' is not an integer: %s".formatted(table, field, value), e);
+            }
+        }
+    }
+
+    /**
      * The aggregator for {@code function} on a column of {@code type}.
      */
-    static FieldAggregator create(String table, String field, DataType type, String function, String listAggDelimiter)
+    static FieldAggregator create(String table, String field, DataType type, String function, Options options)
             throws UnsupportedTableFeatureException
     {
         String name = function.trim().toLowerCase(Locale.ROOT);
@@ -61,9 +111,15 @@ abstract class FieldAggregator
             case "last_non_null_value" -> new LastNonNullValue(table, field, type);
             case "first_value" -> new FirstValue(table, field, name, type, false);
             case "first_non_null_value", "first_not_null_value" -> new FirstValue(table, field, name, type, true);
-            case "listagg" -> new ListAgg(table, field, requireType(table, field, name, type, type.root() == TypeRoot.VARCHAR), listAggDelimiter);
+            case "listagg" -> new ListAgg(table, field, requireType(table, field, name, type, type.root() == TypeRoot.VARCHAR), options.listAggDelimiter());
             case "bool_and" -> new Bool(table, field, name, requireType(table, field, name, type, type.root() == TypeRoot.BOOLEAN), true);
             case "bool_or" -> new Bool(table, field, name, requireType(table, field, name, type, type.root() == TypeRoot.BOOLEAN), false);
+            case "collect" -> CollectionAggregators.collect(table, field, type, options.distinct());
+            case "merge_map" -> CollectionAggregators.mergeMap(table, field, type);
+            case "nested_update" -> CollectionAggregators.nestedUpdate(table, field, type, options.nestedKey(), options.countLimit(table));
+            case "rbm32", "rbm64", "theta_sketch", "hll_sketch" -> throw new UnsupportedTableFeatureException(
+                    "Table %s: aggregate function '%s' of column '%s' merges serialized sketches or bitmaps, which Tarn cannot merge yet"
+                            .formatted(table, function, field));
             default -> throw new UnsupportedTableFeatureException("Table %s: aggregate function '%s' of column '%s' is not supported by Tarn yet"
                     .formatted(table, function, field));
         };

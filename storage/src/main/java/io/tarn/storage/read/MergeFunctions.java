@@ -61,16 +61,40 @@ final class MergeFunctions
     private static MergeFunction partialUpdate(String table, TableSchema schema, List<DataField> fields, boolean ignoreDelete)
             throws UnsupportedTableFeatureException
     {
-        for (Map.Entry<String, String> option : schema.options().entrySet()) {
-            if (option.getKey().startsWith(FIELDS_PREFIX) && option.getKey().endsWith(".sequence-group")) {
-                throw new UnsupportedTableFeatureException(("Table %s: partial-update with sequence groups (option '%s') is not supported by Tarn yet")
-                        .formatted(table, option.getKey()));
-            }
-        }
-        // Without sequence groups Paimon accepts only last_non_null_value as a per-field function,
-        // and then ignores it: plain partial update already keeps the last non-null value.
         boolean removeRecordOnDelete = booleanOption(schema, "partial-update.remove-record-on-delete");
-        return new PartialUpdate(table, fields, ignoreDelete, removeRecordOnDelete);
+        SequenceGroups groups = SequenceGroups.parse(table, schema, fields);
+        if (ignoreDelete && (removeRecordOnDelete || schema.options().containsKey(SequenceGroups.REMOVE_ON_SEQUENCE_GROUP))) {
+            throw new UnsupportedTableFeatureException("Table %s: option 'ignore-delete' conflicts with '%s'"
+                    .formatted(table, removeRecordOnDelete ? "partial-update.remove-record-on-delete" : SequenceGroups.REMOVE_ON_SEQUENCE_GROUP));
+        }
+        if (groups.isEmpty()) {
+            // Without sequence groups Paimon accepts only last_non_null_value as a per-field
+            // function, and then ignores it: plain partial update keeps the last non-null value.
+            return new PartialUpdate(table, fields, ignoreDelete, removeRecordOnDelete);
+        }
+        if (removeRecordOnDelete) {
+            throw new UnsupportedTableFeatureException("Table %s: option 'partial-update.remove-record-on-delete' conflicts with sequence groups".formatted(table));
+        }
+        String defaultFunction = schema.options().get("fields.default-aggregate-function");
+        FieldAggregator[] aggregators = new FieldAggregator[fields.size()];
+        for (int i = 0; i < fields.size(); i++) {
+            DataField field = fields.get(i);
+            if (groups.isSequenceColumn(field.name())) {
+                continue;
+            }
+            String function = schema.primaryKeys().contains(field.name())
+                    ? "primary-key"
+                    : schema.options().getOrDefault(FIELDS_PREFIX + field.name() + ".aggregate-function", defaultFunction);
+            if (function == null) {
+                continue;
+            }
+            if (!function.trim().equalsIgnoreCase("last_non_null_value") && !function.equals("primary-key") && !groups.isProtected(field.name())) {
+                throw new UnsupportedTableFeatureException("Table %s: column '%s' has aggregate function '%s' but is in no sequence group, which Paimon requires"
+                        .formatted(table, field.name(), function));
+            }
+            aggregators[i] = aggregator(table, schema, field, function, false);
+        }
+        return new SequenceGroupPartialUpdate(table, fields, groups, aggregators, ignoreDelete);
     }
 
     private static MergeFunction aggregation(String table, TableSchema schema, List<DataField> fields)
@@ -95,18 +119,27 @@ final class MergeFunctions
                     function = defaultFunction != null ? defaultFunction : "last_non_null_value";
                 }
             }
-            String delimiter = schema.option(FIELDS_PREFIX + field.name() + ".list-agg-delimiter", ",");
-            FieldAggregator aggregator = FieldAggregator.create(table, field.name(), field.type(), function, delimiter);
-            if (booleanOption(schema, FIELDS_PREFIX + field.name() + ".ignore-retract")) {
-                if (removeRecordOnDelete) {
-                    throw new UnsupportedTableFeatureException(("Table %s: options 'aggregation.remove-record-on-delete' and 'fields.%s.ignore-retract' conflict")
-                            .formatted(table, field.name()));
-                }
-                aggregator = new FieldAggregator.IgnoreRetract(aggregator);
-            }
-            aggregators[i] = aggregator;
+            aggregators[i] = aggregator(table, schema, field, function, removeRecordOnDelete);
         }
         return new Aggregation(table, aggregators, fields, removeRecordOnDelete);
+    }
+
+    /**
+     * The aggregate function of a column with its per-column options ({@code list-agg-delimiter},
+     * {@code ignore-retract}, ...), as Paimon's {@code FieldAggregatorFactory.create} builds it.
+     */
+    private static FieldAggregator aggregator(String table, TableSchema schema, DataField field, String function, boolean removeRecordOnDelete)
+            throws UnsupportedTableFeatureException
+    {
+        FieldAggregator aggregator = FieldAggregator.create(table, field.name(), field.type(), function, new FieldAggregator.Options(schema.options(), field.name()));
+        if (booleanOption(schema, FIELDS_PREFIX + field.name() + ".ignore-retract")) {
+            if (removeRecordOnDelete) {
+                throw new UnsupportedTableFeatureException(("Table %s: options 'aggregation.remove-record-on-delete' and 'fields.%s.ignore-retract' conflict")
+                        .formatted(table, field.name()));
+            }
+            aggregator = new FieldAggregator.IgnoreRetract(aggregator);
+        }
+        return aggregator;
     }
 
     /**

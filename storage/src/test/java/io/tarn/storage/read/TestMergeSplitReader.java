@@ -202,6 +202,102 @@ public class TestMergeSplitReader
     }
 
     @Test
+    public void testPartialUpdateSequenceGroups()
+            throws Exception
+    {
+        // two groups: (a, b) follow g1; (c, total) follow the pair g2a, g2b, with total summed
+        FileStoreTable table = paimon.create("sequence_groups", sequenceGroupSchema().build());
+        paimon.write(table,
+                grouped(RowKind.INSERT, 1, "a1", 1, 10, "c1", 5L, 1, 1L, 0.5),
+                grouped(RowKind.INSERT, 2, "a1", 1, 10, "c1", 5L, 1, 1L, null),
+                grouped(RowKind.INSERT, 3, "a1", 1, 10, "c1", 5L, 1, 1L, 1.0));
+        // key 1: g1 older (a, b kept), g2 newer by its second column; key 2: g2 all null (untouched)
+        paimon.write(table,
+                grouped(RowKind.INSERT, 1, "stale", 9, 5, "c2", 7L, 1, 2L, null),
+                grouped(RowKind.INSERT, 2, "a2", null, 11, "ignored", 100L, null, null, 2.5),
+                grouped(RowKind.INSERT, 4, null, null, null, "c4", 1L, 3, 3L, null));
+        // an older g2 still folds into the sum; a retraction of g1 clears a and b of key 3
+        paimon.write(table,
+                grouped(RowKind.INSERT, 1, "a3", 3, 20, "old", 100L, 0, 9L, 3.5),
+                grouped(RowKind.DELETE, 3, "x", 1, 12, null, null, null, null, null),
+                grouped(RowKind.UPDATE_BEFORE, 2, null, null, null, "c1", 5L, 1, 1L, null));
+        assertReadsLikePaimon("sequence_groups");
+
+        FileStoreTable removing = paimon.create("sequence_groups_remove", sequenceGroupSchema()
+                .option("partial-update.remove-record-on-sequence-group", "g1")
+                .build());
+        paimon.write(removing,
+                grouped(RowKind.INSERT, 1, "a1", 1, 10, "c1", 5L, 1, 1L, 0.5),
+                grouped(RowKind.INSERT, 2, "a1", 1, 10, "c1", 5L, 1, 1L, null));
+        paimon.write(removing,
+                grouped(RowKind.DELETE, 1, "a1", 1, 11, null, null, null, null, null),
+                grouped(RowKind.DELETE, 2, "a1", 1, 9, null, null, null, null, null));
+        assertReadsLikePaimon("sequence_groups_remove");
+    }
+
+    @Test
+    public void testCollectionAggregates()
+            throws Exception
+    {
+        Schema schema = pkSchema()
+                .column("id", DataTypes.INT().notNull())
+                .column("tags", DataTypes.ARRAY(DataTypes.STRING()))
+                .column("tag_set", DataTypes.ARRAY(DataTypes.STRING()))
+                .column("numbers", DataTypes.ARRAY(DataTypes.INT()))
+                .column("attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT()))
+                .column("by_day", DataTypes.MAP(DataTypes.INT(), DataTypes.STRING()))
+                .column("events", DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(20, "k", DataTypes.STRING()), DataTypes.FIELD(21, "v", DataTypes.INT()))))
+                .column("log", DataTypes.ARRAY(DataTypes.ROW(DataTypes.FIELD(22, "k", DataTypes.STRING()), DataTypes.FIELD(23, "v", DataTypes.INT()))))
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("merge-engine", "aggregation")
+                .option("fields.tags.aggregate-function", "collect")
+                .option("fields.tag_set.aggregate-function", "collect")
+                .option("fields.tag_set.distinct", "true")
+                .option("fields.numbers.aggregate-function", "collect")
+                .option("fields.numbers.distinct", "true")
+                .option("fields.attrs.aggregate-function", "merge_map")
+                .option("fields.by_day.aggregate-function", "merge_map")
+                .option("fields.events.aggregate-function", "nested_update")
+                .option("fields.events.nested-key", "k")
+                .option("fields.log.aggregate-function", "nested_update")
+                .option("fields.log.count-limit", "4")
+                .build();
+        FileStoreTable table = paimon.create("collections", schema);
+        List<String> words = List.of("kiwi", "apple", "fig", "banana", "cherry", "date", "elderberry", "grape", "lemon", "mango", "nectarine", "olive",
+                "papaya", "quince", "raspberry", "strawberry", "tangerine", "ugli", "vanilla", "watermelon");
+        for (int commit = 0; commit < 4; commit++) {
+            List<InternalRow> rows = new ArrayList<>();
+            for (int id = 0; id < 3; id++) {
+                List<String> picked = new ArrayList<>();
+                for (int i = 0; i < 6; i++) {
+                    picked.add(words.get((commit * 7 + id * 3 + i * 5) % words.size()));
+                }
+                Map<Object, Object> attrs = new java.util.HashMap<>();
+                Map<Object, Object> byDay = new java.util.HashMap<>();
+                for (int i = 0; i < 5; i++) {
+                    attrs.put(str(picked.get(i)), commit * 10 + i);
+                    byDay.put(commit * 37 - i * 1000 + id, str("d" + commit + i));
+                }
+                Object[] events = new Object[3];
+                for (int i = 0; i < 3; i++) {
+                    events[i] = GenericRow.of(str(picked.get(i)), commit * 100 + i);
+                }
+                rows.add(GenericRow.of(id,
+                        stringArray(picked.subList(0, 3)),
+                        stringArray(picked),
+                        new GenericArray(new Object[] {commit * 3 - id, 1000 + commit, -5, commit * 3 - id}),
+                        new GenericMap(attrs),
+                        id == 2 && commit == 1 ? null : new GenericMap(byDay),
+                        new GenericArray(events),
+                        new GenericArray(new Object[] {GenericRow.of(str("c" + commit), id), null, GenericRow.of(str("x"), commit)})));
+            }
+            paimon.write(table, rows.toArray(InternalRow[]::new));
+        }
+        assertReadsLikePaimon("collections");
+    }
+
+    @Test
     public void testAggregateFunctions()
             throws Exception
     {
@@ -387,37 +483,21 @@ public class TestMergeSplitReader
     public void testUnsupportedFeaturesFailClearly()
             throws Exception
     {
-        FileStoreTable groups = paimon.create("sequence_groups", pkSchema()
+        FileStoreTable sketch = paimon.create("sketch", pkSchema()
                 .column("id", DataTypes.INT().notNull())
-                .column("a", DataTypes.INT())
-                .column("g", DataTypes.INT())
-                .primaryKey("id")
-                .option("bucket", "1")
-                .option("merge-engine", "partial-update")
-                .option("fields.g.sequence-group", "a")
-                .build());
-        paimon.write(groups, GenericRow.of(1, 1, 1));
-        paimon.write(groups, GenericRow.of(1, 2, 2));
-        assertThatThrownBy(() -> tarnRows("sequence_groups"))
-                .isInstanceOf(UnsupportedTableFeatureException.class)
-                .hasMessageContaining("db.sequence_groups")
-                .hasMessageContaining("sequence group");
-
-        FileStoreTable collect = paimon.create("collect", pkSchema()
-                .column("id", DataTypes.INT().notNull())
-                .column("items", DataTypes.ARRAY(DataTypes.INT()))
+                .column("bitmap", DataTypes.BYTES())
                 .primaryKey("id")
                 .option("bucket", "1")
                 .option("merge-engine", "aggregation")
-                .option("fields.items.aggregate-function", "collect")
+                .option("fields.bitmap.aggregate-function", "rbm32")
                 .build());
-        paimon.write(collect, GenericRow.of(1, new GenericArray(new Object[] {1})));
-        paimon.write(collect, GenericRow.of(1, new GenericArray(new Object[] {2})));
-        assertThatThrownBy(() -> tarnRows("collect"))
+        paimon.write(sketch, GenericRow.of(1, new byte[] {1}));
+        paimon.write(sketch, GenericRow.of(1, new byte[] {2}));
+        assertThatThrownBy(() -> tarnRows("sketch"))
                 .isInstanceOf(UnsupportedTableFeatureException.class)
-                .hasMessageContaining("db.collect")
-                .hasMessageContaining("'collect'")
-                .hasMessageContaining("'items'");
+                .hasMessageContaining("db.sketch")
+                .hasMessageContaining("'rbm32'")
+                .hasMessageContaining("'bitmap'");
 
         FileStoreTable maxRetract = paimon.create("max_retract", pkSchema()
                 .column("id", DataTypes.INT().notNull())
@@ -549,6 +629,36 @@ public class TestMergeSplitReader
     private static GenericRow simple(RowKind kind, int id, String name, Integer v)
     {
         return GenericRow.ofKind(kind, id, str(name), v == null ? null : v.longValue());
+    }
+
+    private static Schema.Builder sequenceGroupSchema()
+    {
+        return pkSchema()
+                .column("id", DataTypes.INT().notNull())
+                .column("a", DataTypes.STRING())
+                .column("b", DataTypes.INT())
+                .column("g1", DataTypes.INT())
+                .column("c", DataTypes.STRING())
+                .column("total", DataTypes.BIGINT())
+                .column("g2a", DataTypes.INT())
+                .column("g2b", DataTypes.BIGINT())
+                .column("free", DataTypes.DOUBLE())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .option("merge-engine", "partial-update")
+                .option("fields.g1.sequence-group", "a,b")
+                .option("fields.g2a,g2b.sequence-group", "c,total")
+                .option("fields.total.aggregate-function", "sum");
+    }
+
+    private static GenericRow grouped(RowKind kind, int id, String a, Integer b, Integer g1, String c, Long total, Integer g2a, Long g2b, Double free)
+    {
+        return GenericRow.ofKind(kind, id, str(a), b, g1, str(c), total, g2a, g2b, free);
+    }
+
+    private static GenericArray stringArray(List<String> values)
+    {
+        return new GenericArray(values.stream().map(BinaryString::fromString).toArray());
     }
 
     private static GenericRow partial(RowKind kind, int id, String a, Integer b, Double c)
