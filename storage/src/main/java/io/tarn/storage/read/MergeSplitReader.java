@@ -81,6 +81,11 @@ public final class MergeSplitReader
     private final Optional<Predicate> keyFilter;
     private final List<FileCursor> cursors = new ArrayList<>();
 
+    private final TableSchema readSchema;
+    // deduplicate and first-row: survivors found from keys, then value columns read columnar
+    private final boolean selectSurvivors;
+    private SplitReader survivorReader;
+
     private PriorityQueue<FileCursor> queue;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
 
@@ -91,13 +96,14 @@ public final class MergeSplitReader
             throws IOException
     {
         this.table = requireNonNull(table, "table is null");
-        requireNonNull(readSchema, "readSchema is null");
+        this.readSchema = requireNonNull(readSchema, "readSchema is null");
         this.split = requireNonNull(split, "split is null");
         this.request = requireNonNull(request, "request is null");
         if (readSchema.primaryKeys().isEmpty()) {
             throw new IllegalArgumentException("Table " + table.name() + " has no primary key: its splits need no merge");
         }
         MergeFunctions.Engine engine = MergeFunctions.engine(table.name(), readSchema);
+        this.selectSurvivors = SurvivorSelector.supports(table.name(), readSchema);
         List<String> sequenceFieldNames = MergeFunctions.sequenceFields(readSchema);
         this.sequenceAscending = MergeFunctions.sequenceAscending(readSchema);
 
@@ -160,6 +166,15 @@ public final class MergeSplitReader
     public boolean nextBatch()
             throws IOException
     {
+        if (selectSurvivors) {
+            if (survivorReader == null) {
+                SurvivorSelector.Survivors survivors = SurvivorSelector.select(table, readSchema, split, allocator);
+                metrics = metrics.plus(survivors.metrics());
+                DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), split.files(), false);
+                survivorReader = SplitReader.withRowSelections(table, readSchema, raw, request, allocator, survivors.rowsByFile());
+            }
+            return survivorReader.nextBatch();
+        }
         if (queue == null) {
             openFiles();
         }
@@ -206,18 +221,26 @@ public final class MergeSplitReader
 
     public VectorSchemaRoot root()
     {
-        return output;
+        return survivorReader != null ? survivorReader.root() : output;
     }
 
     public ReadMetrics metrics()
     {
-        return metrics;
+        if (survivorReader == null) {
+            return metrics;
+        }
+        // every file was opened for its keys already: the value pass opens no new ones
+        ReadMetrics values = survivorReader.metrics();
+        return metrics.plus(values).plus(new ReadMetrics(-values.filesRead(), 0, 0, 0, 0, 0, 0, 0, 0));
     }
 
     @Override
     public void close()
     {
         try {
+            if (survivorReader != null) {
+                survivorReader.close();
+            }
             for (FileCursor cursor : cursors) {
                 cursor.close();
             }

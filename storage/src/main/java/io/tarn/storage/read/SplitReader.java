@@ -70,6 +70,8 @@ public final class SplitReader
     private final int valueKindColumn;
     private final boolean copyOutput;
     private final VectorSchemaRoot output;
+    // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
+    private final Map<String, RoaringBitmap> rowSelections;
 
     private int nextFile;
     private ParquetReader current;
@@ -83,14 +85,30 @@ public final class SplitReader
     public SplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
             throws IOException
     {
-        this.table = requireNonNull(table, "table is null");
-        this.readSchema = requireNonNull(readSchema, "readSchema is null");
-        this.split = requireNonNull(split, "split is null");
-        this.request = requireNonNull(request, "request is null");
+        this(table, readSchema, split, request, allocator, null);
         if (split.mergeRequired()) {
             throw new IllegalArgumentException("Table " + table.name() + ": the split of bucket " + split.bucket()
                     + " needs merging by key; read it with MergeSplitReader");
         }
+    }
+
+    /**
+     * Reads only the given rows of each file of the split: how a merge whose survivors are known
+     * reads its value columns.
+     */
+    static SplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
+            Map<String, RoaringBitmap> rowSelections)
+    {
+        return new SplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"));
+    }
+
+    private SplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, RoaringBitmap> rowSelections)
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.readSchema = requireNonNull(readSchema, "readSchema is null");
+        this.split = requireNonNull(split, "split is null");
+        this.request = requireNonNull(request, "request is null");
+        this.rowSelections = rowSelections == null ? Map.of() : Map.copyOf(rowSelections);
         List<DataField> filterFields = filterColumns(request);
         boolean filterFirst = !filterFields.isEmpty() && !filterOnly(request, filterFields);
         this.filterColumns = filterFirst ? filterFields : List.of();
@@ -130,7 +148,12 @@ public final class SplitReader
                 if (nextFile == split.files().size()) {
                     return false;
                 }
-                openFile(split.files().get(nextFile++));
+                PlannedFile file = split.files().get(nextFile++);
+                RoaringBitmap chosen = rowSelections.get(file.file().fileName());
+                if (chosen != null && chosen.isEmpty()) {
+                    continue;
+                }
+                openFile(file);
             }
             if (!nextFromCurrent()) {
                 closeCurrentFile();
@@ -189,10 +212,13 @@ public final class SplitReader
             options = options.withFilter(request.filter().get());
         }
         currentFileRowsDeleted = 0;
-        RoaringBitmap selection = null;
+        RoaringBitmap chosen = rowSelections.get(meta.fileName());
+        RoaringBitmap selection = chosen == null ? null : chosen.clone();
         if (file.deletionFile().isPresent()) {
             RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
-            selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
+            if (selection == null) {
+                selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
+            }
             selection.andNot(deleted);
             currentFileRowsDeleted = deleted.getLongCardinality();
         }
