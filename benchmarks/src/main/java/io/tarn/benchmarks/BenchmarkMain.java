@@ -24,6 +24,8 @@ import java.util.Map;
  * {@link BenchmarkPlanning} method with JMH in one run on that table, and writes
  * {@code RESULTS_DIR/planning.md}. {@code BenchmarkMain scan RESULTS_DIR} runs {@link BenchmarkScan}'s
  * four readers on the cached scan table ({@link ScanReport}) and writes {@code scan.md} and {@code scan.svg}.
+ * {@code BenchmarkMain primary-key RESULTS_DIR} reads deletion-vector, merge-on-read and append
+ * tables of the same rows with Tarn and Paimon ({@link PrimaryKeyReport}).
  */
 public final class BenchmarkMain
 {
@@ -36,7 +38,7 @@ public final class BenchmarkMain
             throws Exception
     {
         if (args.length != 2) {
-            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan)");
+            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan, primary-key)");
         }
         Path results = Path.of(args[1]);
         if (args[0].equals("scan")) {
@@ -48,8 +50,17 @@ public final class BenchmarkMain
                     Integer.getInteger("tarn.bench.scan.rounds", 5));
             return;
         }
+        if (args[0].equals("primary-key")) {
+            PrimaryKeyReport.run(
+                    results,
+                    Long.getLong("tarn.bench.pk.rows", 5_000_000L),
+                    Path.of(System.getProperty("tarn.bench.pk.data", "target/pk-data")),
+                    Integer.getInteger("tarn.bench.pk.warmup", 1),
+                    Integer.getInteger("tarn.bench.pk.rounds", 3));
+            return;
+        }
         if (!args[0].equals("planning")) {
-            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan)");
+            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan, primary-key)");
         }
         String report = planning(PARTITIONS, FILES_PER_PARTITION);
         Files.createDirectories(results);

@@ -146,7 +146,7 @@ public class BenchmarkScan
      */
     public record ScanResult(long rows, long checksum) {}
 
-    private enum Kind
+    enum Kind
     {
         LONG,
         INT,
@@ -165,7 +165,7 @@ public class BenchmarkScan
     private static final int[] TWO = {ScanTableGenerator.COLUMNS.indexOf("extendedprice"), ScanTableGenerator.COLUMNS.indexOf("discount")};
     // 25 of the 2526 ship days: about 0.99% of the rows
     private static final int FILTER_DAYS = 25;
-    private static final long MIX = 0x9E3779B97F4A7C15L;
+    static final long MIX = 0x9E3779B97F4A7C15L;
 
     static {
         // airlift's SizeOf asks JOL for object layouts, and JOL first tries to attach HotSpot's
@@ -438,7 +438,7 @@ public class BenchmarkScan
         return new ScanResult(count, checksum);
     }
 
-    private static long arrowChecksum(FieldVector vector, int rows, Kind kind)
+    static long arrowChecksum(FieldVector vector, int rows, Kind kind)
     {
         // reads through raw addresses (rows never exceeds the vector's value count), as an engine
         // consuming Arrow does in its hot loops, rather than paying ArrowBuf's bounds check per value

@@ -76,6 +76,8 @@ public final class SplitReader
     private int nextFile;
     private ParquetReader current;
     private VectorSchemaRoot currentRoot;
+    // what root() returns when the output is not the reader's own batch: output, or a view
+    private VectorSchemaRoot result;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
     private long currentFileRowsDeleted;
 
@@ -174,14 +176,21 @@ public final class SplitReader
             if (selected.length == 0) {
                 continue;
             }
+            if (selected.length == rows) {
+                // every row stays (the usual case: no retraction, no residual filter): the
+                // requested vectors of the reader's batch are the result, without a copy
+                result = view();
+                return true;
+            }
             copySelected(selected);
+            result = output;
             return true;
         }
     }
 
     public VectorSchemaRoot root()
     {
-        return copyOutput ? output : currentRoot;
+        return copyOutput ? result : currentRoot;
     }
 
     public ReadMetrics metrics()
@@ -301,6 +310,18 @@ public final class SplitReader
                     + " deletes row " + Integer.toUnsignedLong(deleted.last()) + ", but the file has " + meta.rowCount() + " rows");
         }
         return deleted;
+    }
+
+    /**
+     * The requested columns of the current batch, sharing its vectors; owned by the file reader.
+     */
+    private VectorSchemaRoot view()
+    {
+        List<FieldVector> vectors = new ArrayList<>(request.columns().size());
+        for (DataField column : request.columns()) {
+            vectors.add(currentRoot.getVector(columnIndexByFieldId.get(column.id())));
+        }
+        return new VectorSchemaRoot(vectors);
     }
 
     private void copySelected(int[] selected)
