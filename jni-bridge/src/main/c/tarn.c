@@ -51,6 +51,8 @@ static jclass object_class;
 static pthread_key_t detach_key;
 static __thread char* last_error;
 
+static tarn_status take_exception(JNIEnv* env, const char* during);
+
 /* ---- errors ---- */
 
 static tarn_status fail(tarn_status status, const char* format, ...)
@@ -126,37 +128,6 @@ static tarn_status require_env(JNIEnv** env)
 
 /* ---- Java values ---- */
 
-/* Describes and clears a pending exception; TARN_OK if none was pending. */
-static tarn_status take_exception(JNIEnv* env, const char* during)
-{
-    if (!(*env)->ExceptionCheck(env)) {
-        return TARN_OK;
-    }
-    jthrowable failure = (*env)->ExceptionOccurred(env);
-    (*env)->ExceptionClear(env);
-    const char* text = NULL;
-    jstring description = NULL;
-    jclass throwable_class = (*env)->FindClass(env, "java/lang/Throwable");
-    if (throwable_class != NULL) {
-        jmethodID to_string = (*env)->GetMethodID(env, throwable_class, "toString", "()Ljava/lang/String;");
-        if (to_string != NULL) {
-            description = (jstring) (*env)->CallObjectMethod(env, failure, to_string);
-        }
-    }
-    if ((*env)->ExceptionCheck(env)) {
-        (*env)->ExceptionClear(env);
-        description = NULL;
-    }
-    if (description != NULL) {
-        text = (*env)->GetStringUTFChars(env, description, NULL);
-    }
-    tarn_status status = fail(TARN_ERROR_INTERNAL, "Java exception while %s: %s", during, text != NULL ? text : "(no description)");
-    if (text != NULL) {
-        (*env)->ReleaseStringUTFChars(env, description, text);
-    }
-    return status;
-}
-
 /* A byte[] holding a C string's bytes (UTF-8 as the caller gives it), or NULL for NULL. */
 static jbyteArray java_bytes(JNIEnv* env, const void* data, size_t size)
 {
@@ -222,8 +193,14 @@ static void* find_libjvm(const char* given, char** problem)
         }
         return handle;
     }
-    if (dlsym(RTLD_DEFAULT, "JNI_GetCreatedJavaVMs") != NULL) {
-        return RTLD_DEFAULT;
+    /* a host that runs a JVM has libjvm loaded already: use that one (RTLD_DEFAULT is NULL, so reopen it by name) */
+    void* loaded = dlsym(RTLD_DEFAULT, "JNI_GetCreatedJavaVMs");
+    Dl_info library;
+    if (loaded != NULL && dladdr(loaded, &library) != 0 && library.dli_fname != NULL) {
+        void* handle = dlopen(library.dli_fname, RTLD_NOW | RTLD_NOLOAD);
+        if (handle != NULL) {
+            return handle;
+        }
     }
     const char* java_home = getenv("JAVA_HOME");
     if (java_home == NULL || java_home[0] == '\0') {
@@ -265,6 +242,43 @@ static int append_text(text_buffer* buffer, const char* text, size_t length)
     buffer->length += length;
     buffer->data[buffer->length] = '\0';
     return 0;
+}
+
+/* Describes and clears a pending exception, with its causes; TARN_OK if none was pending. */
+static tarn_status take_exception(JNIEnv* env, const char* during)
+{
+    if (!(*env)->ExceptionCheck(env)) {
+        return TARN_OK;
+    }
+    jthrowable failure = (*env)->ExceptionOccurred(env);
+    (*env)->ExceptionClear(env);
+    text_buffer description = {NULL, 0, 0};
+    jclass throwable_class = (*env)->FindClass(env, "java/lang/Throwable");
+    jmethodID to_string = throwable_class == NULL ? NULL : (*env)->GetMethodID(env, throwable_class, "toString", "()Ljava/lang/String;");
+    jmethodID get_cause = throwable_class == NULL ? NULL : (*env)->GetMethodID(env, throwable_class, "getCause", "()Ljava/lang/Throwable;");
+    for (int depth = 0; failure != NULL && to_string != NULL && get_cause != NULL && depth < 8; depth++) {
+        jstring text = (jstring) (*env)->CallObjectMethod(env, failure, to_string);
+        if ((*env)->ExceptionCheck(env) || text == NULL) {
+            break;
+        }
+        const char* chars = (*env)->GetStringUTFChars(env, text, NULL);
+        if (chars != NULL) {
+            if (depth > 0) {
+                append_text(&description, ", caused by ", strlen(", caused by "));
+            }
+            append_text(&description, chars, strlen(chars));
+            (*env)->ReleaseStringUTFChars(env, text, chars);
+        }
+        jthrowable cause = (jthrowable) (*env)->CallObjectMethod(env, failure, get_cause);
+        if ((*env)->ExceptionCheck(env) || (*env)->IsSameObject(env, cause, failure)) {
+            break;
+        }
+        failure = cause;
+    }
+    (*env)->ExceptionClear(env);
+    tarn_status status = fail(TARN_ERROR_INTERNAL, "Java exception while %s: %s", during, description.data != NULL ? description.data : "(no description)");
+    free(description.data);
+    return status;
 }
 
 static int compare_names(const void* left, const void* right)
@@ -440,8 +454,17 @@ static tarn_status bind_bridge(JNIEnv* env)
 {
     jclass local = (*env)->FindClass(env, BRIDGE_CLASS);
     if (local == NULL) {
+        jthrowable failure = (*env)->ExceptionOccurred(env);
         (*env)->ExceptionClear(env);
-        return fail(TARN_ERROR_JVM, "Class io.tarn.jni.TarnBridge is not on the JVM's class path: add tarn-jni-bridge.jar and its dependencies (TARN_CLASSPATH)");
+        jclass not_found = (*env)->FindClass(env, "java/lang/NoClassDefFoundError");
+        int missing = not_found != NULL && failure != NULL && (*env)->IsInstanceOf(env, failure, not_found);
+        (*env)->Throw(env, failure);
+        take_exception(env, "loading io.tarn.jni.TarnBridge");
+        if (missing) {
+            return fail(TARN_ERROR_JVM, "Class io.tarn.jni.TarnBridge is not on the JVM's class path: add tarn-jni-bridge.jar and its dependencies (TARN_CLASSPATH); %s", tarn_last_error());
+        }
+        /* FindClass initializes the class, which starts Arrow's allocator */
+        return fail(TARN_ERROR_JVM, "Class io.tarn.jni.TarnBridge failed to initialize; Arrow needs the JVM options --add-opens=java.base/java.nio=ALL-UNNAMED and, on JDK 24+, --sun-misc-unsafe-memory-access=allow; %s", tarn_last_error());
     }
     bridge_class = (jclass) (*env)->NewGlobalRef(env, local);
     jclass objects = (*env)->FindClass(env, "java/lang/Object");

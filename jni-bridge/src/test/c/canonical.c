@@ -3,8 +3,8 @@
  *   NULL                 \N / null
  *   BOOLEAN              true, false
  *   TINYINT..BIGINT      decimal
- *   FLOAT, DOUBLE        Java's Float.toString / Double.toString: the shortest digits that read
- *                        back to the same value; plain for 1e-3 <= |v| < 1e7, else d.dddEn
+ *   FLOAT, DOUBLE        Java's Float.toString / Double.toString: the shortest digits (at least 2)
+ *                        that read back to the same value; plain for 1e-3 <= |v| < 1e7, else d.dddEn
  *   DECIMAL(p,s)         plain, exactly s fraction digits
  *   CHAR, VARCHAR        text with \ TAB LF CR escaped / the same, double-quoted, " escaped too
  *   BINARY, VARBINARY    0x + lowercase hex
@@ -171,7 +171,8 @@ static void append_floating(canonical_text* text, double value, int single)
     }
     char scientific[64];
     int max_digits = single ? 9 : 17;
-    for (int digits = 1; digits <= max_digits; digits++) {
+    /* Java picks among 2-digit decimals when 1 digit would do (Double.MIN_VALUE is 4.9E-324, not 5.0E-324) */
+    for (int digits = 2; digits <= max_digits; digits++) {
         snprintf(scientific, sizeof(scientific), "%.*e", digits - 1, value);
         if (single ? strtof(scientific, NULL) == (float) value : strtod(scientific, NULL) == value) {
             break;

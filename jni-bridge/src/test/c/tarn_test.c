@@ -8,7 +8,7 @@
  * The script has one command per line, fields separated by TAB, an empty field meaning NULL:
  *   scan NAME WAREHOUSE TABLE VERSION COLUMNS WHERE MODE   MODE: splits (plan, open every split) or table
  *   threads NAME WAREHOUSE TABLE THREADS                   THREADS threads read disjoint sets of the splits
- *   cycles NAME WAREHOUSE TABLE COUNT                      COUNT open/read/release cycles, then memory figures
+ *   cycles NAME WAREHOUSE TABLE COUNT                      COUNT open/read/release cycles of one split each, then memory figures
  *   descriptor NAME BYTES                                  open a split from a descriptor that is BYTES of garbage
  *   allocated NAME                                         the bridge allocator's bytes in use
  * For each command it prints "BEGIN NAME", for scans one "R <canonical line>" per row, then
@@ -231,19 +231,19 @@ static void command_cycles(char** fields, int count)
     char extra[1024] = " rss_kb=";
     size_t used = strlen(extra);
     long page_kb = sysconf(_SC_PAGESIZE) / 1024;
-    for (int cycle = 1; cycle <= cycles && result.status == TARN_OK; cycle++) {
-        struct ArrowArrayStream stream;
-        tarn_status status = tarn_open_table(&scan, &stream);
-        if (status != TARN_OK) {
-            set_error(&result, status, tarn_last_error());
-            break;
-        }
-        consume(&stream, &result);
-        stream.release(&stream);
+    tarn_plan* plan = NULL;
+    tarn_status planned = tarn_plan_scan(&scan, &plan);
+    if (planned != TARN_OK) {
+        set_error(&result, planned, tarn_last_error());
+    }
+    for (int cycle = 1; planned == TARN_OK && cycle <= cycles && result.status == TARN_OK; cycle++) {
+        /* open/read/release one split per cycle, round robin over the plan */
+        scan_split(&plan->splits[(size_t) cycle % plan->split_count], &result);
         if (cycle % (cycles / 10 > 0 ? cycles / 10 : 1) == 0 && used < sizeof(extra) - 32) {
             used += (size_t) snprintf(extra + used, sizeof(extra) - used, "%s%ld", extra[used - 1] == '=' ? "" : ",", resident_pages() * page_kb);
         }
     }
+    tarn_plan_free(plan);
     int64_t allocated = -1;
     if (result.status == TARN_OK && tarn_allocated_bytes(&allocated) != TARN_OK) {
         set_error(&result, TARN_ERROR_INTERNAL, tarn_last_error());
@@ -303,11 +303,12 @@ static int start_host_jvm(void)
     if (create == NULL || asprintf(&class_path_option, "-Djava.class.path=%s", class_path) < 0) {
         return -1;
     }
+    /* the options Arrow needs are the host's business when it starts the JVM (JDK 25 here) */
     JavaVMOption options[4];
     options[0].optionString = class_path_option;
     options[1].optionString = "--add-opens=java.base/java.nio=ALL-UNNAMED";
-    options[2].optionString = "-XX:+IgnoreUnrecognizedVMOptions";
-    options[3].optionString = "-Xmx256m";
+    options[2].optionString = "--sun-misc-unsafe-memory-access=allow";
+    options[3].optionString = "-Xmx128m";
     JavaVMInitArgs args = {JNI_VERSION_1_8, 4, options, JNI_FALSE};
     JavaVM* machine = NULL;
     JNIEnv* env = NULL;
