@@ -1,6 +1,7 @@
 package io.tarn.benchmarks;
 
 import io.tarn.benchmarks.BenchmarkPlanning.Scenario;
+import io.tarn.benchmarks.jni.BenchmarkJni;
 import io.tarn.storage.scan.ScanMetrics;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -24,6 +25,7 @@ import java.util.Map;
  * {@link BenchmarkPlanning} method with JMH in one run on that table, and writes
  * {@code RESULTS_DIR/planning.md}. {@code BenchmarkMain scan RESULTS_DIR} runs {@link BenchmarkScan}'s
  * four readers on the cached scan table ({@link ScanReport}) and writes {@code scan.md} and {@code scan.svg}.
+ * {@code BenchmarkMain jni RESULTS_DIR} runs {@link BenchmarkJni} and writes {@code jni.md}.
  */
 public final class BenchmarkMain
 {
@@ -36,7 +38,7 @@ public final class BenchmarkMain
             throws Exception
     {
         if (args.length != 2) {
-            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan)");
+            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan, jni)");
         }
         Path results = Path.of(args[1]);
         if (args[0].equals("scan")) {
@@ -48,8 +50,18 @@ public final class BenchmarkMain
                     Integer.getInteger("tarn.bench.scan.rounds", 5));
             return;
         }
+        if (args[0].equals("jni")) {
+            BenchmarkJni.run(
+                    results,
+                    Long.getLong("tarn.bench.jni.rows", 2_000_000L),
+                    Path.of(System.getProperty("tarn.bench.scan.data", "target/scan-data")),
+                    Path.of(System.getProperty("tarn.bench.jni.target", "../jni-bridge/target")),
+                    Integer.getInteger("tarn.bench.scan.warmup", 1),
+                    Integer.getInteger("tarn.bench.scan.rounds", 5));
+            return;
+        }
         if (!args[0].equals("planning")) {
-            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan)");
+            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan, jni)");
         }
         String report = planning(PARTITIONS, FILES_PER_PARTITION);
         Files.createDirectories(results);

@@ -127,7 +127,7 @@ public class TestTarnBridge
         }
         // the tables the issue names are not empty, so the comparison above compared rows
         assertThat(output.get("dv").lines()).hasSize((int) ReferenceTables.PK_DV.expectedRowCount());
-        assertThat(output.get("file_index").lines()).hasSize(3);
+        assertThat(output.get("file_index").lines()).isNotEmpty();
         assertThat(output.get("all_types_projected_filtered").lines()).hasSize(50);
         assertThat(output.get("evolved_snapshot_2").lines()).isNotEmpty();
         assertThat(output.get("dedup").value("splits")).isGreaterThan(1);
