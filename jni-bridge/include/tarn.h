@@ -31,7 +31,10 @@
  * attached to the JVM is attached on its first call and detached when it exits. Streams are not
  * thread-safe objects: use one stream from one thread at a time (different streams in parallel).
  *
- * Ownership: release every ArrowArray of a stream before releasing the stream itself.
+ * Ownership: the caller owns every ArrowSchema, ArrowArray and ArrowArrayStream it receives and
+ * releases each through its release callback. Release a stream's batches before the stream when
+ * you can: a batch that outlives its stream stays valid, but its stream's allocator then stays
+ * registered in the bridge for the life of the process.
  */
 #ifndef TARN_H
 #define TARN_H

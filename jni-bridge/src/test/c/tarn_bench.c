@@ -5,9 +5,9 @@
  * Usage: tarn-bench WAREHOUSE TABLE COLUMNS WARMUP ROUNDS JVM_CLASS
  *   JVM_CLASS: a class (slashes) with a static long[] scan(String warehouse, String table, String columns)
  *   that runs the same scan inside the JVM and returns {rows, checksum}.
- * Both sides compute the same checksum, so each touches every value: the sum of all fixed-width
- * slots (1, 2, 4 or 8 bytes, as signed integers) and, for variable-width columns, of the value
- * lengths. Prints one line per measured round: "round N c_rows_per_second=X jvm_rows_per_second=Y".
+ * Both sides compute the same checksum, so each touches every value: the sum of all non-NULL
+ * fixed-width slots (1, 2, 4 or 8 bytes, as signed integers) and, for variable-width columns, of
+ * the value lengths. Prints one line per measured round: "round N c_rows_per_second=X jvm_rows_per_second=Y".
  */
 #define _GNU_SOURCE
 #include "tarn.h"
@@ -26,53 +26,44 @@ static double now_seconds(void)
     return (double) time.tv_sec + (double) time.tv_nsec / 1e9;
 }
 
+/* Whether slot i is valid; the values under NULL slots are whatever the buffer held, so they are skipped. */
+static int valid(const struct ArrowArray* array, int64_t i)
+{
+    const uint8_t* validity = array->buffers[0];
+    return array->null_count == 0 || validity == NULL || ((validity[i >> 3] >> (i & 7)) & 1);
+}
+
+#define SUM_SLOTS(type)                                  \
+    do {                                                 \
+        const type* values = array->buffers[1];          \
+        for (int64_t i = first; i < end; i++) {          \
+            if (valid(array, i)) {                       \
+                sum += values[i];                        \
+            }                                            \
+        }                                                \
+    } while (0)
+
 static int64_t column_checksum(const struct ArrowSchema* schema, const struct ArrowArray* array)
 {
     const char* format = schema->format;
     int64_t sum = 0;
     int64_t first = array->offset;
     int64_t end = array->offset + array->length;
-    switch (format[0]) {
-        case 'c': {
-            const int8_t* values = array->buffers[1];
-            for (int64_t i = first; i < end; i++) {
-                sum += values[i];
-            }
-            return sum;
-        }
-        case 's': {
-            const int16_t* values = array->buffers[1];
-            for (int64_t i = first; i < end; i++) {
-                sum += values[i];
-            }
-            return sum;
-        }
-        case 'i':
-        case 'f':
-        case 't':
-            if (format[0] == 't' && format[1] == 's') {
-                break;
-            }
-            {
-                const int32_t* values = array->buffers[1];
-                for (int64_t i = first; i < end; i++) {
-                    sum += values[i];
-                }
-                return sum;
-            }
-        case 'u':
-        case 'z': {
-            const int32_t* offsets = array->buffers[1];
-            return offsets[end] - offsets[first];
-        }
-        default:
-            break;
+    if (format[0] == 'c') {
+        SUM_SLOTS(int8_t);
     }
-    if (format[0] == 'l' || format[0] == 'g' || (format[0] == 't' && format[1] == 's')) {
-        const int64_t* values = array->buffers[1];
-        for (int64_t i = first; i < end; i++) {
-            sum += values[i];
-        }
+    else if (format[0] == 's') {
+        SUM_SLOTS(int16_t);
+    }
+    else if (format[0] == 'i' || format[0] == 'f' || (format[0] == 't' && format[1] != 's')) {
+        SUM_SLOTS(int32_t);
+    }
+    else if (format[0] == 'l' || format[0] == 'g' || (format[0] == 't' && format[1] == 's')) {
+        SUM_SLOTS(int64_t);
+    }
+    else if (format[0] == 'u' || format[0] == 'z') {
+        const int32_t* offsets = array->buffers[1];
+        sum = offsets[end] - offsets[first];
     }
     return sum;
 }

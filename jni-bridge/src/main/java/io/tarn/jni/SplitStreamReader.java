@@ -107,6 +107,11 @@ final class SplitStreamReader
         return 0;
     }
 
+    /**
+     * Runs inside the stream's release callback, where an exception would reach Arrow's native
+     * code: a caller that still holds a batch keeps the allocator open (its buffers stay valid and
+     * {@link TarnBridge#allocatedBytes()} shows them) instead of failing the release.
+     */
     @Override
     protected void closeReadSource()
     {
@@ -114,7 +119,9 @@ final class SplitStreamReader
             closeSplit();
         }
         finally {
-            streamAllocator.close();
+            if (streamAllocator.getAllocatedMemory() == 0) {
+                streamAllocator.close();
+            }
         }
     }
 

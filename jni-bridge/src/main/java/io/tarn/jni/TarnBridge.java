@@ -37,7 +37,6 @@ import java.util.OptionalLong;
  * <p>Memory: every stream gets its own child of one process-wide root allocator; the stream's
  * release callback closes the reader, which closes the child. {@link #allocatedBytes()} reports
  * what the root still holds, so a caller can check that released streams left nothing behind.
- * Batches must be released before their stream.
  */
 public final class TarnBridge
 {

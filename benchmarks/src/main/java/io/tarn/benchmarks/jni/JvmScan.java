@@ -33,8 +33,8 @@ import java.util.List;
 /**
  * The in-JVM side of the JNI benchmark, called by {@code tarn-bench} (C) through JNI in the same
  * process: plans and reads a table with Tarn's reader and folds every value into the checksum the
- * C side computes from the Arrow C stream (sum of fixed-width slots as signed integers, sum of
- * value lengths for strings and binaries, nothing for booleans and decimals).
+ * C side computes from the Arrow C stream (sum of non-NULL fixed-width slots as signed integers,
+ * sum of value lengths for strings and binaries, nothing for booleans and decimals).
  */
 public final class JvmScan
 {
@@ -75,24 +75,34 @@ public final class JvmScan
         int rows = batch.getRowCount();
         for (FieldVector vector : batch.getFieldVectors()) {
             ArrowBuf data = vector.getDataBuffer();
+            // the values under NULL slots are whatever the buffer held: skipped, as the C side does
+            boolean nullable = vector.getNullCount() > 0;
             if (vector instanceof TinyIntVector) {
                 for (int i = 0; i < rows; i++) {
-                    sum += data.getByte(i);
+                    if (!nullable || !vector.isNull(i)) {
+                        sum += data.getByte(i);
+                    }
                 }
             }
             else if (vector instanceof SmallIntVector) {
                 for (int i = 0; i < rows; i++) {
-                    sum += data.getShort((long) i * 2);
+                    if (!nullable || !vector.isNull(i)) {
+                        sum += data.getShort((long) i * 2);
+                    }
                 }
             }
             else if (vector instanceof IntVector || vector instanceof Float4Vector || vector instanceof DateDayVector || vector instanceof TimeMilliVector) {
                 for (int i = 0; i < rows; i++) {
-                    sum += data.getInt((long) i * 4);
+                    if (!nullable || !vector.isNull(i)) {
+                        sum += data.getInt((long) i * 4);
+                    }
                 }
             }
             else if (vector instanceof BigIntVector || vector instanceof Float8Vector || vector instanceof TimeStampVector) {
                 for (int i = 0; i < rows; i++) {
-                    sum += data.getLong((long) i * 8);
+                    if (!nullable || !vector.isNull(i)) {
+                        sum += data.getLong((long) i * 8);
+                    }
                 }
             }
             else if (vector instanceof BaseVariableWidthVector variableWidth) {
