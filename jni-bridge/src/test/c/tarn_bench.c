@@ -68,6 +68,11 @@ static int64_t column_checksum(const struct ArrowSchema* schema, const struct Ar
     return sum;
 }
 
+/* where the C side's time goes: inside get_next (Tarn reading and exporting), folding values, release */
+static double next_seconds;
+static double fold_seconds;
+static double release_seconds;
+
 static int scan_in_c(const tarn_scan* scan, int64_t* rows, int64_t* checksum)
 {
     struct ArrowArrayStream stream;
@@ -86,7 +91,11 @@ static int scan_in_c(const tarn_scan* scan, int64_t* rows, int64_t* checksum)
     int result = 0;
     while (1) {
         struct ArrowArray batch;
-        if (stream.get_next(&stream, &batch) != 0) {
+        double start = now_seconds();
+        int code = stream.get_next(&stream, &batch);
+        double fetched = now_seconds();
+        next_seconds += fetched - start;
+        if (code != 0) {
             fprintf(stderr, "get_next: %s\n", stream.get_last_error(&stream));
             result = -1;
             break;
@@ -98,7 +107,10 @@ static int scan_in_c(const tarn_scan* scan, int64_t* rows, int64_t* checksum)
             *checksum += column_checksum(schema.children[column], batch.children[column]);
         }
         *rows += batch.length;
+        double folded = now_seconds();
         batch.release(&batch);
+        fold_seconds += folded - fetched;
+        release_seconds += now_seconds() - folded;
     }
     schema.release(&schema);
     stream.release(&stream);
@@ -137,18 +149,29 @@ int main(int argc, char** argv)
     for (int round = -warmup; round < rounds; round++) {
         int64_t c_rows = 0;
         int64_t c_checksum = 0;
-        double start = now_seconds();
-        if (scan_in_c(&scan, &c_rows, &c_checksum) != 0) {
-            return 1;
-        }
-        double c_seconds = now_seconds() - start;
-
-        start = now_seconds();
-        jlongArray result = (jlongArray) (*env)->CallStaticObjectMethod(env, jvm_class, jvm_scan, warehouse, table, columns);
-        double jvm_seconds = now_seconds() - start;
-        if ((*env)->ExceptionCheck(env)) {
-            (*env)->ExceptionDescribe(env);
-            return 1;
+        next_seconds = 0;
+        fold_seconds = 0;
+        release_seconds = 0;
+        /* alternate which side goes first, so that neither always inherits the other's garbage and caches */
+        double c_seconds = 0;
+        double jvm_seconds = 0;
+        jlongArray result = NULL;
+        for (int side = 0; side < 2; side++) {
+            double start = now_seconds();
+            if ((side == 0) == (round % 2 == 0)) {
+                if (scan_in_c(&scan, &c_rows, &c_checksum) != 0) {
+                    return 1;
+                }
+                c_seconds = now_seconds() - start;
+            }
+            else {
+                result = (jlongArray) (*env)->CallStaticObjectMethod(env, jvm_class, jvm_scan, warehouse, table, columns);
+                jvm_seconds = now_seconds() - start;
+                if ((*env)->ExceptionCheck(env)) {
+                    (*env)->ExceptionDescribe(env);
+                    return 1;
+                }
+            }
         }
         jlong jvm_values[2];
         (*env)->GetLongArrayRegion(env, result, 0, 2, jvm_values);
@@ -159,8 +182,8 @@ int main(int argc, char** argv)
             return 1;
         }
         if (round >= 0) {
-            printf("round %d rows=%" PRId64 " c_seconds=%.4f jvm_seconds=%.4f c_rows_per_second=%.0f jvm_rows_per_second=%.0f\n",
-                    round, c_rows, c_seconds, jvm_seconds, (double) c_rows / c_seconds, (double) c_rows / jvm_seconds);
+            printf("round %d rows=%" PRId64 " c_seconds=%.4f jvm_seconds=%.4f c_rows_per_second=%.0f jvm_rows_per_second=%.0f c_get_next_seconds=%.4f c_fold_seconds=%.4f c_release_seconds=%.4f\n",
+                    round, c_rows, c_seconds, jvm_seconds, (double) c_rows / c_seconds, (double) c_rows / jvm_seconds, next_seconds, fold_seconds, release_seconds);
             fflush(stdout);
         }
     }

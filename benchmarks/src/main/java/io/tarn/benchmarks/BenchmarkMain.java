@@ -56,8 +56,9 @@ public final class BenchmarkMain
                     Long.getLong("tarn.bench.jni.rows", 2_000_000L),
                     Path.of(System.getProperty("tarn.bench.scan.data", "target/scan-data")),
                     Path.of(System.getProperty("tarn.bench.jni.target", "../jni-bridge/target")),
-                    Integer.getInteger("tarn.bench.scan.warmup", 1),
-                    Integer.getInteger("tarn.bench.scan.rounds", 5));
+                    // the C side's export path needs a few rounds of JIT warm-up of its own
+                    Integer.getInteger("tarn.bench.jni.warmup", 3),
+                    Integer.getInteger("tarn.bench.jni.rounds", 7));
             return;
         }
         if (!args[0].equals("planning")) {

@@ -68,10 +68,12 @@ final class SplitStreamReader
             throws IOException
     {
         VectorSchemaRoot target = getVectorSchemaRoot();
+        // let go of the previous batch first (the consumer has released its export by now), so that
+        // the split reader's next allocation reuses that memory while it is still in the CPU caches
+        target.clear();
         while (true) {
             if (rawReader == null && mergeReader == null) {
                 if (nextSplit == splits.size()) {
-                    target.clear();
                     target.setRowCount(0);
                     return false;
                 }
@@ -87,7 +89,6 @@ final class SplitStreamReader
             for (int column = 0; column < target.getFieldVectors().size(); column++) {
                 FieldVector from = source.getVector(column);
                 FieldVector to = target.getVector(column);
-                to.clear();
                 from.makeTransferPair(to).transfer();
             }
             target.setRowCount(rows);

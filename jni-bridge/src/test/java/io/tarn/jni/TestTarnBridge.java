@@ -11,6 +11,7 @@ import io.tarn.testing.TemporaryDirectories;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
+import org.testng.SkipException;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -200,6 +201,21 @@ public class TestTarnBridge
         assertThat(hosted.stdout()).as(hosted.stderr()).contains("HOST JVM started");
         assertThat(hosted.init()).as(hosted.stderr()).isEqualTo("INIT status=0 error=");
         assertThat(CanonicalRows.of(hosted.get("dv").lines())).isEqualTo(ReferenceReader.read(warehouse, DV));
+    }
+
+    @Test
+    public void testStartsAJdk17()
+    {
+        // the product modules target JDK 17 engines; this machine may not have one
+        Path jdk17 = Path.of(System.getProperty("tarn.jdk17.home", "/usr/lib/jvm/java-17-openjdk-amd64"));
+        if (!Files.isExecutable(jdk17.resolve("bin/java"))) {
+            throw new SkipException("No JDK 17 at " + jdk17 + "; give one with -Dtarn.jdk17.home");
+        }
+        Map<String, String> environment = new HashMap<>(NativeProgram.environment());
+        environment.put("JAVA_HOME", jdk17.toString());
+        Output onJdk17 = NativeProgram.run(List.of(command("scan", "all_types", warehouse.toString(), ALL_TYPES, null, null, null, "table")), environment);
+        assertThat(onJdk17.init()).as(onJdk17.stderr()).isEqualTo("INIT status=0 error=");
+        assertThat(CanonicalRows.of(onJdk17.get("all_types").lines())).isEqualTo(ReferenceReader.read(warehouse, ALL_TYPES));
     }
 
     @Test
