@@ -55,6 +55,23 @@ static tarn_status take_exception(JNIEnv* env, const char* during);
 
 /* ---- errors ---- */
 
+/* frees a thread's last message when the thread exits */
+static pthread_once_t error_key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t error_key;
+
+static void create_error_key(void)
+{
+    pthread_key_create(&error_key, free);
+}
+
+static void remember_error(char* message)
+{
+    free(last_error);
+    last_error = message;
+    pthread_once(&error_key_once, create_error_key);
+    pthread_setspecific(error_key, message);
+}
+
 static tarn_status fail(tarn_status status, const char* format, ...)
 {
     va_list args;
@@ -64,15 +81,13 @@ static tarn_status fail(tarn_status status, const char* format, ...)
         message = NULL;
     }
     va_end(args);
-    free(last_error);
-    last_error = message;
+    remember_error(message);
     return status;
 }
 
 static tarn_status ok(void)
 {
-    free(last_error);
-    last_error = NULL;
+    remember_error(NULL);
     return TARN_OK;
 }
 
