@@ -51,7 +51,6 @@ final class SplitStreamReader
     private int nextSplit;
     private SplitReader rawReader;
     private MergeSplitReader mergeReader;
-    private long rowsReturned;
 
     SplitStreamReader(PaimonTable table, TableSchema readSchema, List<DataSplit> splits, ReadRequest request, BufferAllocator allocator)
     {
@@ -92,14 +91,8 @@ final class SplitStreamReader
                 from.makeTransferPair(to).transfer();
             }
             target.setRowCount(rows);
-            rowsReturned += rows;
             return true;
         }
-    }
-
-    long rowsReturned()
-    {
-        return rowsReturned;
     }
 
     @Override
