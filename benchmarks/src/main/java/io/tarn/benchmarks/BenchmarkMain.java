@@ -1,6 +1,7 @@
 package io.tarn.benchmarks;
 
 import io.tarn.benchmarks.BenchmarkPlanning.Scenario;
+import io.tarn.benchmarks.jni.BenchmarkJni;
 import io.tarn.storage.scan.ScanMetrics;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
@@ -26,11 +27,13 @@ import java.util.Map;
  * four readers on the cached scan table ({@link ScanReport}) and writes {@code scan.md} and {@code scan.svg}.
  * {@code BenchmarkMain primary-key RESULTS_DIR} reads deletion-vector, merge-on-read and append
  * tables of the same rows with Tarn and Paimon ({@link PrimaryKeyReport}).
+ * {@code BenchmarkMain jni RESULTS_DIR} runs {@link BenchmarkJni} and writes {@code jni.md}.
  */
 public final class BenchmarkMain
 {
     private static final int PARTITIONS = 100;
     private static final int FILES_PER_PARTITION = 100;
+    private static final String KNOWN = "planning, scan, primary-key, jni";
 
     private BenchmarkMain() {}
 
@@ -38,7 +41,7 @@ public final class BenchmarkMain
             throws Exception
     {
         if (args.length != 2) {
-            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan, primary-key)");
+            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: " + KNOWN + ")");
         }
         Path results = Path.of(args[1]);
         if (args[0].equals("scan")) {
@@ -59,8 +62,19 @@ public final class BenchmarkMain
                     Integer.getInteger("tarn.bench.pk.rounds", 3));
             return;
         }
+        if (args[0].equals("jni")) {
+            BenchmarkJni.run(
+                    results,
+                    Long.getLong("tarn.bench.jni.rows", 2_000_000L),
+                    Path.of(System.getProperty("tarn.bench.scan.data", "target/scan-data")),
+                    Path.of(System.getProperty("tarn.bench.jni.target", "../jni-bridge/target")),
+                    // the C side's export path needs a few rounds of JIT warm-up of its own
+                    Integer.getInteger("tarn.bench.jni.warmup", 3),
+                    Integer.getInteger("tarn.bench.jni.rounds", 7));
+            return;
+        }
         if (!args[0].equals("planning")) {
-            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan, primary-key)");
+            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: " + KNOWN + ")");
         }
         String report = planning(PARTITIONS, FILES_PER_PARTITION);
         Files.createDirectories(results);
