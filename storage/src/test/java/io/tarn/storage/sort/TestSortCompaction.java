@@ -20,6 +20,7 @@ import io.tarn.testing.TemporaryDirectories;
 import io.tarn.types.DataField;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.CatalogContext;
@@ -71,6 +72,7 @@ public class TestSortCompaction
 {
     private static final long SEED = 5_2026_1129L;
     private static final int ROWS = 200_000;
+    private static final int SMALL_ROWS = 20_000;
     private static final int OTHER_ROWS = 2_000;
     private static final int DOMAIN = 1_000_000;
     private static final String TARGET_FILE_SIZE = "48kb";
@@ -81,7 +83,7 @@ public class TestSortCompaction
     private RootAllocator allocator;
 
     @BeforeClass
-    public void createBaseTable()
+    public void createBaseTables()
             throws Exception
     {
         System.out.println("TestSortCompaction seed=" + SEED);
@@ -101,24 +103,31 @@ public class TestSortCompaction
                 .option("target-file-size", TARGET_FILE_SIZE)
                 .option("write-only", "true")
                 .build();
-        paimon.createTable(org.apache.paimon.catalog.Identifier.create("db", "base"), schema, false);
-        FileStoreTable table = paimonTable("db.base");
+        createBaseTable("base", schema, ROWS);
+        createBaseTable("small", schema, SMALL_ROWS);
+        catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
+    }
+
+    private void createBaseTable(String name, Schema schema, int rowsOfA)
+            throws Exception
+    {
+        paimon.createTable(org.apache.paimon.catalog.Identifier.create("db", name), schema, false);
+        FileStoreTable table = paimonTable("db." + name);
         Random random = new Random(SEED);
         long id = 0;
         // three commits, so the partition starts as several unsorted files
         for (int commit = 0; commit < 3; commit++) {
             List<GenericRow> rows = new ArrayList<>();
-            for (int i = 0; i < ROWS / 3 + (commit == 0 ? ROWS % 3 : 0); i++) {
+            for (int i = 0; i < rowsOfA / 3 + (commit == 0 ? rowsOfA % 3 : 0); i++) {
                 rows.add(GenericRow.of(BinaryString.fromString("a"), random.nextInt(DOMAIN), random.nextInt(DOMAIN), id++));
             }
             for (int i = 0; i < OTHER_ROWS / 3; i++) {
-                // some nulls in the small partition, which sort first in every order
+                // some nulls in the other partition, which sort first in every order
                 Integer x = random.nextInt(20) == 0 ? null : random.nextInt(DOMAIN);
                 rows.add(GenericRow.of(BinaryString.fromString("b"), x, random.nextInt(DOMAIN), id++));
             }
             writeWithPaimon(table, rows, Map.of());
         }
-        catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
     }
 
     @AfterClass(alwaysRun = true)
@@ -144,8 +153,8 @@ public class TestSortCompaction
     public void testZOrderPrunesAsWellAsPaimons()
             throws Exception
     {
-        PaimonTable tarnSorted = copy("zorder_tarn");
-        copy("zorder_paimon");
+        PaimonTable tarnSorted = copy("base", "zorder_tarn");
+        copy("base", "zorder_paimon");
         CanonicalRows before = ReferenceReader.read(warehouse, "db.zorder_tarn");
         List<String> untouched = fileNames(tarnSorted, "b");
 
@@ -168,6 +177,8 @@ public class TestSortCompaction
         System.out.printf("z-order files: tarn=%d paimon=%d%n", tarnFiles, paimonFiles);
         assertThat(tarnFiles).isBetween(15, 60);
 
+        List<int[][]> tarnPoints = filePoints(tarnSorted, "a");
+        List<int[][]> paimonPoints = filePoints(paimonSorted, "a");
         Random random = new Random(SEED + 7);
         int tarnKept = 0;
         int paimonKept = 0;
@@ -177,9 +188,9 @@ public class TestSortCompaction
             int yLow = random.nextInt(DOMAIN - DOMAIN / 10);
             int tarnQuery = keptFiles(tarnSorted, xLow, yLow);
             int paimonQuery = keptFiles(paimonSorted, xLow, yLow);
-            int minimalQuery = filesWithMatch(tarnSorted, xLow, yLow);
+            int minimalQuery = filesWithMatch(tarnPoints, xLow, yLow);
             System.out.printf("z-order query x in [%d, %d] and y in [%d, %d]: files kept tarn=%d paimon=%d, files holding a match=%d (paimon %d)%n",
-                    xLow, xLow + DOMAIN / 10 - 1, yLow, yLow + DOMAIN / 10 - 1, tarnQuery, paimonQuery, minimalQuery, filesWithMatch(paimonSorted, xLow, yLow));
+                    xLow, xLow + DOMAIN / 10 - 1, yLow, yLow + DOMAIN / 10 - 1, tarnQuery, paimonQuery, minimalQuery, filesWithMatch(paimonPoints, xLow, yLow));
             tarnKept += tarnQuery;
             paimonKept += paimonQuery;
             minimal += minimalQuery;
@@ -193,11 +204,11 @@ public class TestSortCompaction
     public void testExternalSortSpillsAndMerges()
             throws Exception
     {
-        PaimonTable table = copy("zorder_spilled");
+        PaimonTable table = copy("small", "zorder_spilled");
         CanonicalRows before = ReferenceReader.read(warehouse, "db.zorder_spilled");
         SortCompactResult result = SortCompaction.run(table, SortCompactRequest.of(SortStrategy.ZORDER, List.of("x", "y"))
                 .withPartitions(List.of(Map.of("p", "a")))
-                .withMemoryBudget(1 << 20)
+                .withMemoryBudget(128 << 10)
                 .withSpillDirectory(warehouse.resolve("spill")), allocator);
         System.out.println("spilled runs: " + result.spilledRuns());
         assertThat(result.spilledRuns()).isGreaterThanOrEqualTo(4);
@@ -214,7 +225,7 @@ public class TestSortCompaction
     {
         for (SortStrategy strategy : List.of(SortStrategy.HILBERT, SortStrategy.ORDER)) {
             String name = "sorted_" + strategy.name().toLowerCase(java.util.Locale.ROOT);
-            PaimonTable table = copy(name);
+            PaimonTable table = copy("small", name);
             CanonicalRows before = ReferenceReader.read(warehouse, "db." + name);
             List<String> untouched = fileNames(table, "a");
             // a budget small enough to spill the small partition too
@@ -242,7 +253,7 @@ public class TestSortCompaction
     public void testRejectsUnknownColumnsAndPartitions()
             throws Exception
     {
-        PaimonTable table = copy("rejected");
+        PaimonTable table = copy("small", "rejected");
         assertThatThrownBy(() -> SortCompaction.run(table, SortCompactRequest.of(SortStrategy.ZORDER, List.of("x", "nope")), allocator))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no column 'nope'");
@@ -321,25 +332,47 @@ public class TestSortCompaction
         return plan.files().size();
     }
 
-    private int filesWithMatch(PaimonTable table, int xLow, int yLow)
+    /**
+     * The x and y values of each file of {@code partition}.
+     */
+    private List<int[][]> filePoints(PaimonTable table, String partition)
             throws IOException
     {
         ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
-        int count = 0;
+        List<DataField> fields = plan.readSchema().fields();
+        List<int[][]> points = new ArrayList<>();
         for (PlannedFile file : plan.files()) {
+            if (!partition.equals(file.partition().value(0, plan.readSchema().partitionType().fields().get(0).type()))) {
+                continue;
+            }
+            int[][] values = new int[2][(int) file.file().rowCount()];
+            int[] next = {0};
             DataSplit split = new DataSplit(file.partition(), file.bucket(), file.totalBuckets(), List.of(file), false);
             ScanPlan single = new ScanPlan(plan.snapshot(), plan.readSchema(), List.of(split), plan.metrics());
-            long[] matches = {0};
-            TableRead.forEachBatch(table, single, ReadRequest.of(plan.readSchema().fields()), allocator, batch -> {
+            TableRead.forEachBatch(table, single, ReadRequest.of(fields.subList(1, 3)), allocator, batch -> {
+                IntVector x = (IntVector) batch.getVector(0);
+                IntVector y = (IntVector) batch.getVector(1);
                 for (int row = 0; row < batch.getRowCount(); row++) {
-                    List<Object> values = values(batch, row, plan.readSchema().fields());
-                    if ("a".equals(values.get(0)) && values.get(1) != null && inRange((Integer) values.get(1), xLow) && inRange((Integer) values.get(2), yLow)) {
-                        matches[0]++;
-                    }
+                    values[0][next[0]] = x.get(row);
+                    values[1][next[0]] = y.get(row);
+                    next[0]++;
                 }
             });
-            if (matches[0] > 0) {
-                count++;
+            assertThat(next[0]).isEqualTo(values[0].length);
+            points.add(values);
+        }
+        return points;
+    }
+
+    private static int filesWithMatch(List<int[][]> files, int xLow, int yLow)
+    {
+        int count = 0;
+        for (int[][] file : files) {
+            for (int row = 0; row < file[0].length; row++) {
+                if (inRange(file[0][row], xLow) && inRange(file[1][row], yLow)) {
+                    count++;
+                    break;
+                }
             }
         }
         return count;
@@ -413,10 +446,10 @@ public class TestSortCompaction
         }
     }
 
-    private PaimonTable copy(String name)
+    private PaimonTable copy(String base, String name)
             throws IOException
     {
-        Path source = warehouse.resolve("db.db").resolve("base");
+        Path source = warehouse.resolve("db.db").resolve(base);
         Path target = warehouse.resolve("db.db").resolve(name);
         try (Stream<Path> paths = Files.walk(source)) {
             for (Path path : paths.toList()) {
