@@ -10,8 +10,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Plain order of a row's sort column values: by the first column, ties by the next, each
- * ascending in Paimon's value order ({@link ValueComparator}) with nulls first, as Paimon's
- * {@code order} sort strategy sorts.
+ * ascending in Paimon's value order ({@link ValueComparator}) with nulls first, the order of the
+ * ascending record comparators Paimon's {@code order} sort strategy uses.
  */
 public final class LexicographicOrder
         implements Comparator<List<?>>

@@ -23,9 +23,9 @@ import static java.util.Objects.requireNonNull;
  *     flipped, big-endian;</li>
  * <li>TIMESTAMP, TIMESTAMP_LTZ: the epoch milliseconds likewise (sub-millisecond digits do not
  *     contribute);</li>
- * <li>FLOAT, DOUBLE: the IEEE bits of the value as a double, with the sign bit flipped and, for
- *     negative numbers, bits 0..31 and bit 63 flipped (Paimon shifts the sign by 31, not 63: the
- *     order is kept between signs and among positives, as Paimon's is);</li>
+ * <li>FLOAT, DOUBLE: the IEEE bits {@code b} of the value as a double, XORed with
+ *     {@code (b >> 31) | Long.MIN_VALUE} (Paimon, after Iceberg, shifts by 31 where 63 would give
+ *     a total order; the sign still orders negatives before positives);</li>
  * <li>BOOLEAN: 0x81 then zeros for true, zeros for false;</li>
  * <li>DECIMAL: the unscaled value's minimal two's-complement bytes, cut or zero-padded on the
  *     right to 8 (not order-preserving across lengths; Paimon's choice);</li>

@@ -1,5 +1,6 @@
 package io.tarn.storage.sort;
 
+import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.PartitionPath;
@@ -43,8 +44,8 @@ import java.util.UUID;
  * <p>Each partition is sorted on its own (rows of different partitions never share a file) with
  * an external sort bounded by {@link SortCompactRequest#memoryBudgetBytes()}. The commit deletes
  * exactly the files that were read: a file another writer added meanwhile stays live, and a file
- * another commit removed meanwhile fails the commit with a conflict. Files written by a
- * sort-compact whose commit fails are orphans.
+ * another commit removed meanwhile fails the commit with a conflict, after which the files
+ * written are deleted.
  */
 public final class SortCompaction
 {
@@ -123,8 +124,36 @@ public final class SortCompaction
         }
         int filesRead = changes.size();
         changes.addAll(adds);
-        Snapshot committed = new TableCommit(table, "tarn-sort-compact-" + UUID.randomUUID()).commit(changes, CommitKind.OVERWRITE, BATCH_COMMIT_IDENTIFIER);
+        Snapshot committed;
+        try {
+            committed = new TableCommit(table, "tarn-sort-compact-" + UUID.randomUUID()).commit(changes, CommitKind.OVERWRITE, BATCH_COMMIT_IDENTIFIER);
+        }
+        catch (CommitConflictException e) {
+            // only a conflict proves that no snapshot names the new files; after other failures they may be committed
+            deleteWrittenFiles(table, adds, e);
+            throw e;
+        }
         return new SortCompactResult(Optional.of(committed), splitsByPartition.size(), filesRead, adds.size(), rows, spilledRuns);
+    }
+
+    /**
+     * No snapshot references the files of a commit that lost to a conflict: delete them rather than
+     * leave orphans.
+     */
+    private static void deleteWrittenFiles(PaimonTable table, List<ManifestEntry> adds, Exception failure)
+    {
+        for (ManifestEntry add : adds) {
+            List<String> names = new ArrayList<>(add.file().extraFiles());
+            names.add(add.file().fileName());
+            for (String name : names) {
+                try {
+                    table.fileIO().delete(table.dataFilePath(add.partition(), add.bucket(), add.file(), name));
+                }
+                catch (IOException | RuntimeException e) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
     }
 
     private static RowKeys rowKeys(PaimonTable table, TableSchema schema, TableOptions options, SortCompactRequest request)

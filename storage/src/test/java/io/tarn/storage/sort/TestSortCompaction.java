@@ -75,7 +75,7 @@ public class TestSortCompaction
     private static final int SMALL_ROWS = 20_000;
     private static final int OTHER_ROWS = 2_000;
     private static final int DOMAIN = 1_000_000;
-    private static final String TARGET_FILE_SIZE = "48kb";
+    private static final String TARGET_FILE_SIZE = "64kb";
 
     private Path warehouse;
     private Catalog paimon;
