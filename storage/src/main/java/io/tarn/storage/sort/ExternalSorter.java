@@ -27,7 +27,8 @@ import static java.util.Objects.requireNonNull;
  * with their keys; when the copies and keys outgrow the budget they are sorted and spilled as one
  * run, an Arrow IPC stream in a temporary file. {@link #finish} sorts what is left and, if runs
  * were spilled, merges all runs {@value #MERGE_FAN_IN} at a time (earlier runs first among equal
- * keys, so the sort is stable). Memory is the budget plus, while merging, one batch per open run.
+ * keys, so the sort is stable). Runs are written in batches small enough that a merge, which holds
+ * one batch of every run it reads, stays near the budget too.
  *
  * <p>Spill files belong to this sorter and are deleted by {@link #close()}; they are trusted:
  * nothing but this class reads them.
@@ -36,6 +37,7 @@ final class ExternalSorter
         implements AutoCloseable
 {
     static final int MERGE_FAN_IN = 64;
+    private static final int MIN_SPILL_BATCH_ROWS = 16;
 
     private final Schema schema;
     private final RowKeys keys;
@@ -49,6 +51,7 @@ final class ExternalSorter
     private final List<Path> runs = new ArrayList<>();
     private Path spillDirectory;
     private long keyBytes;
+    private int spillRows;
     private int runsSpilled;
 
     ExternalSorter(Schema schema, RowKeys keys, long memoryBudget, int batchSize, Path spillParent, BufferAllocator allocator)
@@ -58,6 +61,7 @@ final class ExternalSorter
         this.keyOrder = keys.comparator();
         this.memoryBudget = memoryBudget;
         this.batchSize = batchSize;
+        this.spillRows = batchSize;
         this.spillParent = requireNonNull(spillParent, "spillParent is null");
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("external-sorter", 0, Long.MAX_VALUE);
     }
@@ -95,7 +99,7 @@ final class ExternalSorter
     {
         if (runs.isEmpty()) {
             try (VectorSchemaRoot output = VectorSchemaRoot.create(schema, allocator)) {
-                emitSorted(output, consumer);
+                emitSorted(output, batchSize, consumer);
             }
             return;
         }
@@ -109,17 +113,18 @@ final class ExternalSorter
                     VectorSchemaRoot staging = VectorSchemaRoot.create(schema, allocator);
                     ArrowStreamWriter writer = new ArrowStreamWriter(staging, null, output)) {
                 writer.start();
-                merge(inputs, staging, ignored -> writer.writeBatch());
+                merge(inputs, staging, spillRows, ignored -> writer.writeBatch());
                 writer.end();
             }
             for (Path input : inputs) {
                 Files.delete(input);
             }
+            // the merged run holds the oldest rows: it goes first, which keeps equal keys in input order
             runs.subList(0, MERGE_FAN_IN).clear();
-            runs.add(merged);
+            runs.add(0, merged);
         }
         try (VectorSchemaRoot output = VectorSchemaRoot.create(schema, allocator)) {
-            merge(runs, output, consumer);
+            merge(runs, output, batchSize, consumer);
         }
     }
 
@@ -186,12 +191,12 @@ final class ExternalSorter
      * Sorts the buffered rows, hands them to {@code consumer} batch by batch through
      * {@code output}, and releases them.
      */
-    private void emitSorted(VectorSchemaRoot output, TableRead.BatchConsumer consumer)
+    private void emitSorted(VectorSchemaRoot output, int rowsPerBatch, TableRead.BatchConsumer consumer)
             throws IOException
     {
         sortBuffered();
-        for (int start = 0; start < rows.size(); start += batchSize) {
-            int end = Math.min(rows.size(), start + batchSize);
+        for (int start = 0; start < rows.size(); start += rowsPerBatch) {
+            int end = Math.min(rows.size(), start + rowsPerBatch);
             output.allocateNew();
             for (int i = start; i < end; i++) {
                 BufferedRow row = rows.get(i);
@@ -212,10 +217,22 @@ final class ExternalSorter
                 VectorSchemaRoot staging = VectorSchemaRoot.create(schema, allocator);
                 ArrowStreamWriter writer = new ArrowStreamWriter(staging, null, output)) {
             writer.start();
-            emitSorted(staging, ignored -> writer.writeBatch());
+            spillRows = spillBatchRows();
+            emitSorted(staging, spillRows, ignored -> writer.writeBatch());
             writer.end();
         }
         runs.add(run);
+    }
+
+    /**
+     * Rows per batch of a spilled run: small enough that a merge holding one batch of each of
+     * {@value #MERGE_FAN_IN} runs stays within the budget, at the average row size seen.
+     */
+    private int spillBatchRows()
+    {
+        long rowBytes = Math.max(1, (allocator.getAllocatedMemory() + keyBytes) / Math.max(1, rows.size()));
+        long rowsPerRun = memoryBudget / MERGE_FAN_IN / rowBytes;
+        return (int) Math.max(MIN_SPILL_BATCH_ROWS, Math.min(batchSize, rowsPerRun));
     }
 
     private Path newRunFile()
@@ -229,7 +246,7 @@ final class ExternalSorter
         return spillDirectory.resolve("run-" + runsSpilled + ".arrow");
     }
 
-    private void merge(List<Path> inputs, VectorSchemaRoot output, TableRead.BatchConsumer consumer)
+    private void merge(List<Path> inputs, VectorSchemaRoot output, int rowsPerBatch, TableRead.BatchConsumer consumer)
             throws IOException
     {
         List<RunCursor> cursors = new ArrayList<>();
@@ -250,7 +267,7 @@ final class ExternalSorter
             while (!queue.isEmpty()) {
                 RunCursor cursor = queue.poll();
                 copyRow(cursor.root(), cursor.row, output, outputRows++);
-                if (outputRows == batchSize) {
+                if (outputRows == rowsPerBatch) {
                     output.setRowCount(outputRows);
                     consumer.accept(output);
                     output.clear();
