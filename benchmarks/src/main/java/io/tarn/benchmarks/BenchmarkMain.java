@@ -24,6 +24,7 @@ import java.util.Map;
  * {@link BenchmarkPlanning} method with JMH in one run on that table, and writes
  * {@code RESULTS_DIR/planning.md}. {@code BenchmarkMain scan RESULTS_DIR} runs {@link BenchmarkScan}'s
  * four readers on the cached scan table ({@link ScanReport}) and writes {@code scan.md} and {@code scan.svg}.
+ * {@code BenchmarkMain zorder RESULTS_DIR} runs {@link BenchmarkZOrder} and writes {@code zorder.md}.
  */
 public final class BenchmarkMain
 {
@@ -36,7 +37,7 @@ public final class BenchmarkMain
             throws Exception
     {
         if (args.length != 2) {
-            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan)");
+            throw new IllegalArgumentException("Usage: BenchmarkMain NAME RESULTS_DIR (NAME: planning, scan, zorder)");
         }
         Path results = Path.of(args[1]);
         if (args[0].equals("scan")) {
@@ -48,8 +49,16 @@ public final class BenchmarkMain
                     Integer.getInteger("tarn.bench.scan.rounds", 5));
             return;
         }
+        if (args[0].equals("zorder")) {
+            BenchmarkZOrder.report(
+                    results,
+                    Long.getLong("tarn.bench.zorder.rows", 10_000_000L),
+                    Integer.getInteger("tarn.bench.zorder.warmup", 1),
+                    Integer.getInteger("tarn.bench.zorder.rounds", 5));
+            return;
+        }
         if (!args[0].equals("planning")) {
-            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan)");
+            throw new IllegalArgumentException("Unknown benchmark: " + args[0] + " (known: planning, scan, zorder)");
         }
         String report = planning(PARTITIONS, FILES_PER_PARTITION);
         Files.createDirectories(results);

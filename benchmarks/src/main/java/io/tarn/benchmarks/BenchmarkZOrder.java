@@ -358,19 +358,6 @@ public class BenchmarkZOrder
         }
     }
 
-    /**
-     * {@code BenchmarkZOrder RESULTS_DIR}: times every engine and query in rotating rounds in one
-     * JVM and writes {@code RESULTS_DIR/zorder.md}.
-     */
-    public static void main(String[] args)
-            throws Exception
-    {
-        if (args.length != 1) {
-            throw new IllegalArgumentException("Usage: BenchmarkZOrder RESULTS_DIR");
-        }
-        report(Path.of(args[0]), Long.getLong("tarn.bench.zorder.rows", 10_000_000L), Integer.getInteger("tarn.bench.zorder.warmup", 1), Integer.getInteger("tarn.bench.zorder.rounds", 5));
-    }
-
     static void report(Path results, long rows, int warmupRounds, int rounds)
             throws Exception
     {
