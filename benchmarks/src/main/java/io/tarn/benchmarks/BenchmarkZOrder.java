@@ -113,7 +113,7 @@ public class BenchmarkZOrder
 
     static final String DATABASE = "bench";
     static final String TABLE = "points";
-    static final String TARGET_FILE_SIZE = "4mb";
+    static final String TARGET_FILE_SIZE = "2mb";
     static final int DOMAIN = 1_000_000;
     // x and y each in a tenth of the domain: 1% of the rows
     static final int X_LOW = 420_000;

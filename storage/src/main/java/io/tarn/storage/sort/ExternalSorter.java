@@ -83,7 +83,7 @@ final class ExternalSorter
         for (int row = 0; row < rowCount; row++) {
             Object key = keys.key(copy, row);
             keyBytes += RowKeys.estimatedSize(key) + 32;
-            rows.add(new BufferedRow(key, batchIndex, row));
+            rows.add(new BufferedRow(key, RowKeys.prefix(key), batchIndex, row));
         }
         if (allocator.getAllocatedMemory() + keyBytes > memoryBudget) {
             spill();
@@ -184,7 +184,11 @@ final class ExternalSorter
     private void sortBuffered()
     {
         // stable, so rows with equal keys keep their input order
-        rows.sort((left, right) -> keyOrder.compare(left.key(), right.key()));
+        rows.sort((left, right) -> {
+            // most comparisons of byte keys end in their first 8 bytes
+            int result = Long.compareUnsigned(left.prefix(), right.prefix());
+            return result != 0 ? result : keyOrder.compare(left.key(), right.key());
+        });
     }
 
     /**
@@ -195,12 +199,24 @@ final class ExternalSorter
             throws IOException
     {
         sortBuffered();
+        int columns = schema.getFields().size();
+        FieldVector[][] sources = new FieldVector[columns][buffered.size()];
+        for (int column = 0; column < columns; column++) {
+            for (int batch = 0; batch < buffered.size(); batch++) {
+                sources[column][batch] = buffered.get(batch).getVector(column);
+            }
+        }
         for (int start = 0; start < rows.size(); start += rowsPerBatch) {
             int end = Math.min(rows.size(), start + rowsPerBatch);
             output.allocateNew();
-            for (int i = start; i < end; i++) {
-                BufferedRow row = rows.get(i);
-                copyRow(buffered.get(row.batch()), row.row(), output, i - start);
+            // column by column: one vector type per loop, and each source column stays in cache longer
+            for (int column = 0; column < columns; column++) {
+                FieldVector target = output.getVector(column);
+                FieldVector[] from = sources[column];
+                for (int i = start; i < end; i++) {
+                    BufferedRow row = rows.get(i);
+                    target.copyFromSafe(row.row(), i - start, from[row.batch()]);
+                }
             }
             output.setRowCount(end - start);
             consumer.accept(output);
@@ -262,11 +278,12 @@ final class ExternalSorter
                     queue.add(cursor);
                 }
             }
+            FieldVector[] targets = output.getFieldVectors().toArray(new FieldVector[0]);
             int outputRows = 0;
             output.allocateNew();
             while (!queue.isEmpty()) {
                 RunCursor cursor = queue.poll();
-                copyRow(cursor.root(), cursor.row, output, outputRows++);
+                copyRow(cursor.vectors, cursor.row, targets, outputRows++);
                 if (outputRows == rowsPerBatch) {
                     output.setRowCount(outputRows);
                     consumer.accept(output);
@@ -299,14 +316,14 @@ final class ExternalSorter
         keyBytes = 0;
     }
 
-    private static void copyRow(VectorSchemaRoot source, int sourceRow, VectorSchemaRoot target, int targetRow)
+    private static void copyRow(FieldVector[] sources, int sourceRow, FieldVector[] targets, int targetRow)
     {
-        for (int column = 0; column < target.getFieldVectors().size(); column++) {
-            target.getVector(column).copyFromSafe(sourceRow, targetRow, source.getVector(column));
+        for (int column = 0; column < targets.length; column++) {
+            targets[column].copyFromSafe(sourceRow, targetRow, sources[column]);
         }
     }
 
-    private record BufferedRow(Object key, int batch, int row) {}
+    private record BufferedRow(Object key, long prefix, int batch, int row) {}
 
     /**
      * The next row of one spilled run and its key.
@@ -319,6 +336,7 @@ final class ExternalSorter
         private final ArrowStreamReader reader;
         private int row = -1;
         private Object key;
+        private FieldVector[] vectors;
 
         RunCursor(int index, Path file)
                 throws IOException
@@ -326,12 +344,6 @@ final class ExternalSorter
             this.index = index;
             this.input = new BufferedInputStream(Files.newInputStream(file));
             this.reader = new ArrowStreamReader(input, allocator);
-        }
-
-        VectorSchemaRoot root()
-                throws IOException
-        {
-            return reader.getVectorSchemaRoot();
         }
 
         boolean advance()
@@ -343,6 +355,7 @@ final class ExternalSorter
                 if (!reader.loadNextBatch()) {
                     return false;
                 }
+                vectors = root.getFieldVectors().toArray(new FieldVector[0]);
                 row = 0;
             }
             key = keys.key(root, row);

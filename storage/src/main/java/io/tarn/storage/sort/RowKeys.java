@@ -63,6 +63,22 @@ final class RowKeys
     }
 
     /**
+     * The first 8 bytes of a byte key as an unsigned big-endian number (zero-padded), which orders
+     * keys as their bytes do until it ties; 0 for plain-order keys, which always tie.
+     */
+    static long prefix(Object key)
+    {
+        if (!(key instanceof byte[] bytes)) {
+            return 0;
+        }
+        long prefix = 0;
+        for (int i = 0; i < 8; i++) {
+            prefix = (prefix << 8) | (i < bytes.length ? bytes[i] & 0xFF : 0);
+        }
+        return prefix;
+    }
+
+    /**
      * A rough size of a key on the heap, for the memory budget.
      */
     static long estimatedSize(Object key)
