@@ -59,7 +59,8 @@ public final class SortCompaction
     /**
      * Rewrites the partitions {@code request} chooses in sorted order and commits them.
      *
-     * @throws UnsupportedTableFeatureException if the table has a primary key
+     * @throws UnsupportedTableFeatureException if the table has a primary key, or a file to rewrite
+     * has a deletion vector
      * @throws IllegalArgumentException if a sort column or partition column is unknown, or a sort
      * column's type cannot be ordered by the strategy
      * @throws io.tarn.storage.CommitConflictException if another commit removed a file read
@@ -87,6 +88,13 @@ public final class SortCompaction
                 throw new UnsupportedTableFeatureException("Table " + table.name() + " has splits that need merging; sort-compact rewrites append tables only");
             }
             if (matches(split.partition(), schema, options, request.partitions())) {
+                for (PlannedFile file : split.files()) {
+                    if (file.deletionFile().isPresent()) {
+                        // the index manifest would keep the vectors of the replaced files: refuse rather than leave stale entries
+                        throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + file.file().fileName()
+                                + " has a deletion vector; sort-compact of append tables with deletion vectors is not supported yet");
+                    }
+                }
                 splitsByPartition.computeIfAbsent(split.partition(), ignored -> new ArrayList<>()).add(split);
             }
         }

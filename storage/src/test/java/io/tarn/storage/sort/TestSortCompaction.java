@@ -3,6 +3,7 @@ package io.tarn.storage.sort;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
@@ -250,7 +251,7 @@ public class TestSortCompaction
     }
 
     @Test
-    public void testRejectsUnknownColumnsAndPartitions()
+    public void testRejectsUnknownColumnsPartitionsAndKeyedTables()
             throws Exception
     {
         PaimonTable table = copy("small", "rejected");
@@ -260,6 +261,17 @@ public class TestSortCompaction
         assertThatThrownBy(() -> SortCompaction.run(table, SortCompactRequest.of(SortStrategy.ZORDER, List.of("x")).withPartitions(List.of(Map.of("x", "1"))), allocator))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no partition column 'x'");
+        paimon.createTable(org.apache.paimon.catalog.Identifier.create("db", "keyed"), Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("x", DataTypes.INT())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build(), false);
+        writeWithPaimon(paimonTable("db.keyed"), List.of(GenericRow.of(1L, 2)), Map.of());
+        assertThatThrownBy(() -> SortCompaction.run(table("db.keyed"), SortCompactRequest.of(SortStrategy.ZORDER, List.of("x")), allocator))
+                .isInstanceOf(UnsupportedTableFeatureException.class)
+                .hasMessageContaining("db.keyed")
+                .hasMessageContaining("primary key");
         SortCompactResult nothing = SortCompaction.run(table, SortCompactRequest.of(SortStrategy.ZORDER, List.of("x")).withPartitions(List.of(Map.of("p", "zzz"))), allocator);
         assertThat(nothing.snapshot()).isEmpty();
         assertThat(table.snapshotManager().latest().orElseThrow().commitKind()).isEqualTo(CommitKind.APPEND);
