@@ -28,6 +28,20 @@ public class TestZOrderKeys
     }
 
     @Test
+    public void testTwoColumnFastPathEqualsTheBitLoop()
+    {
+        java.util.Random random = new java.util.Random(42);
+        for (int i = 0; i < 1000; i++) {
+            long first = random.nextLong();
+            long second = i % 10 == 0 ? 0 : random.nextLong();
+            byte[][] columns = {ZOrderKeys.bigEndian(first), ZOrderKeys.bigEndian(second)};
+            assertThat(hex(ZOrderKeys.interleaveTwoLongs(first, second))).isEqualTo(hex(ZOrderKeys.interleave(columns, 16)));
+        }
+        // 0xFF.. and 0: pairs 10 -> 0xAA in every byte
+        assertThat(hex(ZOrderKeys.interleaveTwoLongs(-1L, 0L))).isEqualTo("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa");
+    }
+
+    @Test
     public void testColumnEncodings()
     {
         assertThat(single(DataTypes.integer(), -1)).isEqualTo("7fffffffffffffff");
