@@ -28,12 +28,13 @@ import java.util.Map;
  * {@code BenchmarkMain primary-key RESULTS_DIR} reads deletion-vector, merge-on-read and append
  * tables of the same rows with Tarn and Paimon ({@link PrimaryKeyReport}).
  * {@code BenchmarkMain jni RESULTS_DIR} runs {@link BenchmarkJni} and writes {@code jni.md}.
+ * {@code BenchmarkMain zorder RESULTS_DIR} runs {@link BenchmarkZOrder} and writes {@code zorder.md}.
  */
 public final class BenchmarkMain
 {
     private static final int PARTITIONS = 100;
     private static final int FILES_PER_PARTITION = 100;
-    private static final String KNOWN = "planning, scan, primary-key, jni";
+    private static final String KNOWN = "planning, scan, primary-key, jni, zorder";
 
     private BenchmarkMain() {}
 
@@ -71,6 +72,14 @@ public final class BenchmarkMain
                     // the C side's export path needs a few rounds of JIT warm-up of its own
                     Integer.getInteger("tarn.bench.jni.warmup", 3),
                     Integer.getInteger("tarn.bench.jni.rounds", 7));
+            return;
+        }
+        if (args[0].equals("zorder")) {
+            BenchmarkZOrder.report(
+                    results,
+                    Long.getLong("tarn.bench.zorder.rows", 10_000_000L),
+                    Integer.getInteger("tarn.bench.zorder.warmup", 1),
+                    Integer.getInteger("tarn.bench.zorder.rounds", 5));
             return;
         }
         if (!args[0].equals("planning")) {

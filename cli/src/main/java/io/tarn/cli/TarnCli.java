@@ -52,6 +52,8 @@ public final class TarnCli
                   the rows in canonical form, sorted, with a last line rows=N sha256=H; the scan counters on standard error
               scan (same options as dump)
                   reads the rows without printing them: time, rows per second and the scan counters
+            """ + SortCompactCommand.USAGE + """
+
             --where: clauses joined by 'and': col = lit, col <> lit, col < lit, ..., col between lit and lit,
                      col in (lit, ...), col is [not] null; literals 42, 4.2, 'text', 2020-01-01, '2020-01-01T10:00:00', true""";
 
@@ -84,6 +86,7 @@ public final class TarnCli
                 case "files" -> files(CommandLine.parse(rest, TableArguments.OPTIONS));
                 case "dump" -> read(CommandLine.parse(rest, READ_OPTIONS), true);
                 case "scan" -> read(CommandLine.parse(rest, READ_OPTIONS), false);
+                case "sort-compact" -> new SortCompactCommand(out).run(rest);
                 default -> throw new UsageException("Unknown command: " + args.get(0));
             }
             out.flush();
