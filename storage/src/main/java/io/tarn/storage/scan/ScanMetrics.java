@@ -48,7 +48,7 @@ public record ScanMetrics(
         map.put("files_skipped_level", filesSkippedByLevel);
         map.put("files_skipped_stats", filesSkippedByStats);
         map.put("files_skipped_embedded_index", filesSkippedByEmbeddedIndex);
-        map.put("indexes_ignored", indexesIgnored);
+        map.put("embedded_indexes_ignored", indexesIgnored);
         map.put("files_planned", filesPlanned);
         map.put("splits_planned", splitsPlanned);
         return map;
