@@ -223,7 +223,7 @@ public class TestFileIndexWriteAgainstPaimon
                     expected.add(id);
                 }
             }
-            assertThat(((FileIndexResult.Rows) s1).rows().toArray()).containsExactlyElementsOf(expected.stream().mapToInt(Integer::intValue).boxed().toList());
+            assertThat(((FileIndexResult.Rows) s1).rows().toArray()).containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
             assertThat(FileIndexEvaluator.evaluate(file, Predicates.equal(size, "s9"), resolver, 30).result().skip()).isTrue();
         }
     }
