@@ -41,9 +41,10 @@ import static java.util.Objects.requireNonNull;
  * first-row tables) as Arrow batches: each Parquet file with its deletion vector as a row
  * selection and the filter for row-group pruning. With a filter, a file's index (embedded or
  * {@code .index} file, see {@link FileIndexFilter}) may skip the file or narrow the selection to
- * the rows its bitmap index gives, after the deletion vector is subtracted. With a filter, the filter columns of a file are
- * read first and the rows that satisfy it become the row selection of the other columns, so pages
- * without a matching row are not decoded at all (late materialization).
+ * the rows its bitmap index gives, after the deletion vector is subtracted; then the filter
+ * columns of the selected rows are read first and the rows that satisfy the filter become the row
+ * selection of the other columns, so pages without a matching row are not decoded at all (late
+ * materialization).
  *
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
