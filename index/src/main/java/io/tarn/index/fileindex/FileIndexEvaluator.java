@@ -11,7 +11,10 @@ import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicates;
+import io.tarn.types.AtomicType;
 import io.tarn.types.DataType;
+import io.tarn.types.Timestamp;
+import io.tarn.types.TypeRoot;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.HashMap;
@@ -28,8 +31,9 @@ import static java.util.Objects.requireNonNull;
  * semantics: {@code <>} and {@code NOT IN} never match a null); AND intersects, OR unites, and
  * everything else keeps every row. Several indexes on one column are all applied. Literals of
  * floating types that are zero or NaN keep every row, since engines differ on whether
- * {@code -0.0 = 0.0} and {@code NaN = NaN}. Index types other than Bloom filter and bitmap
- * (BSI, range bitmap) are not read, and are counted in {@link Evaluation#indexesIgnored()}.
+ * {@code -0.0 = 0.0} and {@code NaN = NaN}; so do {@code <>} and {@code NOT IN} on timestamps of
+ * precision above 6, or with a literal finer than the index keys (millis up to precision 3, else
+ * micros). Index types other than Bloom filter and bitmap (BSI, range bitmap) are not read, and are counted in {@link Evaluation#indexesIgnored()}.
  * An empty index (its writer saw no row) skips {@code =}, {@code IN} and {@code IS NOT NULL},
  * as Paimon's does.
  */
@@ -165,6 +169,10 @@ public final class FileIndexEvaluator
         if (index.type().equals(BloomFilterIndex.TYPE)) {
             return bloom(predicate, (BloomFilterIndex) reader(index, type));
         }
+        if (negation(predicate) && !exactKeys(predicate, type)) {
+            // a timestamp key drops digits: removing the rows of a key would remove other values too
+            return FileIndexResult.REMAIN;
+        }
         return bitmap(predicate, (BitmapIndex) reader(index, type));
     }
 
@@ -257,6 +265,29 @@ public final class FileIndexEvaluator
         rows.andNot(excluded);
         rows.andNot(bitmap.nullRows());
         return rows;
+    }
+
+    private static boolean negation(Predicate predicate)
+    {
+        return predicate instanceof Not || (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.NOT_EQUAL);
+    }
+
+    /**
+     * Whether the bitmap keys of the predicate's literals stand for those values alone: always,
+     * except for timestamps, whose keys are epoch millis (precision up to 3) or micros.
+     */
+    private static boolean exactKeys(Predicate predicate, DataType type)
+    {
+        if (type.root() != TypeRoot.TIMESTAMP && type.root() != TypeRoot.TIMESTAMP_LTZ) {
+            return true;
+        }
+        int precision = ((AtomicType) type).precision();
+        if (precision > 6) {
+            return false;
+        }
+        List<Object> literals = predicate instanceof Comparison comparison ? List.of(comparison.literal()) : ((In) ((Not) predicate).predicate()).literals();
+        int unit = precision <= 3 ? 1_000_000 : 1_000;
+        return literals.stream().allMatch(literal -> ((Timestamp) literal).nanoOfMillisecond() % unit == 0);
     }
 
     private static FieldRef leafField(Predicate predicate)

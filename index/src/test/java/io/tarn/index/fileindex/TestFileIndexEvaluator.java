@@ -4,6 +4,7 @@ import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
+import io.tarn.types.Timestamp;
 import org.roaringbitmap.RoaringBitmap;
 import org.testng.annotations.Test;
 
@@ -133,6 +134,28 @@ public class TestFileIndexEvaluator
         assertThat(evaluate(equal(D, -0.0))).isEqualTo(FileIndexResult.REMAIN);
         assertThat(evaluate(notEqual(D, Double.NaN))).isEqualTo(FileIndexResult.REMAIN);
         assertThat(evaluate(equal(D, 1.5))).isEqualTo(FileIndexResult.SKIP);
+    }
+
+    @Test
+    public void testTimestampNegationsNeedExactKeys()
+            throws CorruptIndexException
+    {
+        FieldRef millis = new FieldRef(7, "t", DataTypes.timestamp(3));
+        FieldRef nanos = new FieldRef(8, "n", DataTypes.timestamp(9));
+        BitmapIndex.Writer millisIndex = new BitmapIndex.Writer(millis.type(), 2, 16384);
+        BitmapIndex.Writer nanosIndex = new BitmapIndex.Writer(nanos.type(), 2, 16384);
+        for (int i = 0; i < 10; i++) {
+            millisIndex.add(Timestamp.ofMillis(1000 + i % 2));
+            // two values per micro: the keys cannot tell them apart
+            nanosIndex.add(new Timestamp(1000, i % 2));
+        }
+        FileIndexFile timestamps = FileIndexFile.parse(FileIndexFile.serialize(Map.of("t", Map.of("bitmap", millisIndex.serialize()), "n", Map.of("bitmap", nanosIndex.serialize()))));
+        FileIndexEvaluator.ColumnResolver resolver = field -> Optional.of(new FileIndexEvaluator.IndexColumn(field.name(), field.type()));
+        FileIndexResult exact = FileIndexEvaluator.evaluate(timestamps, notEqual(millis, Timestamp.ofMillis(1000)), resolver, 10).result();
+        assertThat(((FileIndexResult.Rows) exact).rows().toArray()).containsExactly(1, 3, 5, 7, 9);
+        assertThat(FileIndexEvaluator.evaluate(timestamps, notEqual(millis, new Timestamp(1000, 5)), resolver, 10).result()).isEqualTo(FileIndexResult.REMAIN);
+        assertThat(FileIndexEvaluator.evaluate(timestamps, notIn(nanos, List.of(new Timestamp(1000, 0))), resolver, 10).result()).isEqualTo(FileIndexResult.REMAIN);
+        assertThat(FileIndexEvaluator.evaluate(timestamps, equal(nanos, new Timestamp(1000, 1)), resolver, 10).result()).isInstanceOf(FileIndexResult.Rows.class);
     }
 
     @Test
