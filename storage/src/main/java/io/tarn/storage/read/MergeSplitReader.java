@@ -230,8 +230,7 @@ public final class MergeSplitReader
             return metrics;
         }
         // every file was opened for its keys already: the value pass opens no new ones
-        ReadMetrics values = survivorReader.metrics();
-        return metrics.plus(values).plus(new ReadMetrics(-values.filesRead(), 0, 0, 0, 0, 0, 0, 0, 0));
+        return metrics.plus(survivorReader.metrics().withFilesRead(0));
     }
 
     @Override

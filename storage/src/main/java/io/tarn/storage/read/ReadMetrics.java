@@ -6,7 +6,10 @@ import java.util.Map;
 /**
  * What reading splits did: files opened, row groups read and skipped by statistics, rows decoded,
  * rows removed by deletion vectors, rows removed by the residual filter, rows returned and bytes
- * read. Immutable; {@link #plus} adds two.
+ * read; and what file indexes saved: files not opened because an index proved no row matches,
+ * rows a bitmap index kept and removed (of the rows live after the deletion vector, in files
+ * whose bitmap index answered), and indexes ignored as corrupt, missing or of an unsupported
+ * type. Immutable; {@link #plus} adds two.
  */
 public record ReadMetrics(
         long filesRead,
@@ -17,9 +20,33 @@ public record ReadMetrics(
         long rowsDeleted,
         long rowsFiltered,
         long rowsReturned,
-        long bytesRead)
+        long bytesRead,
+        long filesSkippedByIndex,
+        long rowsSelectedByIndex,
+        long rowsSkippedByIndex,
+        long indexesIgnored)
 {
     public static final ReadMetrics EMPTY = new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
+    /**
+     * Counters without any file-index work.
+     */
+    public ReadMetrics(long filesRead, long rowGroupsRead, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsDeleted, long rowsFiltered,
+            long rowsReturned, long bytesRead)
+    {
+        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0);
+    }
+
+    static ReadMetrics fileIndex(long filesSkipped, long rowsSelected, long rowsSkipped, long indexesIgnored)
+    {
+        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored);
+    }
+
+    ReadMetrics withFilesRead(long files)
+    {
+        return new ReadMetrics(files, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored);
+    }
 
     public ReadMetrics plus(ReadMetrics other)
     {
@@ -32,7 +59,11 @@ public record ReadMetrics(
                 rowsDeleted + other.rowsDeleted,
                 rowsFiltered + other.rowsFiltered,
                 rowsReturned + other.rowsReturned,
-                bytesRead + other.bytesRead);
+                bytesRead + other.bytesRead,
+                filesSkippedByIndex + other.filesSkippedByIndex,
+                rowsSelectedByIndex + other.rowsSelectedByIndex,
+                rowsSkippedByIndex + other.rowsSkippedByIndex,
+                indexesIgnored + other.indexesIgnored);
     }
 
     public Map<String, Long> asMap()
@@ -47,6 +78,10 @@ public record ReadMetrics(
         map.put("rows_filtered", rowsFiltered);
         map.put("rows_returned", rowsReturned);
         map.put("bytes_read", bytesRead);
+        map.put("files_skipped_index", filesSkippedByIndex);
+        map.put("rows_selected_index", rowsSelectedByIndex);
+        map.put("rows_skipped_index", rowsSkippedByIndex);
+        map.put("indexes_ignored", indexesIgnored);
         return map;
     }
 }

@@ -1,14 +1,17 @@
 package io.tarn.storage.read;
 
+import io.tarn.index.fileindex.FileIndexResult;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.deletion.DeletionVectorReader;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.DeletionFile;
+import io.tarn.storage.scan.FileIndexFilter;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.table.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.vector.ArrowTypes;
@@ -20,6 +23,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -35,9 +39,12 @@ import static java.util.Objects.requireNonNull;
 /**
  * Reads one split of raw-readable files (append tables, primary-key tables with deletion vectors,
  * first-row tables) as Arrow batches: each Parquet file with its deletion vector as a row
- * selection and the filter for row-group pruning. With a filter, the filter columns of a file are
- * read first and the rows that satisfy it become the row selection of the other columns, so pages
- * without a matching row are not decoded at all (late materialization).
+ * selection and the filter for row-group pruning. With a filter, a file's index (embedded or
+ * {@code .index} file, see {@link FileIndexFilter}) may skip the file or narrow the selection to
+ * the rows its bitmap index gives, after the deletion vector is subtracted; then the filter
+ * columns of the selected rows are read first and the rows that satisfy the filter become the row
+ * selection of the other columns, so pages without a matching row are not decoded at all (late
+ * materialization).
  *
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
@@ -69,6 +76,7 @@ public final class SplitReader
     private final Map<Integer, Integer> filterColumnIndexByFieldId = new HashMap<>();
     private final int valueKindColumn;
     private final boolean copyOutput;
+    private final Optional<FileIndexFilter> indexFilter;
     private final VectorSchemaRoot output;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
     private final Map<String, RoaringBitmap> rowSelections;
@@ -134,6 +142,9 @@ public final class SplitReader
             columnIndexByFieldId.put(readColumns.get(i).id(), i);
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
+        this.indexFilter = request.filter().isPresent() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
+                ? Optional.of(new FileIndexFilter(table, request.filter().get()))
+                : Optional.empty();
         this.copyOutput = readColumns.size() != request.columns().size() || residualFilter.isPresent();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
         this.output = copyOutput ? VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator) : null;
@@ -155,7 +166,9 @@ public final class SplitReader
                 if (chosen != null && chosen.isEmpty()) {
                     continue;
                 }
-                openFile(file);
+                if (!openFile(file)) {
+                    continue;
+                }
             }
             if (!nextFromCurrent()) {
                 closeCurrentFile();
@@ -212,7 +225,10 @@ public final class SplitReader
         }
     }
 
-    private void openFile(PlannedFile file)
+    /**
+     * Opens a file for reading, unless its file index proves that no live row matches.
+     */
+    private boolean openFile(PlannedFile file)
             throws IOException
     {
         DataFileMeta meta = file.file();
@@ -231,12 +247,28 @@ public final class SplitReader
             selection.andNot(deleted);
             currentFileRowsDeleted = deleted.getLongCardinality();
         }
-        if (!filterColumns.isEmpty()) {
-            RoaringBitmap matches = matchingRows(file);
-            if (selection != null) {
-                matches.and(selection);
-            }
+        if (indexFilter.isPresent()) {
+            FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
             long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
+            FileIndexResult result = outcome.result();
+            if (result instanceof FileIndexResult.Rows rows) {
+                // evaluated after subtracting the deletion vector
+                selection = selection == null ? rows.rows().clone() : RoaringBitmap.and(selection, rows.rows());
+                if (selection.isEmpty()) {
+                    result = FileIndexResult.SKIP;
+                }
+            }
+            if (result.skip()) {
+                metrics = metrics.plus(ReadMetrics.fileIndex(1, 0, live, outcome.indexesIgnored()));
+                return false;
+            }
+            long selected = result instanceof FileIndexResult.Rows ? selection.getLongCardinality() : live;
+            long skipped = live - selected;
+            metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
+        }
+        if (!filterColumns.isEmpty()) {
+            long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
+            RoaringBitmap matches = matchingRows(file, selection);
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
             selection = matches;
         }
@@ -244,6 +276,7 @@ public final class SplitReader
             options = options.withRowSelection(selection);
         }
         current = DataFileReaders.open(table, file, options, allocator);
+        return true;
     }
 
     private boolean nextFromCurrent()
@@ -258,23 +291,43 @@ public final class SplitReader
 
     /**
      * The positions of the rows of a file that satisfy the filter, from its filter columns alone:
-     * the other columns are then decoded only for these rows (late materialization). Read without
-     * a selection or pruning, so that batch rows follow file positions one by one.
+     * the other columns are then decoded only for these rows (late materialization). Read with
+     * only the selection (deletion vector, bitmap index) and no pruning, so that batch rows
+     * follow the selected positions one by one.
      */
-    private RoaringBitmap matchingRows(PlannedFile file)
+    private RoaringBitmap matchingRows(PlannedFile file, RoaringBitmap selection)
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();
         RoaringBitmap matches = new RoaringBitmap();
         ParquetReadOptions options = ParquetReadOptions.of(filterColumns).withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE));
+        if (selection != null) {
+            options = options.withRowSelection(selection);
+        }
+        PeekableIntIterator positions = selection == null ? null : selection.getIntIterator();
         try (ParquetReader reader = DataFileReaders.open(table, file, options, allocator)) {
             int position = 0;
             while (DataFileReaders.nextBatch(table, reader)) {
                 VectorSchemaRoot batch = reader.root();
-                for (int row : BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId)) {
-                    matches.add(position + row);
+                int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId);
+                if (positions == null) {
+                    for (int row : selected) {
+                        matches.add(position + row);
+                    }
+                    position += batch.getRowCount();
+                    continue;
                 }
-                position += batch.getRowCount();
+                int next = 0;
+                for (int row = 0; row < batch.getRowCount(); row++) {
+                    if (!positions.hasNext()) {
+                        throw new IllegalStateException("The Parquet reader returned more rows than the selection of " + file.file().fileName() + " holds");
+                    }
+                    int filePosition = positions.next();
+                    if (next < selected.length && selected[next] == row) {
+                        matches.add(filePosition);
+                        next++;
+                    }
+                }
             }
             ReaderMetrics filterMetrics = reader.metrics();
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * What planning read and what each pruning rule saved. Files are counted once, by the first rule
- * that removed them, in the order partition → bucket → level → statistics.
+ * that removed them, in the order partition → bucket → level → statistics → embedded file index. {@code indexesIgnored}
+ * counts embedded file indexes that were corrupt or of an unsupported type, and so not used.
  */
 public record ScanMetrics(
         long manifestsPlanned,
@@ -17,7 +18,9 @@ public record ScanMetrics(
         long filesSkippedByLevel,
         long filesSkippedByStats,
         long filesPlanned,
-        long splitsPlanned)
+        long splitsPlanned,
+        long filesSkippedByEmbeddedIndex,
+        long indexesIgnored)
 {
     public long manifestsRead()
     {
@@ -26,7 +29,7 @@ public record ScanMetrics(
 
     public long filesSkipped()
     {
-        return filesSkippedByPartition + filesSkippedByBucket + filesSkippedByLevel + filesSkippedByStats;
+        return filesSkippedByPartition + filesSkippedByBucket + filesSkippedByLevel + filesSkippedByStats + filesSkippedByEmbeddedIndex;
     }
 
     /**
@@ -44,6 +47,8 @@ public record ScanMetrics(
         map.put("files_skipped_bucket", filesSkippedByBucket);
         map.put("files_skipped_level", filesSkippedByLevel);
         map.put("files_skipped_stats", filesSkippedByStats);
+        map.put("files_skipped_embedded_index", filesSkippedByEmbeddedIndex);
+        map.put("embedded_indexes_ignored", indexesIgnored);
         map.put("files_planned", filesPlanned);
         map.put("splits_planned", splitsPlanned);
         return map;

@@ -34,8 +34,10 @@ import static java.util.Objects.requireNonNull;
 /**
  * Plans the live files of one snapshot and prunes them, cheapest rule first: whole manifests by
  * their partition statistics and level range, then files by partition value, bucket, level and
- * min/max/null-count statistics. Every rule only removes files that cannot hold a row the filter
- * accepts; statistics that cannot be trusted (type changed, truncated, missing) keep the file.
+ * min/max/null-count statistics and, for files read raw, by their embedded file index. Every
+ * rule only removes files that cannot hold a row the filter accepts; statistics that cannot be
+ * trusted (type changed, truncated, missing) and indexes that cannot (corrupt, unknown type, column
+ * changed) keep the file.
  *
  * <p>Which statistics may prune depends on how the table is read:
  * <ul>
@@ -294,14 +296,23 @@ public final class ScanPlanner
         {
             Predicate predicate = filter.get();
             if (readRaw) {
+                // each file is read on its own, so its embedded index may skip it, as its value statistics may
+                Optional<FileIndexFilter> indexFilter = options.fileIndexReadEnabled() ? Optional.of(new FileIndexFilter(table, predicate)) : Optional.empty();
                 List<PlannedFile> kept = new ArrayList<>();
                 for (PlannedFile file : files) {
-                    if (StatsEvaluator.mightMatch(predicate, valueStats(file))) {
-                        kept.add(file);
-                    }
-                    else {
+                    if (!StatsEvaluator.mightMatch(predicate, valueStats(file))) {
                         counters.filesSkippedByStats++;
+                        continue;
                     }
+                    if (indexFilter.isPresent() && file.file().embeddedIndex() != null) {
+                        FileIndexFilter.Outcome outcome = indexFilter.get().evaluateEmbedded(file);
+                        counters.indexesIgnored += outcome.indexesIgnored();
+                        if (outcome.result().skip()) {
+                            counters.filesSkippedByEmbeddedIndex++;
+                            continue;
+                        }
+                    }
+                    kept.add(file);
                 }
                 return kept;
             }
@@ -492,11 +503,14 @@ public final class ScanPlanner
         long filesSkippedByLevel;
         long filesSkippedByStats;
         long filesPlanned;
+        long filesSkippedByEmbeddedIndex;
+        long indexesIgnored;
 
         ScanMetrics toMetrics(long splits)
         {
             return new ScanMetrics(manifestsPlanned, manifestsSkippedByPartition, manifestsSkippedByLevel, entriesRead,
-                    filesSkippedByPartition, filesSkippedByBucket, filesSkippedByLevel, filesSkippedByStats, filesPlanned, splits);
+                    filesSkippedByPartition, filesSkippedByBucket, filesSkippedByLevel, filesSkippedByStats, filesPlanned, splits,
+                    filesSkippedByEmbeddedIndex, indexesIgnored);
         }
     }
 }

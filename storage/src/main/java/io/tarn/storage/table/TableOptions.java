@@ -1,5 +1,8 @@
 package io.tarn.storage.table;
 
+import io.tarn.index.fileindex.FileIndexOptions;
+import io.tarn.index.fileindex.MemorySizes;
+
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -74,6 +77,23 @@ public final class TableOptions
         return memoryOption(SPLIT_OPEN_FILE_COST, 4L << 20);
     }
 
+    /**
+     * Whether readers use file indexes ({@code file-index.read.enabled}, default true).
+     */
+    public boolean fileIndexReadEnabled()
+    {
+        return booleanOption(FileIndexOptions.READ_ENABLED, true);
+    }
+
+    /**
+     * The largest file-index container stored inline in the manifest
+     * ({@code file-index.in-manifest-threshold}, default 500 bytes); larger ones become files.
+     */
+    public long fileIndexInManifestThreshold()
+    {
+        return memoryOption(FileIndexOptions.IN_MANIFEST_THRESHOLD, FileIndexOptions.DEFAULT_IN_MANIFEST_THRESHOLD);
+    }
+
     public String partitionDefaultName()
     {
         return get(PARTITION_DEFAULT_NAME).orElse("__DEFAULT_PARTITION__");
@@ -127,29 +147,11 @@ public final class TableOptions
      */
     public static long parseMemorySize(String key, String value, String tableName)
     {
-        String text = value.trim().toLowerCase(Locale.ROOT);
-        int split = 0;
-        while (split < text.length() && Character.isDigit(text.charAt(split))) {
-            split++;
-        }
-        IllegalArgumentException invalid = new IllegalArgumentException("Table " + tableName + " has an invalid value for option " + key + ": '" + value + "'");
-        if (split == 0) {
-            throw invalid;
-        }
-        long multiplier = switch (text.substring(split).trim()) {
-            case "", "b", "bytes" -> 1;
-            case "k", "kb", "kibibytes" -> 1L << 10;
-            case "m", "mb", "mebibytes" -> 1L << 20;
-            case "g", "gb", "gibibytes" -> 1L << 30;
-            case "t", "tb", "tebibytes" -> 1L << 40;
-            default -> throw invalid;
-        };
         try {
-            return Math.multiplyExact(Long.parseLong(text.substring(0, split)), multiplier);
+            return MemorySizes.parse(value, "option " + key);
         }
-        catch (ArithmeticException | NumberFormatException e) {
-            invalid.initCause(e);
-            throw invalid;
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Table " + tableName + " has an invalid value for option " + key + ": '" + value + "'", e);
         }
     }
 

@@ -1,5 +1,8 @@
 package io.tarn.storage.write;
 
+import io.tarn.index.fileindex.FileIndexBuilder;
+import io.tarn.index.fileindex.FileIndexOptions;
+import io.tarn.index.fileindex.FileIndexOptions.IndexSpec;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.BinaryRowWriter;
@@ -54,6 +57,8 @@ public final class AppendTableWriter
     private final ParquetWriteOptions writeOptions;
     private final ValueStatsBuilder statsBuilder;
     private final long targetFileSize;
+    private final List<IndexSpec> indexSpecs;
+    private final long indexInManifestThreshold;
     private final int numBuckets;
     private final boolean modBucketFunction;
     private final List<Integer> partitionColumns = new ArrayList<>();
@@ -83,6 +88,15 @@ public final class AppendTableWriter
         this.writeOptions = ParquetWriteOptions.fromTableOptions(schema.options());
         this.statsBuilder = new ValueStatsBuilder(schema.fields(), schema.options(), table.name());
         this.targetFileSize = options.get("target-file-size").map(value -> TableOptions.parseMemorySize("target-file-size", value, table.name())).orElse(DEFAULT_TARGET_FILE_SIZE);
+        try {
+            this.indexSpecs = FileIndexOptions.parse(schema.options());
+            // a misconfigured index fails the writer now, not at its first file
+            FileIndexBuilder.create(indexSpecs, schema.rowType());
+        }
+        catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+        this.indexInManifestThreshold = options.fileIndexInManifestThreshold();
         this.numBuckets = options.bucket();
         this.modBucketFunction = options.modBucketFunction();
         for (DataField field : schema.partitionType().fields()) {
@@ -179,7 +193,7 @@ public final class AppendTableWriter
         if (writer == null) {
             String directory = table.dataDirectory(key.partition(), key.bucket(), schema) + "/";
             writer = new RollingFileWriter(table.fileIO(), directory, this::nextFileName, schema, writeOptions, statsBuilder, targetFileSize,
-                    firstSequenceNumber(key), allocator);
+                    firstSequenceNumber(key), indexSpecs, indexInManifestThreshold, allocator);
             writers.put(key, writer);
         }
         return writer;

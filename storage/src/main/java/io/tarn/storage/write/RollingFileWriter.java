@@ -1,10 +1,15 @@
 package io.tarn.storage.write;
 
+import io.tarn.index.fileindex.FileIndexBuilder;
+import io.tarn.index.fileindex.FileIndexOptions.IndexSpec;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.scan.FileIndexFilter;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.types.DataField;
+import io.tarn.vector.rows.ArrowValues;
 import io.tarn.vector.writer.ParquetFileWriter;
 import io.tarn.vector.writer.ParquetWriteOptions;
 import io.tarn.vector.writer.ParquetWriteResult;
@@ -15,6 +20,7 @@ import java.io.IOException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -24,7 +30,10 @@ import java.util.function.Supplier;
 /**
  * The Parquet files of one partition and bucket of an append table: rows go to the current file
  * until it reaches the target size, then a new file starts. Each finished file becomes a
- * {@link DataFileMeta} with its value statistics and a range of sequence numbers, one per row.
+ * {@link DataFileMeta} with its value statistics, a range of sequence numbers (one per row) and
+ * the file indexes the table asks for: embedded in the metadata up to
+ * {@code file-index.in-manifest-threshold} bytes, else written beside the data file as
+ * {@code <data file>.index} and listed among its extra files.
  */
 final class RollingFileWriter
 {
@@ -39,6 +48,8 @@ final class RollingFileWriter
     private final ValueStatsBuilder statsBuilder;
     private final long targetFileSize;
     private final BufferAllocator allocator;
+    private final List<IndexSpec> indexSpecs;
+    private final long indexInManifestThreshold;
     private final List<DataFileMeta> finished = new ArrayList<>();
     private final List<String> writtenPaths = new ArrayList<>();
 
@@ -46,9 +57,12 @@ final class RollingFileWriter
     private ParquetFileWriter current;
     private String currentName;
     private long currentFirstSequenceNumber;
+    private FileIndexBuilder currentIndex;
+    private int[] indexColumns;
 
     RollingFileWriter(FileIO fileIO, String directory, Supplier<String> fileNames, TableSchema schema, ParquetWriteOptions options,
-            ValueStatsBuilder statsBuilder, long targetFileSize, long firstSequenceNumber, BufferAllocator allocator)
+            ValueStatsBuilder statsBuilder, long targetFileSize, long firstSequenceNumber, List<IndexSpec> indexSpecs, long indexInManifestThreshold,
+            BufferAllocator allocator)
     {
         this.fileIO = fileIO;
         this.directory = directory;
@@ -59,6 +73,8 @@ final class RollingFileWriter
         this.targetFileSize = targetFileSize;
         this.nextSequenceNumber = firstSequenceNumber;
         this.allocator = allocator;
+        this.indexSpecs = List.copyOf(indexSpecs);
+        this.indexInManifestThreshold = indexInManifestThreshold;
     }
 
     void write(VectorSchemaRoot batch)
@@ -70,8 +86,15 @@ final class RollingFileWriter
             writtenPaths.add(path);
             current = ParquetFileWriter.create(fileIO.newOutputStream(path), currentName, schema.rowType(), options, allocator);
             currentFirstSequenceNumber = nextSequenceNumber;
+            currentIndex = FileIndexBuilder.create(indexSpecs, schema.rowType()).orElse(null);
+            if (currentIndex != null && indexColumns == null) {
+                indexColumns = currentIndex.sourceColumns().stream().mapToInt(field -> schema.fields().indexOf(field)).toArray();
+            }
         }
         current.write(batch);
+        if (currentIndex != null) {
+            addToIndex(batch);
+        }
         nextSequenceNumber += batch.getRowCount();
         if (current.bytesWritten() >= targetFileSize) {
             finishCurrent();
@@ -89,6 +112,19 @@ final class RollingFileWriter
         finished.clear();
         writtenPaths.clear();
         return files;
+    }
+
+    private void addToIndex(VectorSchemaRoot batch)
+    {
+        List<DataField> sources = currentIndex.sourceColumns();
+        Object[] values = new Object[sources.size()];
+        List<Object> row = Arrays.asList(values);
+        for (int position = 0; position < batch.getRowCount(); position++) {
+            for (int i = 0; i < values.length; i++) {
+                values[i] = ArrowValues.value(batch.getVector(indexColumns[i]), position, sources.get(i).type());
+            }
+            currentIndex.add(row);
+        }
     }
 
     long nextSequenceNumber()
@@ -132,6 +168,22 @@ final class RollingFileWriter
             current = null;
         }
         ValueStatsBuilder.ValueStats stats = statsBuilder.build(result.statistics());
+        byte[] embeddedIndex = null;
+        List<String> extraFiles = List.of();
+        if (currentIndex != null) {
+            byte[] index = currentIndex.serialize();
+            currentIndex = null;
+            if (index.length > indexInManifestThreshold) {
+                String indexName = currentName + FileIndexFilter.INDEX_FILE_SUFFIX;
+                String indexPath = directory + indexName;
+                writtenPaths.add(indexPath);
+                fileIO.writeFile(indexPath, index, false);
+                extraFiles = List.of(indexName);
+            }
+            else {
+                embeddedIndex = index;
+            }
+        }
         finished.add(new DataFileMeta(
                 currentName,
                 result.fileSize(),
@@ -144,11 +196,11 @@ final class RollingFileWriter
                 currentFirstSequenceNumber + result.rowCount() - 1,
                 schema.id(),
                 0,
-                List.of(),
+                extraFiles,
                 // Paimon records local wall-clock time here, not UTC epoch millis
                 OptionalLong.of(LocalDateTime.now().toInstant(ZoneOffset.UTC).toEpochMilli()),
                 OptionalLong.of(0),
-                null,
+                embeddedIndex,
                 OptionalInt.of(FILE_SOURCE_APPEND),
                 stats.statsColumns(),
                 Optional.empty(),

@@ -37,7 +37,12 @@ public sealed interface FilterSpec
 
     static FilterSpec in(String column, Object... values)
     {
-        return new In(column, List.of(values));
+        return new In(column, List.of(values), false);
+    }
+
+    static FilterSpec notIn(String column, Object... values)
+    {
+        return new In(column, List.of(values), true);
     }
 
     static FilterSpec isNull(String column)
@@ -134,25 +139,27 @@ public sealed interface FilterSpec
         }
     }
 
-    record In(String column, List<Object> values)
+    record In(String column, List<Object> values, boolean negated)
             implements FilterSpec
     {
         @Override
         public Predicate tarn(TableSchema schema)
         {
-            return Predicates.in(field(schema, column), values);
+            return negated ? Predicates.notIn(field(schema, column), values) : Predicates.in(field(schema, column), values);
         }
 
         @Override
         public org.apache.paimon.predicate.Predicate paimon(RowType rowType)
         {
-            return new PredicateBuilder(rowType).in(index(rowType, column), values.stream().map(value -> paimonLiteral(rowType, column, value)).toList());
+            List<Object> literals = values.stream().map(value -> paimonLiteral(rowType, column, value)).toList();
+            PredicateBuilder builder = new PredicateBuilder(rowType);
+            return negated ? builder.notIn(index(rowType, column), literals) : builder.in(index(rowType, column), literals);
         }
 
         @Override
         public String toString()
         {
-            return column + " IN " + values;
+            return column + (negated ? " NOT IN " : " IN ") + values;
         }
     }
 

@@ -140,6 +140,16 @@ public class TestScanPlannerAgainstPaimon
                 {"ref.append_zorder", compare("x", EQ, 3)},
                 {"ref.append_zorder", or(compare("x", GE, 6), compare("y", GE, 6))},
                 {"ref.append_evolved", compare("id", GT, 10)},
+                // indexed columns: embedded Bloom filters and bitmaps skip files in planning, as in Paimon's planner
+                {"ref.append_file_index", compare("name", EQ, "name-1010")},
+                {"ref.append_file_index", compare("name", EQ, "name-1005x")},
+                {"ref.append_file_index", in("id", 5, 1010, 1011)},
+                {"ref.append_file_index", compare("category", EQ, "cat-1-2")},
+                {"ref.append_file_index", compare("category", EQ, "cat-1-2x")},
+                {"ref.append_file_index", or(compare("category", EQ, "cat-0-3"), compare("name", EQ, "name-1010"))},
+                {"ref.append_file_index", isNull("category")},
+                {"ref.append_file_index_files", compare("name", EQ, "name-1010")},
+                {"ref.append_file_index_files", compare("category", EQ, "cat-1-2")},
                 {"ref.pk_dedup", compare("dt", EQ, "2024-01-01")},
                 {"ref.pk_dedup", compare("id", EQ, 3)},
                 {"ref.pk_dedup", compare("v", GT, 100L)},
@@ -187,6 +197,7 @@ public class TestScanPlannerAgainstPaimon
         assertThat(metrics("ref.append_bucketed", compare("id", EQ, 7)).filesSkippedByBucket()).isPositive();
         assertThat(metrics("ref.append_zorder", and(compare("x", LT, -4), compare("y", LT, -4))).filesSkippedByStats()).isPositive();
         assertThat(metrics("ref.pk_dedup", compare("id", EQ, 3)).filesSkippedByStats()).isPositive();
+        assertThat(metrics("ref.append_file_index", compare("name", EQ, "name-1005x")).filesSkippedByEmbeddedIndex()).isEqualTo(2);
         ScanMetrics deletionVectorTable = tarnPlan(ReferenceScan.of("ref.pk_dv"), Optional.empty()).metrics();
         assertThat(deletionVectorTable.manifestsSkippedByLevel() + deletionVectorTable.filesSkippedByLevel()).isPositive();
     }

@@ -1,0 +1,332 @@
+package io.tarn.index.fileindex;
+
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicate.AlwaysFalse;
+import io.tarn.index.predicate.Predicate.And;
+import io.tarn.index.predicate.Predicate.Comparison;
+import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.IsNotNull;
+import io.tarn.index.predicate.Predicate.IsNull;
+import io.tarn.index.predicate.Predicate.Not;
+import io.tarn.index.predicate.Predicate.Or;
+import io.tarn.index.predicate.Predicates;
+import io.tarn.types.AtomicType;
+import io.tarn.types.DataType;
+import io.tarn.types.Timestamp;
+import io.tarn.types.TypeRoot;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Evaluates a filter against the file indexes of one data file. Bloom filters answer {@code =}
+ * and {@code IN} with keep or skip; bitmap indexes answer {@code =}, {@code <>}, {@code IN},
+ * {@code NOT IN}, {@code IS NULL} and {@code IS NOT NULL} with the rows that can match (SQL
+ * semantics: {@code <>} and {@code NOT IN} never match a null); AND intersects, OR unites, and
+ * everything else keeps every row. Several indexes on one column are all applied. Literals of
+ * floating types that are zero or NaN keep every row, since engines differ on whether
+ * {@code -0.0 = 0.0} and {@code NaN = NaN}; so do {@code <>} and {@code NOT IN} on timestamps of
+ * precision above 6, or with a literal finer than the index keys (millis up to precision 3, else
+ * micros). Index types other than Bloom filter and bitmap (BSI, range bitmap) are not read, and are counted in {@link Evaluation#indexesIgnored()}.
+ * An empty index (its writer saw no row) skips {@code =}, {@code IN} and {@code IS NOT NULL},
+ * as Paimon's does.
+ */
+public final class FileIndexEvaluator
+{
+    private final FileIndexFile file;
+    private final ColumnResolver columns;
+    private final long rowCount;
+    private final Map<FileIndexFile.Index, Object> readers = new HashMap<>();
+    private int indexesUsed;
+    private int indexesIgnored;
+
+    /**
+     * Where a filter column's indexes are in a file: the column name in the file's head
+     * ({@code "c"} or {@code "m[key]"}) and the type of its values in the file.
+     */
+    public record IndexColumn(String name, DataType type)
+    {
+        public IndexColumn
+        {
+            requireNonNull(name, "name is null");
+            requireNonNull(type, "type is null");
+        }
+    }
+
+    /**
+     * Maps a filter column to its indexed column in the file; empty when the file's indexes may
+     * not answer for it (the column is missing or changed in the file's schema).
+     */
+    public interface ColumnResolver
+    {
+        Optional<IndexColumn> column(FieldRef field);
+    }
+
+    /**
+     * The result, how many indexes took part, and how many were not read because their type is
+     * not supported.
+     */
+    public record Evaluation(FileIndexResult result, int indexesUsed, int indexesIgnored)
+    {
+        public Evaluation
+        {
+            requireNonNull(result, "result is null");
+        }
+    }
+
+    private FileIndexEvaluator(FileIndexFile file, ColumnResolver columns, long rowCount)
+    {
+        this.file = file;
+        this.columns = columns;
+        this.rowCount = rowCount;
+    }
+
+    /**
+     * Evaluates {@code filter} for a data file of {@code rowCount} rows.
+     *
+     * @throws CorruptIndexException if an index the filter needs is corrupt or disagrees with the
+     * row count; the caller should then ignore the file's indexes
+     */
+    public static Evaluation evaluate(FileIndexFile file, Predicate filter, ColumnResolver columns, long rowCount)
+            throws CorruptIndexException
+    {
+        requireNonNull(file, "file is null");
+        requireNonNull(filter, "filter is null");
+        requireNonNull(columns, "columns is null");
+        FileIndexEvaluator evaluator = new FileIndexEvaluator(file, columns, rowCount);
+        FileIndexResult result = evaluator.visit(Predicates.pushNotDown(filter));
+        return new Evaluation(result, evaluator.indexesUsed, evaluator.indexesIgnored);
+    }
+
+    private FileIndexResult visit(Predicate predicate)
+            throws CorruptIndexException
+    {
+        if (predicate instanceof And and) {
+            FileIndexResult result = FileIndexResult.REMAIN;
+            for (Predicate child : and.children()) {
+                result = result.and(visit(child));
+                if (result.skip()) {
+                    return result;
+                }
+            }
+            return result;
+        }
+        if (predicate instanceof Or or) {
+            FileIndexResult result = FileIndexResult.SKIP;
+            for (Predicate child : or.children()) {
+                result = result.or(visit(child));
+                if (result instanceof FileIndexResult.Remain) {
+                    return result;
+                }
+            }
+            return result;
+        }
+        if (predicate instanceof AlwaysFalse) {
+            return FileIndexResult.SKIP;
+        }
+        FieldRef field = leafField(predicate);
+        if (field == null) {
+            return FileIndexResult.REMAIN;
+        }
+        Optional<IndexColumn> column = columns.column(field);
+        if (column.isEmpty()) {
+            return FileIndexResult.REMAIN;
+        }
+        FileIndexResult result = FileIndexResult.REMAIN;
+        for (FileIndexFile.Index index : file.indexes(column.get().name())) {
+            result = result.and(leaf(predicate, index, column.get().type()));
+            if (result.skip()) {
+                return result;
+            }
+        }
+        return result;
+    }
+
+    private FileIndexResult leaf(Predicate predicate, FileIndexFile.Index index, DataType type)
+            throws CorruptIndexException
+    {
+        boolean known = index.type().equals(BloomFilterIndex.TYPE) || index.type().equals(BitmapIndex.TYPE);
+        if (!known) {
+            indexesIgnored++;
+            return FileIndexResult.REMAIN;
+        }
+        if (index.empty()) {
+            indexesUsed++;
+            boolean skips = predicate instanceof IsNotNull
+                    || predicate instanceof In
+                    || (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL);
+            return skips ? FileIndexResult.SKIP : FileIndexResult.REMAIN;
+        }
+        if (hasUnstableLiteral(predicate)) {
+            return FileIndexResult.REMAIN;
+        }
+        if (index.type().equals(BloomFilterIndex.TYPE)) {
+            return bloom(predicate, (BloomFilterIndex) reader(index, type));
+        }
+        if (negation(predicate) && !exactKeys(predicate, type)) {
+            // a timestamp key drops digits: removing the rows of a key would remove other values too
+            return FileIndexResult.REMAIN;
+        }
+        return bitmap(predicate, (BitmapIndex) reader(index, type));
+    }
+
+    private Object reader(FileIndexFile.Index index, DataType type)
+            throws CorruptIndexException
+    {
+        Object reader = readers.get(index);
+        if (reader == null) {
+            if (index.type().equals(BloomFilterIndex.TYPE)) {
+                reader = BloomFilterIndex.read(type, file.payload(index));
+            }
+            else {
+                BitmapIndex bitmap = BitmapIndex.read(type, file.payload(index));
+                if (bitmap.rowCount() != rowCount) {
+                    throw new CorruptIndexException("Bitmap index of column " + index.column() + " covers " + bitmap.rowCount() + " rows, but the data file has " + rowCount);
+                }
+                reader = bitmap;
+            }
+            readers.put(index, reader);
+        }
+        return reader;
+    }
+
+    private FileIndexResult bloom(Predicate predicate, BloomFilterIndex bloom)
+    {
+        List<Object> values;
+        if (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL) {
+            values = List.of(comparison.literal());
+        }
+        else if (predicate instanceof In in) {
+            values = in.literals();
+        }
+        else {
+            return FileIndexResult.REMAIN;
+        }
+        indexesUsed++;
+        for (Object value : values) {
+            if (bloom.mightContain(value)) {
+                return FileIndexResult.REMAIN;
+            }
+        }
+        return FileIndexResult.SKIP;
+    }
+
+    private FileIndexResult bitmap(Predicate predicate, BitmapIndex bitmap)
+            throws CorruptIndexException
+    {
+        if (predicate instanceof Comparison comparison) {
+            return switch (comparison.op()) {
+                case EQUAL -> used(FileIndexResult.rows(bitmap.rows(comparison.literal())));
+                case NOT_EQUAL -> used(FileIndexResult.rows(nonNullRowsWithout(bitmap, bitmap.rows(comparison.literal()))));
+                default -> FileIndexResult.REMAIN;
+            };
+        }
+        if (predicate instanceof In in) {
+            return used(FileIndexResult.rows(union(bitmap, in.literals())));
+        }
+        if (predicate instanceof Not not && not.predicate() instanceof In in) {
+            return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, union(bitmap, in.literals()))));
+        }
+        if (predicate instanceof IsNull) {
+            return used(FileIndexResult.rows(bitmap.nullRows()));
+        }
+        if (predicate instanceof IsNotNull) {
+            return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, new RoaringBitmap())));
+        }
+        return FileIndexResult.REMAIN;
+    }
+
+    private FileIndexResult used(FileIndexResult result)
+    {
+        indexesUsed++;
+        return result;
+    }
+
+    private static RoaringBitmap union(BitmapIndex bitmap, List<Object> values)
+            throws CorruptIndexException
+    {
+        RoaringBitmap rows = new RoaringBitmap();
+        for (Object value : values) {
+            rows.or(bitmap.rows(value));
+        }
+        return rows;
+    }
+
+    private static RoaringBitmap nonNullRowsWithout(BitmapIndex bitmap, RoaringBitmap excluded)
+            throws CorruptIndexException
+    {
+        RoaringBitmap rows = RoaringBitmap.bitmapOfRange(0, bitmap.rowCount());
+        rows.andNot(excluded);
+        rows.andNot(bitmap.nullRows());
+        return rows;
+    }
+
+    private static boolean negation(Predicate predicate)
+    {
+        return predicate instanceof Not || (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.NOT_EQUAL);
+    }
+
+    /**
+     * Whether the bitmap keys of the predicate's literals stand for those values alone: always,
+     * except for timestamps, whose keys are epoch millis (precision up to 3) or micros.
+     */
+    private static boolean exactKeys(Predicate predicate, DataType type)
+    {
+        if (type.root() != TypeRoot.TIMESTAMP && type.root() != TypeRoot.TIMESTAMP_LTZ) {
+            return true;
+        }
+        int precision = ((AtomicType) type).precision();
+        if (precision > 6) {
+            return false;
+        }
+        List<Object> literals = predicate instanceof Comparison comparison ? List.of(comparison.literal()) : ((In) ((Not) predicate).predicate()).literals();
+        int unit = precision <= 3 ? 1_000_000 : 1_000;
+        return literals.stream().allMatch(literal -> ((Timestamp) literal).nanoOfMillisecond() % unit == 0);
+    }
+
+    private static FieldRef leafField(Predicate predicate)
+    {
+        if (predicate instanceof Comparison comparison) {
+            return comparison.field();
+        }
+        if (predicate instanceof In in) {
+            return in.field();
+        }
+        if (predicate instanceof Not not && not.predicate() instanceof In in) {
+            return in.field();
+        }
+        if (predicate instanceof IsNull isNull) {
+            return isNull.field();
+        }
+        if (predicate instanceof IsNotNull isNotNull) {
+            return isNotNull.field();
+        }
+        return null;
+    }
+
+    private static boolean hasUnstableLiteral(Predicate predicate)
+    {
+        if (predicate instanceof Comparison comparison) {
+            return unstable(comparison.literal());
+        }
+        In in = predicate instanceof Not not && not.predicate() instanceof In inner ? inner : predicate instanceof In direct ? direct : null;
+        return in != null && in.literals().stream().anyMatch(FileIndexEvaluator::unstable);
+    }
+
+    private static boolean unstable(Object literal)
+    {
+        if (literal instanceof Float value) {
+            return value == 0 || value.isNaN();
+        }
+        if (literal instanceof Double value) {
+            return value == 0 || value.isNaN();
+        }
+        return false;
+    }
+}

@@ -1,0 +1,403 @@
+package io.tarn.storage.scan;
+
+import io.tarn.index.fileindex.FileIndexFile;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.SplitReader;
+import io.tarn.storage.read.TableRead;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
+import io.tarn.vector.rows.CanonicalRowFormatter;
+import io.tarn.vector.rows.CanonicalRowSet;
+import org.apache.arrow.memory.RootAllocator;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.DataProvider;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.tarn.storage.scan.FilterSpec.Op.EQ;
+import static io.tarn.storage.scan.FilterSpec.Op.GT;
+import static io.tarn.storage.scan.FilterSpec.Op.LT;
+import static io.tarn.storage.scan.FilterSpec.Op.NE;
+import static io.tarn.storage.scan.FilterSpec.and;
+import static io.tarn.storage.scan.FilterSpec.compare;
+import static io.tarn.storage.scan.FilterSpec.in;
+import static io.tarn.storage.scan.FilterSpec.isNotNull;
+import static io.tarn.storage.scan.FilterSpec.isNull;
+import static io.tarn.storage.scan.FilterSpec.notIn;
+import static io.tarn.storage.scan.FilterSpec.or;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Reading with file indexes written by Apache Paimon, against Paimon's reader: Bloom filter and
+ * bitmap indexes, embedded in the manifest and in {@code .index} files, with deletion vectors and
+ * with schema evolution, give the oracle's rows; Tarn reads no more files and rows than Paimon's
+ * reader with its file index does; corrupt indexes are ignored, counted, and the answer stays
+ * right.
+ */
+public class TestFileIndexReadAgainstPaimon
+{
+    private static final String EMBEDDED = "ref.append_file_index";
+    private static final String SEPARATE = "ref.append_file_index_files";
+
+    private Path warehouse;
+    private FileSystemCatalog catalog;
+    private RootAllocator allocator;
+
+    @BeforeClass
+    public void createTables()
+            throws Exception
+    {
+        warehouse = TemporaryDirectories.create("tarn-file-index-read");
+        ReferenceTables.create(warehouse, ReferenceTables.APPEND_FILE_INDEX);
+        ReferenceTables.create(warehouse, ReferenceTables.APPEND_FILE_INDEX_FILES);
+        PaimonFileIndexTables.createDeletionVectorTable(warehouse);
+        PaimonFileIndexTables.createEvolvedTable(warehouse);
+        catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
+        allocator = new RootAllocator();
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTables()
+    {
+        if (allocator != null) {
+            assertThat(allocator.getAllocatedMemory()).as("Arrow memory leaked").isZero();
+            allocator.close();
+        }
+        TemporaryDirectories.deleteRecursively(warehouse);
+    }
+
+    @DataProvider
+    public Object[][] filters()
+    {
+        List<Object[]> cases = new ArrayList<>();
+        for (String table : List.of(EMBEDDED, SEPARATE)) {
+            for (FilterSpec filter : List.of(
+                    compare("id", EQ, 1005),
+                    compare("name", EQ, "name-2010"),
+                    compare("name", EQ, "absent"),
+                    in("id", 5, 2049),
+                    compare("category", EQ, "cat-1-2"),
+                    compare("category", NE, "cat-0-1"),
+                    in("category", "cat-0-0", "cat-2-3"),
+                    notIn("category", "cat-0-0", "cat-1-1"),
+                    isNull("category"),
+                    isNotNull("category"),
+                    and(compare("category", EQ, "cat-2-1"), compare("id", LT, 2030)),
+                    or(compare("category", EQ, "cat-0-3"), compare("name", EQ, "name-1001")),
+                    and(compare("id", EQ, 1005), compare("category", EQ, "cat-1-1")),
+                    or(compare("category", EQ, "cat-0-3"), compare("v", GT, 14000L)))) {
+                cases.add(new Object[] {table, filter});
+            }
+        }
+        String deletionVectors = PaimonFileIndexTables.DELETION_VECTORS;
+        cases.add(new Object[] {deletionVectors, compare("category", EQ, "c2")});
+        cases.add(new Object[] {deletionVectors, compare("category", EQ, "c-new")});
+        cases.add(new Object[] {deletionVectors, compare("category", NE, "c1")});
+        cases.add(new Object[] {deletionVectors, isNull("category")});
+        cases.add(new Object[] {deletionVectors, in("category", "c0", "c4")});
+        cases.add(new Object[] {deletionVectors, compare("name", EQ, "n10")});
+        cases.add(new Object[] {deletionVectors, compare("name", EQ, "n14")});
+        String evolved = PaimonFileIndexTables.EVOLVED;
+        cases.add(new Object[] {evolved, compare("cat", EQ, "k1")});
+        cases.add(new Object[] {evolved, compare("cat", EQ, "k3")});
+        cases.add(new Object[] {evolved, compare("code", EQ, 3L)});
+        cases.add(new Object[] {evolved, compare("code", EQ, 5L)});
+        cases.add(new Object[] {evolved, compare("id", EQ, 205)});
+        cases.add(new Object[] {evolved, and(compare("cat", EQ, "k2"), compare("code", EQ, 4L))});
+        return cases.toArray(Object[][]::new);
+    }
+
+    @Test(dataProvider = "filters")
+    public void testRowsEqualPaimonsAndPruningIsAtLeastPaimons(String tableName, FilterSpec filter)
+            throws Exception
+    {
+        ReferenceScan unfiltered = ReferenceScan.of(tableName);
+        org.apache.paimon.predicate.Predicate paimonFilter = filter.paimon(ReferenceReader.rowType(warehouse, unfiltered));
+        CanonicalRows expected = ReferenceReader.read(warehouse, unfiltered.withFilter(paimonFilter));
+        PaimonTable table = table(tableName);
+        TarnRead tarn = read(table, filter.tarn(table.schema()));
+        assertThat(tarn.rows()).as("%s WHERE %s", tableName, filter).isEqualTo(expected.text());
+
+        if (tableName.equals(PaimonFileIndexTables.EVOLVED)) {
+            // Paimon's evaluator needs the filter in each file's schema; rows are what counts here
+            System.out.printf("%s WHERE %s: Tarn reads %d files, %d rows; %s%n", tableName, filter, tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
+            return;
+        }
+        PaimonFileIndexTables.PaimonReads paimon = PaimonFileIndexTables.reads(warehouse, tableName, paimonFilter);
+        System.out.printf("%s WHERE %s: Paimon reads %d files, %d rows; Tarn reads %d files, %d rows; %s%n",
+                tableName, filter, paimon.files(), paimon.rows(), tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
+        assertThat(tarn.files()).as("files read").isLessThanOrEqualTo(paimon.files());
+        assertThat(tarn.rowsSelected()).as("rows read").isLessThanOrEqualTo(paimon.rows());
+    }
+
+    @Test
+    public void testIndexesSkipFilesAndRows()
+            throws Exception
+    {
+        // the files hold ids 0-49, 1000-1049 and 2000-2049: "name-1010" lies within the name
+        // statistics of the first two, "name-1005x" too but is in none
+        PaimonTable embedded = table(EMBEDDED);
+        TarnRead byEmbeddedBloom = read(embedded, compare("name", EQ, "name-1010").tarn(embedded.schema()));
+        assertThat(byEmbeddedBloom.plan().metrics().filesSkippedByEmbeddedIndex()).isEqualTo(1);
+        assertThat(byEmbeddedBloom.files()).isEqualTo(1);
+        TarnRead absent = read(embedded, compare("name", EQ, "name-1005x").tarn(embedded.schema()));
+        assertThat(absent.plan().metrics().filesSkippedByEmbeddedIndex()).isEqualTo(2);
+        assertThat(absent.plan().files()).isEmpty();
+
+        PaimonTable separate = table(SEPARATE);
+        TarnRead byBloomFile = read(separate, compare("name", EQ, "name-1010").tarn(separate.schema()));
+        assertThat(byBloomFile.plan().files()).hasSize(2);
+        assertThat(byBloomFile.metrics().filesSkippedByIndex()).isEqualTo(1);
+        assertThat(byBloomFile.files()).isEqualTo(1);
+        assertThat(byBloomFile.metrics().rowsReturned()).isEqualTo(1);
+
+        // the bitmap keeps the 11 rows of one category among the 50 rows of its file
+        TarnRead byBitmap = read(separate, compare("category", EQ, "cat-1-2").tarn(separate.schema()));
+        assertThat(byBitmap.metrics().rowsSelectedByIndex()).isEqualTo(11);
+        assertThat(byBitmap.metrics().rowsSkippedByIndex()).isEqualTo(39);
+        assertThat(byBitmap.metrics().rowsReturned()).isEqualTo(11);
+        TarnRead absentCategory = read(separate, compare("category", EQ, "cat-1-2x").tarn(separate.schema()));
+        assertThat(absentCategory.metrics().filesSkippedByIndex()).isEqualTo(1);
+        assertThat(absentCategory.files()).isZero();
+
+        // the deletion vector is subtracted before the bitmap's rows are counted
+        PaimonTable deletionVectors = table(PaimonFileIndexTables.DELETION_VECTORS);
+        TarnRead withDeletions = read(deletionVectors, compare("category", EQ, "c2").tarn(deletionVectors.schema()));
+        assertThat(withDeletions.metrics().rowsDeleted()).isPositive();
+        assertThat(withDeletions.metrics().rowsSelectedByIndex()).isEqualTo(withDeletions.metrics().rowsReturned());
+    }
+
+    @Test
+    public void testReadEnabledOptionTurnsIndexesOff()
+            throws Exception
+    {
+        PaimonTable separate = table(SEPARATE);
+        Path copy = warehouse.resolve("ref.db").resolve("append_file_index_files_off");
+        copyDirectory(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
+        Path schemaFile = copy.resolve("schema").resolve("schema-0");
+        Files.writeString(schemaFile, Files.readString(schemaFile).replace("\"options\" : {", "\"options\" : {\n    \"file-index.read.enabled\" : \"false\","));
+        PaimonTable off = table("ref.append_file_index_files_off");
+        assertThat(off.schema().options()).containsEntry("file-index.read.enabled", "false");
+        TarnRead read = read(off, compare("name", EQ, "name-1010").tarn(separate.schema()));
+        assertThat(read.files()).isEqualTo(2);
+        assertThat(read.metrics().filesSkippedByIndex()).isZero();
+        read = read(off, compare("category", EQ, "cat-1-2").tarn(separate.schema()));
+        assertThat(read.metrics().rowsSelectedByIndex()).isZero();
+        assertThat(read.rows()).isEqualTo(read(separate, compare("category", EQ, "cat-1-2").tarn(separate.schema())).rows());
+    }
+
+    @DataProvider
+    public Object[][] corruptions()
+    {
+        return new Object[][] {{"bad magic"}, {"offset past the end"}, {"truncated bitmap"}};
+    }
+
+    /**
+     * Each corruption in every {@code .index} file: the files are read, the rows are right and
+     * each ignored index is counted.
+     */
+    @Test(dataProvider = "corruptions")
+    public void testCorruptIndexFilesAreIgnored(String corruption)
+            throws Exception
+    {
+        String name = "corrupt_" + corruption.replace(' ', '_');
+        Path copy = warehouse.resolve("ref.db").resolve(name);
+        copyDirectory(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
+        int corrupted = 0;
+        try (var files = Files.walk(copy)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".index")).toList()) {
+                Files.write(file, corrupt(Files.readAllBytes(file), corruption));
+                corrupted++;
+            }
+        }
+        assertThat(corrupted).isEqualTo(3);
+        PaimonTable table = table("ref." + name);
+        // filters the indexes would answer for every file the statistics keep
+        for (FilterSpec filter : List.of(compare("category", EQ, "cat-1-2"), compare("name", EQ, "name-1010"), isNull("category"))) {
+            CanonicalRows expected = ReferenceReader.read(warehouse, ReferenceScan.of(SEPARATE).withFilter(filter.paimon(ReferenceReader.rowType(warehouse, ReferenceScan.of(SEPARATE)))));
+            TarnRead read = read(table, filter.tarn(table.schema()));
+            assertThat(read.rows()).as("%s, %s", corruption, filter).isEqualTo(expected.text());
+            if (corruption.equals("truncated bitmap") && filter.toString().startsWith("category")) {
+                // the header and the bitmaps before the cut are intact and may still answer
+                continue;
+            }
+            assertThat(read.metrics().filesSkippedByIndex()).isZero();
+            assertThat(read.metrics().rowsSelectedByIndex()).isZero();
+            assertThat(read.files()).isEqualTo(read.plan().files().size());
+            assertThat(read.metrics().indexesIgnored()).as("%s, %s", corruption, filter).isEqualTo(read.files());
+        }
+    }
+
+    /**
+     * The same corruptions in the embedded indexes: the planner and the split reader ignore them.
+     */
+    @Test(dataProvider = "corruptions")
+    public void testCorruptEmbeddedIndexesAreIgnored(String corruption)
+            throws Exception
+    {
+        PaimonTable table = table(EMBEDDED);
+        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        List<PlannedFile> corrupted = new ArrayList<>();
+        for (PlannedFile file : plan.files()) {
+            DataFileMeta meta = file.file();
+            assertThat(meta.embeddedIndex()).isNotNull();
+            corrupted.add(new PlannedFile(file.partition(), file.bucket(), file.totalBuckets(), withEmbeddedIndex(meta, corrupt(meta.embeddedIndex(), corruption)), file.deletionFile()));
+        }
+        for (FilterSpec filter : List.of(compare("category", EQ, "cat-1-2"), compare("id", EQ, 1005))) {
+            Predicate predicate = filter.tarn(table.schema());
+            FileIndexFilter indexFilter = new FileIndexFilter(table, predicate);
+            long ignored = 0;
+            for (PlannedFile file : corrupted) {
+                FileIndexFilter.Outcome outcome = indexFilter.evaluateEmbedded(file);
+                ignored += outcome.indexesIgnored();
+                if (outcome.indexesIgnored() == 0) {
+                    // a cut bitmap body leaves the header intact, which may still show a value absent
+                    assertThat(corruption).isEqualTo("truncated bitmap");
+                    assertThat(outcome.result().skip()).isTrue();
+                }
+                else {
+                    assertThat(outcome.result().skip()).isFalse();
+                }
+            }
+            assertThat(ignored).isEqualTo(corruption.equals("truncated bitmap") && filter.toString().startsWith("category") ? 1 : 3);
+            DataSplit split = new DataSplit(corrupted.get(0).partition(), corrupted.get(0).bucket(), corrupted.get(0).totalBuckets(), corrupted, false);
+            ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withFilter(predicate);
+            List<String> lines = new ArrayList<>();
+            ReadMetrics metrics;
+            try (SplitReader reader = new SplitReader(table, plan.readSchema(), split, request, allocator)) {
+                while (reader.nextBatch()) {
+                    CanonicalRowFormatter.appendLines(reader.root(), plan.readSchema().fields(), lines);
+                }
+                metrics = reader.metrics();
+            }
+            CanonicalRows expected = ReferenceReader.read(warehouse, ReferenceScan.of(EMBEDDED).withFilter(filter.paimon(ReferenceReader.rowType(warehouse, ReferenceScan.of(EMBEDDED)))));
+            assertThat(CanonicalRowSet.of(lines).text()).as("%s, %s", corruption, filter).isEqualTo(expected.text());
+            assertThat(metrics.indexesIgnored()).isEqualTo(ignored);
+            assertThat(metrics.filesRead()).isEqualTo(3 - metrics.filesSkippedByIndex());
+        }
+    }
+
+    /**
+     * Corrupts a container: its magic, the start of its first index (past the end), or its
+     * bitmap payload (cut short inside a valid container).
+     */
+    private static byte[] corrupt(byte[] container, String corruption)
+            throws IOException
+    {
+        switch (corruption) {
+            case "bad magic" -> {
+                byte[] bytes = container.clone();
+                bytes[3] ^= 0x55;
+                return bytes;
+            }
+            case "offset past the end" -> {
+                byte[] bytes = container.clone();
+                // the first index's start sits after magic, version, head length, column count, the first name and index count, and its type
+                ByteBuffer buffer = ByteBuffer.wrap(bytes);
+                int position = 20;
+                position += 2 + Short.toUnsignedInt(buffer.getShort(position)) + 4;
+                position += 2 + Short.toUnsignedInt(buffer.getShort(position));
+                buffer.putInt(position, bytes.length + 100);
+                return bytes;
+            }
+            case "truncated bitmap" -> {
+                FileIndexFile file = FileIndexFile.parse(container);
+                Map<String, Map<String, byte[]>> indexes = new LinkedHashMap<>();
+                for (String column : file.columns()) {
+                    for (FileIndexFile.Index index : file.indexes(column)) {
+                        ByteBuffer payload = file.payload(index);
+                        byte[] bytes = new byte[payload.remaining()];
+                        payload.get(bytes);
+                        if (index.type().equals("bitmap") || index.type().equals("bloom-filter")) {
+                            // a bitmap cut inside its body; a Bloom filter cut to its hash count
+                            bytes = Arrays.copyOf(bytes, index.type().equals("bitmap") ? bytes.length - 7 : 4);
+                        }
+                        indexes.computeIfAbsent(column, ignored -> new LinkedHashMap<>()).put(index.type(), bytes);
+                    }
+                }
+                return FileIndexFile.serialize(indexes);
+            }
+            default -> throw new IllegalArgumentException(corruption);
+        }
+    }
+
+    private static DataFileMeta withEmbeddedIndex(DataFileMeta meta, byte[] index)
+    {
+        return new DataFileMeta(meta.fileName(), meta.fileSize(), meta.rowCount(), meta.minKey(), meta.maxKey(), meta.keyStats(), meta.valueStats(),
+                meta.minSequenceNumber(), meta.maxSequenceNumber(), meta.schemaId(), meta.level(), meta.extraFiles(), meta.creationTime(),
+                meta.deleteRowCount(), index, meta.fileSource(), meta.valueStatsCols(), meta.externalPath(), meta.firstRowId(), meta.writeCols());
+    }
+
+    /**
+     * What Tarn read under a filter: rows, the plan, the read counters, files opened, and rows
+     * considered after the file indexes (live rows of the planned files minus those the indexes
+     * removed).
+     */
+    record TarnRead(String rows, ScanPlan plan, ReadMetrics metrics)
+    {
+        long files()
+        {
+            return metrics.filesRead();
+        }
+
+        long rowsSelected()
+        {
+            long live = plan.files().stream().mapToLong(file -> file.liveRowCount().orElseThrow()).sum();
+            return live - metrics.rowsSkippedByIndex();
+        }
+    }
+
+    private TarnRead read(PaimonTable table, Predicate filter)
+            throws IOException
+    {
+        ScanPlan plan = table.newScan().withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
+        List<String> lines = new ArrayList<>();
+        ReadMetrics metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(filter), allocator,
+                batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
+        return new TarnRead(CanonicalRowSet.of(lines).text(), plan, metrics);
+    }
+
+    private PaimonTable table(String name)
+            throws IOException
+    {
+        return PaimonTable.load(catalog, Identifier.parse(name));
+    }
+
+    static void copyDirectory(Path source, Path target)
+            throws IOException
+    {
+        try (var paths = Files.walk(source)) {
+            for (Path path : paths.toList()) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                }
+                else {
+                    Files.copy(path, destination);
+                }
+            }
+        }
+    }
+
+}
