@@ -107,6 +107,8 @@ public final class TarnDemo
             return result.exitCode();
         }
 
+        // from here on the server belongs to this session, also when it ends by Ctrl-C
+        server.stopOnExit();
         if (options.warehouse().isEmpty()) {
             showcase(server, generator);
         }

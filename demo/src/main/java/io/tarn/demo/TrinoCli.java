@@ -1,5 +1,9 @@
 package io.tarn.demo;
 
+import sun.misc.Signal;
+import sun.misc.SignalHandler;
+
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -50,7 +54,7 @@ public final class TrinoCli
         command.add("--output-format=" + outputFormat);
         command.add("--execute=" + sql);
         Process process = new ProcessBuilder(command)
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                 .start();
         CompletableFuture<String> errors = CompletableFuture.supplyAsync(() -> readFully(process.getErrorStream()));
         String output = readFully(process.getInputStream());
@@ -72,14 +76,23 @@ public final class TrinoCli
     {
         List<String> command = command();
         command.add("--schema=" + schema);
-        Process process = new ProcessBuilder(command).inheritIO().start();
+        // Ctrl-C at the terminal reaches the whole foreground process group: the CLI cancels its
+        // query, and this process must not die under it
+        Signal interrupt = new Signal("INT");
+        SignalHandler previous = Signal.handle(interrupt, signal -> {});
         try {
-            return process.waitFor();
+            Process process = new ProcessBuilder(command).inheritIO().start();
+            try {
+                return process.waitFor();
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+                throw new IOException("Interrupted while the Trino CLI ran", e);
+            }
         }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            process.destroyForcibly();
-            throw new IOException("Interrupted while the Trino CLI ran", e);
+        finally {
+            Signal.handle(interrupt, previous);
         }
     }
 
