@@ -56,6 +56,7 @@ public final class DemoWarehouse
     public static final Identifier LINEITEM = new Identifier(DATABASE, "lineitem");
     public static final int DEFAULT_ORDERS = 300_000;
 
+    private static final String COMPLETE_MARKER = "demo-warehouse.complete";
     private static final int BATCH_ROWS = 16_384;
     private static final String COMMIT_USER = "tarn-demo";
 
@@ -104,6 +105,28 @@ public final class DemoWarehouse
                 "l_shipmode", DataTypes.string(),
                 "l_comment", DataTypes.string(),
                 "l_shipyear", DataTypes.integer());
+    }
+
+    /**
+     * The sample warehouse in {@code warehouse}: kept when a complete one of the same scale and
+     * seed is there, otherwise deleted and written anew. Returns the directory.
+     */
+    public static Path ensure(Path warehouse, TpchLikeGenerator generator, Consumer<String> progress)
+            throws IOException
+    {
+        Path marker = warehouse.resolve(COMPLETE_MARKER);
+        String expected = "orders=" + generator.orderCount() + " seed=" + generator.seed() + "\n";
+        if (Files.isRegularFile(marker) && Files.readString(marker).equals(expected)) {
+            progress.accept("Sample warehouse: " + warehouse + " (written earlier)");
+            return warehouse;
+        }
+        TrinoServer.deleteRecursively(warehouse);
+        progress.accept("Writing the sample warehouse with Tarn's writer: %,d TPC-H-like orders and their line items into %s".formatted(generator.orderCount(), warehouse));
+        long started = System.nanoTime();
+        new DemoWarehouse(warehouse, generator, progress).write();
+        Files.writeString(marker, expected);
+        progress.accept("Sample warehouse written in %.1f s.".formatted(seconds(started)));
+        return warehouse;
     }
 
     /**

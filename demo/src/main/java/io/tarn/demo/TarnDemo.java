@@ -39,7 +39,6 @@ public final class TarnDemo
     static final String STATE_PROPERTY = "tarn.demo.dir";
     static final String PLUGIN_PROPERTY = "tarn.plugin.dir";
     private static final String CATALOG = "tarn";
-    private static final String COMPLETE_MARKER = "demo-warehouse.complete";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static final int SHOWN_ROWS = 12;
     // EXPLAIN ANALYZE lines worth showing: the scan's input and the connector's skipping metrics
@@ -91,7 +90,7 @@ public final class TarnDemo
 
         TrinoInstallation installation = TrinoInstallation.fromSystemProperties();
         TpchLikeGenerator generator = new TpchLikeGenerator(options.orders(), TpchLikeGenerator.DEFAULT_SEED);
-        Path warehouse = options.warehouse().isPresent() ? options.warehouse().get() : sampleWarehouse(state.resolve("warehouse"), generator);
+        Path warehouse = options.warehouse().isPresent() ? options.warehouse().get() : DemoWarehouse.ensure(state.resolve("warehouse"), generator, progress::println);
         if (!Files.isDirectory(warehouse)) {
             throw new IOException("Warehouse directory does not exist: " + warehouse);
         }
@@ -131,24 +130,6 @@ public final class TarnDemo
             server.stop();
         }
         return 0;
-    }
-
-    private Path sampleWarehouse(Path warehouse, TpchLikeGenerator generator)
-            throws IOException
-    {
-        Path marker = warehouse.resolve(COMPLETE_MARKER);
-        String expected = "orders=" + generator.orderCount() + " seed=" + TpchLikeGenerator.DEFAULT_SEED + "\n";
-        if (Files.isRegularFile(marker) && Files.readString(marker).equals(expected)) {
-            progress.println("Sample warehouse: " + warehouse + " (written earlier)");
-            return warehouse;
-        }
-        TrinoServer.deleteRecursively(warehouse);
-        progress.println("Writing the sample warehouse with Tarn's writer: %,d TPC-H-like orders and their line items into %s".formatted(generator.orderCount(), warehouse));
-        long started = System.nanoTime();
-        new DemoWarehouse(warehouse, generator, progress::println).write();
-        Files.writeString(marker, expected);
-        progress.println("Sample warehouse written in %.1f s.".formatted((System.nanoTime() - started) / 1e9));
-        return warehouse;
     }
 
     private TrinoServer ensureServer(TrinoInstallation installation, Path serverDirectory, Path warehouse)

@@ -88,6 +88,11 @@ public final class TpchLikeGenerator
         return orderCount;
     }
 
+    public long seed()
+    {
+        return seed;
+    }
+
     public long partCount()
     {
         return Math.max(10, orderCount * 2L / 15);
