@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -41,9 +42,8 @@ public final class TarnDemo
     private static final String CATALOG = "tarn";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static final int SHOWN_ROWS = 12;
-    // EXPLAIN ANALYZE lines worth showing: the scan's input and the connector's skipping metrics
-    private static final Pattern EXPLAIN_LINES = Pattern.compile(
-            "(?i)(ScanFilter|TableScan|Input:|Physical input|skipp|pruned|files|row ?groups|deletion|bloom|bitmap|metrics)");
+    private static final Pattern SCAN_NODE = Pattern.compile("(?:TableScan|ScanProject|ScanFilter|ScanFilterProject)\\[table = (tarn:[^,\\]]+)");
+    private static final Pattern COUNTER = Pattern.compile("'([a-z_.]+)' = LongCount\\{total=([0-9]+)}");
 
     private final PrintStream out;
     private final PrintStream progress;
@@ -95,7 +95,8 @@ public final class TarnDemo
             throw new IOException("Warehouse directory does not exist: " + warehouse);
         }
         TrinoServer server = ensureServer(installation, serverDirectory, warehouse);
-        TrinoCli cli = new TrinoCli(installation, server.uri(), CATALOG);
+        TrinoCli cli = new TrinoCli(installation, server.uri(), CATALOG,
+                options.warehouse().isEmpty() ? Optional.of(DemoWarehouse.DATABASE) : Optional.empty());
 
         if (options.query().isPresent()) {
             TrinoCli.Result result = cli.execute(options.query().get(), "CSV");
@@ -123,7 +124,7 @@ public final class TarnDemo
         out.println("Opening Trino's CLI on catalog '" + CATALOG + "'" + (options.warehouse().isEmpty() ? ", schema '" + DemoWarehouse.DATABASE + "'" : "")
                 + ". Try SHOW TABLES; DESCRIBE lineitem; SELECT * FROM \"lineitem$snapshots\"; quit with 'quit' or Ctrl-D.");
         try {
-            cli.interactive(options.warehouse().isEmpty() ? DemoWarehouse.DATABASE : "default");
+            cli.interactive();
         }
         finally {
             progress.println("Stopping Trino (pid " + server.pid() + ")...");
@@ -205,16 +206,47 @@ public final class TarnDemo
             throws SQLException
     {
         List<List<String>> plan = timed(connection, "EXPLAIN ANALYZE VERBOSE " + sql);
-        List<String> excerpt = new ArrayList<>();
+        StringBuilder text = new StringBuilder();
         for (List<String> row : plan.subList(1, plan.size())) {
-            for (String line : row.get(0).split("\n")) {
-                if (EXPLAIN_LINES.matcher(line).find() && excerpt.size() < 16) {
-                    excerpt.add(line.strip());
+            text.append(row.get(0)).append('\n');
+        }
+        explainExcerpt(text.toString()).forEach(out::println);
+    }
+
+    /**
+     * The scan nodes of an {@code EXPLAIN ANALYZE VERBOSE} text over catalog {@code tarn}: the
+     * node, its non-zero connector and split-generation counters, and its input line.
+     */
+    static List<String> explainExcerpt(String plan)
+    {
+        List<String> excerpt = new ArrayList<>();
+        String[] lines = plan.split("\n");
+        for (int i = 0; i < lines.length; i++) {
+            Matcher node = SCAN_NODE.matcher(lines[i]);
+            if (!node.find()) {
+                continue;
+            }
+            excerpt.add("EXPLAIN ANALYZE VERBOSE, scan of " + node.group(1) + " (non-zero counters):");
+            List<String> planning = new ArrayList<>();
+            List<String> reading = new ArrayList<>();
+            String input = null;
+            for (int j = i + 1; j < lines.length && !SCAN_NODE.matcher(lines[j]).find() && !lines[j].contains("─ "); j++) {
+                Matcher counter = COUNTER.matcher(lines[j]);
+                if (counter.find() && !counter.group(2).equals("0")) {
+                    String name = counter.group(1);
+                    (name.startsWith("planning.") ? planning : reading).add(name.substring(name.indexOf('.') + 1) + "=" + counter.group(2));
+                }
+                else if (lines[j].strip().startsWith("Input:")) {
+                    input = lines[j].strip();
                 }
             }
+            excerpt.add("    planning: " + String.join(" ", planning));
+            excerpt.add("    reading:  " + String.join(" ", reading));
+            if (input != null) {
+                excerpt.add("    " + input);
+            }
         }
-        out.println("EXPLAIN ANALYZE VERBOSE, the scan:");
-        excerpt.forEach(line -> out.println("    " + line));
+        return excerpt;
     }
 
     // the header row first, then the rows, every value as text

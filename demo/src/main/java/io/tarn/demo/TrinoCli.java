@@ -10,6 +10,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import static java.util.Objects.requireNonNull;
@@ -23,12 +24,14 @@ public final class TrinoCli
     private final TrinoInstallation installation;
     private final URI server;
     private final String catalog;
+    private final Optional<String> schema;
 
-    public TrinoCli(TrinoInstallation installation, URI server, String catalog)
+    public TrinoCli(TrinoInstallation installation, URI server, String catalog, Optional<String> schema)
     {
         this.installation = requireNonNull(installation, "installation is null");
         this.server = requireNonNull(server, "server is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.schema = requireNonNull(schema, "schema is null");
     }
 
     /**
@@ -71,11 +74,10 @@ public final class TrinoCli
     /**
      * Opens the CLI on this process's terminal and returns its exit code when the user quits.
      */
-    public int interactive(String schema)
+    public int interactive()
             throws IOException
     {
         List<String> command = command();
-        command.add("--schema=" + schema);
         // Ctrl-C at the terminal reaches the whole foreground process group: the CLI cancels its
         // query, and this process must not die under it
         Signal interrupt = new Signal("INT");
@@ -106,6 +108,7 @@ public final class TrinoCli
         command.add(installation.cliJar().toString());
         command.add("--server=" + server);
         command.add("--catalog=" + catalog);
+        schema.ifPresent(name -> command.add("--schema=" + name));
         command.add("--user=tarn");
         return command;
     }

@@ -114,8 +114,8 @@ public class TestTrinoServer
         long sum = oracle.stream().map(line -> line.split("\t", -1)[3]).filter(Predicate.not("\\N"::equals)).mapToLong(Long::parseLong).sum();
         long nullCategories = oracle.stream().filter(line -> line.split("\t", -1)[2].equals("\\N")).count();
 
-        TrinoCli.Result result = new TrinoCli(installation, server.uri(), "tarn")
-                .execute("SELECT count(*), sum(v), count(*) - count(category) FROM ref.append_file_index", "CSV");
+        TrinoCli.Result result = new TrinoCli(installation, server.uri(), "tarn", Optional.of("ref"))
+                .execute("SELECT count(*), sum(v), count(*) - count(category) FROM append_file_index", "CSV");
         assertThat(result.exitCode()).as(result.errors()).isZero();
         assertThat(result.output()).isEqualTo("\"%d\",\"%d\",\"%d\"\n".formatted(count, sum, nullCategories));
     }
@@ -124,7 +124,7 @@ public class TestTrinoServer
     public void testMetadataThroughCli()
             throws Exception
     {
-        TrinoCli.Result result = new TrinoCli(installation, server.uri(), "tarn").execute("SHOW TABLES FROM ref", "CSV");
+        TrinoCli.Result result = new TrinoCli(installation, server.uri(), "tarn", Optional.empty()).execute("SHOW TABLES FROM ref", "CSV");
         assertThat(result.exitCode()).as(result.errors()).isZero();
         assertThat(result.output().lines().toList())
                 .containsExactlyInAnyOrderElementsOf(TABLES.stream().map(table -> "\"" + table.tableName() + "\"").toList());
@@ -134,7 +134,7 @@ public class TestTrinoServer
     public void testCliReportsErrors()
             throws Exception
     {
-        TrinoCli.Result result = new TrinoCli(installation, server.uri(), "tarn").execute("SELECT * FROM ref.no_such_table", "CSV");
+        TrinoCli.Result result = new TrinoCli(installation, server.uri(), "tarn", Optional.empty()).execute("SELECT * FROM ref.no_such_table", "CSV");
         assertThat(result.exitCode()).isNotZero();
         assertThat(result.errors()).contains("no_such_table");
     }
