@@ -336,7 +336,8 @@ public final class TrinoServer
                 // one node: no spilling, no fault-tolerant exchange, the web UI stays quiet
                 "query.max-memory=" + halfOf(config.heap()),
                 "query.max-memory-per-node=" + halfOf(config.heap()));
-        writeLines(etc.resolve("log.properties"), "io.trino=INFO");
+        // parquet-mr (inside the Hive plugin) logs every file it filters at INFO
+        writeLines(etc.resolve("log.properties"), "io.trino=INFO", "org.apache.parquet=WARN");
         for (Map.Entry<String, Map<String, String>> catalog : config.catalogs().entrySet()) {
             List<String> lines = new ArrayList<>();
             catalog.getValue().forEach((key, value) -> lines.add(key + "=" + value));
