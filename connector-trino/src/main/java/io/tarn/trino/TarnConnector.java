@@ -11,6 +11,7 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 import io.trino.spi.type.TypeManager;
@@ -44,6 +45,7 @@ public class TarnConnector
     private final TarnSplitManager splitManager;
     private final TarnPageSourceProvider pageSourceProvider;
     private final TarnPageSinkProvider pageSinkProvider;
+    private final Set<Procedure> procedures;
 
     public TarnConnector(String catalogName, TarnConfig config, TypeManager typeManager)
     {
@@ -57,6 +59,7 @@ public class TarnConnector
         this.splitManager = new TarnSplitManager(tables, config);
         this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator);
         this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
+        this.procedures = new TarnProcedures(tables).procedures();
     }
 
     /**
@@ -121,6 +124,18 @@ public class TarnConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return tableProperties.properties();
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return TarnSessionProperties.properties();
     }
 
     @Override

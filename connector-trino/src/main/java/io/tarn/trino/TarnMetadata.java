@@ -17,6 +17,7 @@ import io.trino.spi.connector.AggregationApplicationResult;
 import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
@@ -594,11 +595,56 @@ final class TarnMetadata
         PaimonTable table = tables.load(handle.schemaTableName());
         try {
             // Paimon's batch writers commit with this identifier
-            new TableCommit(table, "trino-" + session.getQueryId()).commit(entries, CommitKind.APPEND, Long.MAX_VALUE);
+            TableCommit commit = new TableCommit(table, "trino-" + session.getQueryId());
+            if (TarnSessionProperties.isInsertOverwrite(session)) {
+                commit.overwritePartitionsOf(entries, Long.MAX_VALUE);
+            }
+            else {
+                commit.commit(entries, CommitKind.APPEND, Long.MAX_VALUE);
+            }
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot commit to table " + handle.schemaTableName(), e);
         }
+    }
+
+    @Override
+    public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
+    {
+        if (!(position instanceof ColumnPosition.Last)) {
+            throw new TrinoException(NOT_SUPPORTED, "Columns are added at the end of a Tarn table");
+        }
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.addColumn(table, column));
+    }
+
+    @Override
+    public void renameColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle source, String target)
+    {
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.renameColumn(table, ((TarnColumnHandle) source).fieldId(), target));
+    }
+
+    @Override
+    public void dropColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column)
+    {
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.dropColumn(table, ((TarnColumnHandle) column).fieldId()));
+    }
+
+    private interface SchemaChange
+    {
+        void apply(PaimonTable table)
+                throws IOException;
+    }
+
+    private void alter(TarnTableHandle handle, SchemaChange change)
+    {
+        PaimonTable table = tables.load(handle.schemaTableName());
+        try {
+            change.apply(table);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot alter table " + handle.schemaTableName(), e);
+        }
+        tables.invalidate(handle.schemaTableName());
     }
 
     @Override

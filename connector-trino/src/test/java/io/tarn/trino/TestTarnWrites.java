@@ -2,7 +2,9 @@ package io.tarn.trino;
 
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.TemporaryDirectories;
+import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -114,6 +116,52 @@ public class TestTarnWrites
                 .hasMessageContaining("nope");
         assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad2 (id integer) WITH (options = ARRAY['novalue'])"))
                 .hasMessageContaining("key=value");
+    }
+
+    @Test
+    public void testSchemaEvolutionByFieldId()
+    {
+        runner.execute("CREATE TABLE tarn.w.evolve (id integer, a varchar, b bigint)");
+        runner.execute("INSERT INTO tarn.w.evolve VALUES (1, 'x', 10)");
+        runner.execute("ALTER TABLE tarn.w.evolve ADD COLUMN c double");
+        runner.execute("INSERT INTO tarn.w.evolve VALUES (2, 'y', 20, 2.5)");
+        runner.execute("ALTER TABLE tarn.w.evolve RENAME COLUMN a TO a2");
+        runner.execute("ALTER TABLE tarn.w.evolve DROP COLUMN b");
+        CanonicalRows expected = CanonicalRows.of(List.of("1\tx\t\\N", "2\ty\t2.5"));
+        assertThat(ReferenceReader.read(warehouse, "w.evolve")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.evolve"))).isEqualTo(expected);
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"evolve$schemas\"").getOnlyValue()).isEqualTo(4L);
+    }
+
+    @Test
+    public void testInsertOverwriteReplacesWrittenPartitions()
+    {
+        runner.execute("CREATE TABLE tarn.w.parts (id integer, p varchar) WITH (partitioned_by = ARRAY['p'])");
+        runner.execute("INSERT INTO tarn.w.parts VALUES (1, 'a'), (2, 'b')");
+        Session overwrite = Session.builder(runner.getDefaultSession())
+                .setCatalogSessionProperty(TarnQueryRunner.CATALOG, TarnSessionProperties.INSERT_OVERWRITE, "true")
+                .build();
+        runner.execute(overwrite, "INSERT INTO tarn.w.parts VALUES (3, 'a')");
+        CanonicalRows expected = CanonicalRows.of(List.of("3\ta", "2\tb"));
+        assertThat(ReferenceReader.read(warehouse, "w.parts")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.parts"))).isEqualTo(expected);
+    }
+
+    @Test
+    public void testTagProcedures()
+    {
+        runner.execute("CREATE TABLE tarn.w.tagged (id integer)");
+        runner.execute("INSERT INTO tarn.w.tagged VALUES 1, 2");
+        runner.execute("INSERT INTO tarn.w.tagged VALUES 3");
+        runner.execute("CALL tarn.system.create_tag('w', 'tagged', 'v1', 1)");
+        CanonicalRows first = CanonicalRows.of(List.of("1", "2"));
+        assertThat(ReferenceReader.read(warehouse, ReferenceScan.of("w.tagged").atTag("v1"))).isEqualTo(first);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.tagged FOR VERSION AS OF 'v1'"))).isEqualTo(first);
+        assertThat(runner.execute("SELECT tag_name, snapshot_id FROM tarn.w.\"tagged$tags\"").getMaterializedRows().get(0).getFields())
+                .containsExactly("v1", 1L);
+        runner.execute("CALL tarn.system.delete_tag('w', 'tagged', 'v1')");
+        assertThatThrownBy(() -> runner.execute("SELECT * FROM tarn.w.tagged FOR VERSION AS OF 'v1'"))
+                .hasMessageContaining("v1");
     }
 
     @Test
