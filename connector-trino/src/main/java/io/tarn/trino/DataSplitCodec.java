@@ -3,6 +3,8 @@ package io.tarn.trino;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.manifest.FileKind;
+import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
@@ -20,10 +22,11 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * A compact binary form of a {@link DataSplit} that travels inside a split from the coordinator
- * to a worker, so that workers read exactly the files planning chose without reading manifests.
- * The bytes come from this connector's own coordinator, not from a table file; a version byte
- * still guards against a worker of another build.
+ * Compact binary forms of a {@link DataSplit} and of a {@link ManifestEntry}, which travel
+ * between the coordinator and the workers (splits out, written files back), so that workers
+ * read exactly the files planning chose without reading manifests. The bytes come from this
+ * connector's own nodes, not from a table file; a version byte still guards against a node of
+ * another build.
  */
 final class DataSplitCodec
 {
@@ -90,6 +93,40 @@ final class DataSplitCodec
         }
         catch (IOException e) {
             throw new UncheckedIOException("Malformed Tarn split", e);
+        }
+    }
+
+    /**
+     * A manifest entry a writer produced, on its way from a worker to the committing coordinator.
+     */
+    static byte[] encode(ManifestEntry entry)
+    {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(VERSION);
+            out.writeUTF(entry.kind().name());
+            writeRow(out, entry.partition());
+            out.writeInt(entry.bucket());
+            out.writeInt(entry.totalBuckets());
+            writeFile(out, entry.file());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return bytes.toByteArray();
+    }
+
+    static ManifestEntry decodeEntry(byte[] encoded)
+    {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
+            int version = in.readByte();
+            if (version != VERSION) {
+                throw new IllegalArgumentException("Manifest entry encoded with version " + version + ", this coordinator reads version " + VERSION);
+            }
+            return new ManifestEntry(FileKind.valueOf(in.readUTF()), readRow(in), in.readInt(), in.readInt(), readFile(in));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("Malformed Tarn manifest entry", e);
         }
     }
 

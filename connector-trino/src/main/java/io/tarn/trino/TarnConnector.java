@@ -4,11 +4,14 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.fs.LocalFileIO;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 import io.trino.spi.type.TypeManager;
@@ -19,6 +22,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.CONFIGURATION_INVALID;
 import static io.trino.spi.transaction.IsolationLevel.READ_COMMITTED;
@@ -40,6 +44,8 @@ public class TarnConnector
     private final TarnTableProperties tableProperties;
     private final TarnSplitManager splitManager;
     private final TarnPageSourceProvider pageSourceProvider;
+    private final TarnPageSinkProvider pageSinkProvider;
+    private final Set<Procedure> procedures;
 
     public TarnConnector(String catalogName, TarnConfig config, TypeManager typeManager)
     {
@@ -52,6 +58,8 @@ public class TarnConnector
         this.allocator = new RootAllocator();
         this.splitManager = new TarnSplitManager(tables, config);
         this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator);
+        this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
+        this.procedures = new TarnProcedures(tables).procedures();
     }
 
     /**
@@ -107,9 +115,33 @@ public class TarnConnector
     }
 
     @Override
+    public ConnectorPageSinkProvider getPageSinkProvider()
+    {
+        return pageSinkProvider;
+    }
+
+    @Override
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return tableProperties.properties();
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return TarnSessionProperties.properties();
+    }
+
+    @Override
+    public Set<ConnectorCapabilities> getCapabilities()
+    {
+        return Set.of(ConnectorCapabilities.NOT_NULL_COLUMN_CONSTRAINT);
     }
 
     TarnConfig config()

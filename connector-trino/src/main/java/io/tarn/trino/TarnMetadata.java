@@ -1,20 +1,30 @@
 package io.tarn.trino;
 
+import io.airlift.slice.Slice;
+import io.tarn.storage.commit.TableCommit;
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.FileStatus;
+import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
-import io.tarn.types.DataType;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.AggregateFunction;
 import io.trino.spi.connector.AggregationApplicationResult;
 import io.trino.spi.connector.Assignment;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorOutputMetadata;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTableLayout;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
@@ -22,6 +32,8 @@ import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.LimitApplicationResult;
 import io.trino.spi.connector.PointerType;
 import io.trino.spi.connector.ProjectionApplicationResult;
+import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SchemaTablePrefix;
 import io.trino.spi.connector.SystemTable;
@@ -32,6 +44,8 @@ import io.trino.spi.expression.FieldDereference;
 import io.trino.spi.expression.Variable;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
 import io.trino.spi.type.LongTimestamp;
 import io.trino.spi.type.LongTimestampWithTimeZone;
@@ -45,6 +59,7 @@ import java.io.IOException;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,8 +67,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import io.airlift.slice.Slice;
-
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
@@ -490,6 +504,175 @@ final class TarnMetadata
                 List.of(new Assignment(count.name(), count, BIGINT)),
                 Map.of(),
                 false));
+    }
+
+    @Override
+    public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
+    {
+        try {
+            if (tables.catalog().databaseExists(schemaName)) {
+                throw new TrinoException(ALREADY_EXISTS, "Schema %s already exists in catalog %s".formatted(schemaName, catalogName));
+            }
+            tables.catalog().createDatabase(schemaName);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot create schema " + schemaName, e);
+        }
+    }
+
+    @Override
+    public void createTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode)
+    {
+        if (saveMode == SaveMode.REPLACE) {
+            throw new TrinoException(NOT_SUPPORTED, "CREATE OR REPLACE TABLE is not supported");
+        }
+        SchemaTableName name = tableMetadata.getTable();
+        if (saveMode == SaveMode.IGNORE && tables.find(name).isPresent()) {
+            return;
+        }
+        try {
+            tables.catalog().createTable(TarnTables.identifier(name), TarnTableCreation.schema(tableMetadata));
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot create table " + name, e);
+        }
+        tables.invalidate(name);
+    }
+
+    @Override
+    public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
+    {
+        if (replace) {
+            throw new TrinoException(NOT_SUPPORTED, "CREATE OR REPLACE TABLE is not supported");
+        }
+        createTable(session, tableMetadata, SaveMode.FAIL);
+        return writeHandle(tables.load(tableMetadata.getTable()));
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, ConnectorOutputTableHandle tableHandle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        commit(session, (TarnWriteHandle) tableHandle, fragments);
+        return Optional.empty();
+    }
+
+    @Override
+    public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
+    {
+        TarnTableHandle handle = (TarnTableHandle) tableHandle;
+        PaimonTable table = tables.load(handle.schemaTableName());
+        if (!table.schema().primaryKeys().isEmpty()) {
+            throw new TrinoException(TarnErrorCode.TARN_UNSUPPORTED_FEATURE, "Table %s has a primary key; writing primary-key tables is not supported yet".formatted(handle.schemaTableName()));
+        }
+        return writeHandle(table);
+    }
+
+    private TarnWriteHandle writeHandle(PaimonTable table)
+    {
+        try {
+            TableSchema schema = table.latestSchema();
+            List<Type> columnTypes = schema.fields().stream().map(field -> types.toTrinoType(field.type())).toList();
+            return new TarnWriteHandle(table.identifier().database(), table.identifier().table(), schema.id(), columnTypes);
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot write table " + table.name(), e);
+        }
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        commit(session, (TarnWriteHandle) insertHandle, fragments);
+        return Optional.empty();
+    }
+
+    private void commit(ConnectorSession session, TarnWriteHandle handle, Collection<Slice> fragments)
+    {
+        List<ManifestEntry> entries = fragments.stream().map(fragment -> DataSplitCodec.decodeEntry(fragment.getBytes())).toList();
+        if (entries.isEmpty()) {
+            return;
+        }
+        PaimonTable table = tables.load(handle.schemaTableName());
+        try {
+            // Paimon's batch writers commit with this identifier
+            TableCommit commit = new TableCommit(table, "trino-" + session.getQueryId());
+            if (TarnSessionProperties.isInsertOverwrite(session)) {
+                commit.overwritePartitionsOf(entries, Long.MAX_VALUE);
+            }
+            else {
+                commit.commit(entries, CommitKind.APPEND, Long.MAX_VALUE);
+            }
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot commit to table " + handle.schemaTableName(), e);
+        }
+    }
+
+    @Override
+    public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
+    {
+        if (!(position instanceof ColumnPosition.Last)) {
+            throw new TrinoException(NOT_SUPPORTED, "Columns are added at the end of a Tarn table");
+        }
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.addColumn(table, column));
+    }
+
+    @Override
+    public void renameColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle source, String target)
+    {
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.renameColumn(table, ((TarnColumnHandle) source).fieldId(), target));
+    }
+
+    @Override
+    public void dropColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column)
+    {
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.dropColumn(table, ((TarnColumnHandle) column).fieldId()));
+    }
+
+    private interface SchemaChange
+    {
+        void apply(PaimonTable table)
+                throws IOException;
+    }
+
+    private void alter(TarnTableHandle handle, SchemaChange change)
+    {
+        PaimonTable table = tables.load(handle.schemaTableName());
+        try {
+            change.apply(table);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot alter table " + handle.schemaTableName(), e);
+        }
+        tables.invalidate(handle.schemaTableName());
+    }
+
+    @Override
+    public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        TarnTableHandle handle = (TarnTableHandle) tableHandle;
+        PaimonTable table = tables.load(handle.schemaTableName());
+        try {
+            deleteRecursively(table.fileIO(), table.location());
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot drop table " + handle.schemaTableName(), e);
+        }
+        tables.invalidate(handle.schemaTableName());
+    }
+
+    private static void deleteRecursively(FileIO fileIO, String path)
+            throws IOException
+    {
+        for (FileStatus status : fileIO.list(path)) {
+            if (status.directory()) {
+                deleteRecursively(fileIO, status.path());
+            }
+            else {
+                fileIO.delete(status.path());
+            }
+        }
+        fileIO.delete(path);
     }
 
     @Override

@@ -1,8 +1,8 @@
 package io.tarn.trino;
 
+import io.trino.spi.TrinoException;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.type.ArrayType;
-import io.trino.spi.type.MapType;
 import io.trino.spi.type.TypeManager;
 
 import java.util.LinkedHashMap;
@@ -10,8 +10,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
 
 /**
  * The table properties {@code SHOW CREATE TABLE} shows and {@code CREATE TABLE} accepts: the
@@ -35,6 +37,7 @@ final class TarnTableProperties
 
     TarnTableProperties(TypeManager typeManager)
     {
+        requireNonNull(typeManager, "typeManager is null");
         properties = List.of(
                 columnList(PARTITIONED_BY, "Partition columns"),
                 columnList(PRIMARY_KEY, "Primary key columns"),
@@ -44,13 +47,13 @@ final class TarnTableProperties
                 columnList(BITMAP_COLUMNS, "Columns with a bitmap file index"),
                 new PropertyMetadata<>(
                         OPTIONS,
-                        "Other Paimon table options",
-                        new MapType(VARCHAR, VARCHAR, typeManager.getTypeOperators()),
+                        "Other Paimon table options, as 'key=value' entries",
+                        new ArrayType(VARCHAR),
                         Map.class,
                         Map.of(),
                         false,
-                        value -> stringMap((Map<?, ?>) value),
-                        value -> value));
+                        value -> options((List<?>) value),
+                        value -> encodeOptions((Map<?, ?>) value)));
     }
 
     List<PropertyMetadata<?>> properties()
@@ -72,10 +75,26 @@ final class TarnTableProperties
                 value -> value);
     }
 
-    private static Map<String, String> stringMap(Map<?, ?> value)
+    private static List<String> encodeOptions(Map<?, ?> options)
+    {
+        return options.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).toList();
+    }
+
+    /**
+     * The options as a map; SHOW CREATE TABLE cannot print a map literal, so the property is
+     * an array of {@code key=value} entries.
+     */
+    private static Map<String, String> options(List<?> entries)
     {
         Map<String, String> map = new LinkedHashMap<>();
-        value.forEach((key, entry) -> map.put((String) key, (String) entry));
+        for (Object entry : entries) {
+            String text = (String) entry;
+            int equals = text.indexOf('=');
+            if (equals <= 0) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table option '%s' is not of the form key=value".formatted(text));
+            }
+            map.put(text.substring(0, equals).trim(), text.substring(equals + 1).trim());
+        }
         return map;
     }
 }
