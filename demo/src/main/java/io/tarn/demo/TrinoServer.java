@@ -311,7 +311,7 @@ public final class TrinoServer
                 "node.data-dir=" + dataDirectory(directory),
                 "node.bind-ip=127.0.0.1",
                 "node.internal-address=127.0.0.1");
-        writeLines(etc.resolve("jvm.config"),
+        List<String> jvm = new ArrayList<>(List.of(
                 "-server",
                 "-Xmx" + config.heap(),
                 "-XX:+UseG1GC",
@@ -325,7 +325,9 @@ public final class TrinoServer
                 // Arrow's memory (inside the Tarn plugin) reaches into java.nio and sun.misc.Unsafe
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
-                "--enable-native-access=ALL-UNNAMED");
+                "--enable-native-access=ALL-UNNAMED"));
+        jvm.addAll(config.jvmOptions());
+        writeLines(etc.resolve("jvm.config"), jvm.toArray(String[]::new));
         writeLines(etc.resolve("config.properties"),
                 "coordinator=true",
                 "node-scheduler.include-coordinator=true",

@@ -1,8 +1,10 @@
 package io.tarn.demo;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -10,9 +12,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * What a {@link TrinoServer} is started with: its own directory (etc/, plugin/, data/ are laid out
  * below it), the plugin directories to install by name, the catalogs to create (name to catalog
- * properties), and the JVM heap.
+ * properties), the JVM heap and any further JVM options.
  */
-public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<String, Map<String, String>> catalogs, String heap)
+public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<String, Map<String, String>> catalogs, String heap, List<String> jvmOptions)
 {
     public static final String DEFAULT_HEAP = "1G";
 
@@ -22,6 +24,7 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
         plugins = Map.copyOf(requireNonNull(plugins, "plugins is null"));
         catalogs = copyCatalogs(requireNonNull(catalogs, "catalogs is null"));
         requireNonNull(heap, "heap is null");
+        jvmOptions = List.copyOf(requireNonNull(jvmOptions, "jvmOptions is null"));
         if (!heap.matches("[0-9]+[MG]")) {
             throw new IllegalArgumentException("Heap size must look like 512M or 2G: " + heap);
         }
@@ -29,21 +32,21 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
 
     public static TrinoServerConfig in(Path directory)
     {
-        return new TrinoServerConfig(directory.toAbsolutePath(), Map.of(), Map.of(), DEFAULT_HEAP);
+        return new TrinoServerConfig(directory.toAbsolutePath(), Map.of(), Map.of(), DEFAULT_HEAP, List.of());
     }
 
     public TrinoServerConfig withPlugin(String name, Path pluginDirectory)
     {
         Map<String, Path> newPlugins = new LinkedHashMap<>(plugins);
         newPlugins.put(name, pluginDirectory.toAbsolutePath());
-        return new TrinoServerConfig(directory, newPlugins, catalogs, heap);
+        return new TrinoServerConfig(directory, newPlugins, catalogs, heap, jvmOptions);
     }
 
     public TrinoServerConfig withCatalog(String name, Map<String, String> properties)
     {
         Map<String, Map<String, String>> newCatalogs = new LinkedHashMap<>(catalogs);
         newCatalogs.put(name, properties);
-        return new TrinoServerConfig(directory, plugins, newCatalogs, heap);
+        return new TrinoServerConfig(directory, plugins, newCatalogs, heap, jvmOptions);
     }
 
     /**
@@ -59,7 +62,18 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
 
     public TrinoServerConfig withHeap(String newHeap)
     {
-        return new TrinoServerConfig(directory, plugins, catalogs, newHeap);
+        return new TrinoServerConfig(directory, plugins, catalogs, newHeap, jvmOptions);
+    }
+
+    /**
+     * Adds JVM options after the standard ones (for example {@code -XX:TieredStopAtLevel=1}, which
+     * starts a short-lived test server sooner on few cores).
+     */
+    public TrinoServerConfig withJvmOptions(List<String> options)
+    {
+        List<String> newOptions = new ArrayList<>(jvmOptions);
+        newOptions.addAll(options);
+        return new TrinoServerConfig(directory, plugins, catalogs, heap, newOptions);
     }
 
     private static Map<String, Map<String, String>> copyCatalogs(Map<String, Map<String, String>> catalogs)
