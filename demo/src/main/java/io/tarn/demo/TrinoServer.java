@@ -26,6 +26,7 @@ import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
@@ -75,6 +76,8 @@ public final class TrinoServer
         if (previous.isPresent()) {
             throw new IOException("A Trino server (pid " + previous.get().pid() + ") already runs from " + directory + "; stop it first");
         }
+        // a pid file left by a crashed server would make the launcher refuse to start, or name another process
+        Files.deleteIfExists(pidFile(directory));
         int port = freePort();
         layOut(config, port);
 
@@ -227,7 +230,7 @@ public final class TrinoServer
         SQLException lastFailure = null;
         while (System.nanoTime() < deadline) {
             if (!isAlive()) {
-                throw new IOException("Trino server (pid " + pid + ") exited during start-up; end of " + serverLog() + ":\n" + tail(serverLog(), 40), lastFailure);
+                throw new IOException("Trino server (pid " + pid + ") exited during start-up; " + logTails(), lastFailure);
             }
             try {
                 query("SELECT 1");
@@ -238,7 +241,16 @@ public final class TrinoServer
             }
             sleep(Duration.ofMillis(500));
         }
-        throw new IOException("Trino server (pid " + pid + ") did not answer a query within " + timeout.toSeconds() + "s; end of " + serverLog() + ":\n" + tail(serverLog(), 40), lastFailure);
+        throw new IOException("Trino server (pid " + pid + ") did not answer a query within " + timeout.toSeconds() + "s; " + logTails(), lastFailure);
+    }
+
+    // the JVM's own output (before Trino's logging starts) goes to the launcher log, the rest to the server log
+    private String logTails()
+    {
+        Path launcherLog = dataDirectory(directory).resolve("var/log/launcher.log");
+        // the launcher logs its whole environment, which has no place in an error message
+        String launcherTail = tail(launcherLog, 15).lines().filter(line -> !line.startsWith("Environment:")).collect(Collectors.joining("\n"));
+        return "end of " + launcherLog + ":\n" + launcherTail + "\nend of " + serverLog() + ":\n" + tail(serverLog(), 40);
     }
 
     /**
