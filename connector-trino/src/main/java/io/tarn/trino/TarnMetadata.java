@@ -159,7 +159,15 @@ final class TarnMetadata
             throw TarnExceptions.translate("Cannot read table " + tableName + " at " + describe(version), e);
         }
         Optional<String> tagName = version instanceof ScanVersion.TagName tag ? Optional.of(tag.name()) : Optional.empty();
-        long schemaId = snapshot.map(Snapshot::schemaId).orElse(table.get().schema().id());
+        // as in Paimon: the latest version reads with the current schema (ALTER TABLE does not
+        // commit a snapshot), time travel with the schema its snapshot was written with
+        long schemaId;
+        try {
+            schemaId = version instanceof ScanVersion.Latest || snapshot.isEmpty() ? table.get().latestSchema().id() : snapshot.get().schemaId();
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot read the schema of table " + tableName, e);
+        }
         return TarnTableHandle.of(tableName, snapshot.map(Snapshot::id), tagName, schemaId);
     }
 
@@ -324,8 +332,13 @@ final class TarnMetadata
                 continue;
             }
             List<ColumnMetadata> tableColumns = new ArrayList<>();
-            for (DataField field : table.get().schema().fields()) {
-                tableColumns.add(columnMetadata(field));
+            try {
+                for (DataField field : table.get().latestSchema().fields()) {
+                    tableColumns.add(columnMetadata(field));
+                }
+            }
+            catch (IOException e) {
+                throw TarnExceptions.translate("Cannot read the schema of table " + name, e);
             }
             columns.put(name, tableColumns);
         }
