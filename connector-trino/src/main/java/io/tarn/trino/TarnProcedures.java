@@ -17,8 +17,10 @@ import java.util.Set;
 
 import static io.tarn.trino.TarnErrorCode.TARN_UNKNOWN_SNAPSHOT;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -124,7 +126,7 @@ final class TarnProcedures
         PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
         try {
             if (retainLast == null || retainLast < 1) {
-                throw new TrinoException(io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT, "retain_last must be at least 1: " + retainLast);
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "retain_last must be at least 1: " + retainLast);
             }
             List<Long> ids = table.snapshotManager().listIds();
             int expire = (int) Math.max(0, ids.size() - retainLast);
@@ -143,7 +145,7 @@ final class TarnProcedures
     private static void writeHint(PaimonTable table, String hint, long id)
             throws IOException
     {
-        table.fileIO().writeFile(table.location() + "/snapshot/" + hint, Long.toString(id).getBytes(java.nio.charset.StandardCharsets.UTF_8), true);
+        table.fileIO().writeFile(table.location() + "/snapshot/" + hint, Long.toString(id).getBytes(UTF_8), true);
     }
 
     public void deleteTag(String schemaName, String tableName, String tag)
