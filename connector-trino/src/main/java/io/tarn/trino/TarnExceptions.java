@@ -8,8 +8,10 @@ import io.tarn.storage.SnapshotNotFoundException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.trino.spi.TrinoException;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.NoSuchFileException;
 
 import static io.tarn.trino.TarnErrorCode.TARN_COMMIT_CONFLICT;
 import static io.tarn.trino.TarnErrorCode.TARN_CORRUPT_FILE;
@@ -40,8 +42,8 @@ final class TarnExceptions
         TarnErrorCode code = switch (failure) {
             case CorruptFileException _ -> TARN_CORRUPT_FILE;
             case MissingFileException _ -> TARN_MISSING_FILE;
-            case java.nio.file.NoSuchFileException _ -> TARN_MISSING_FILE;
-            case java.io.FileNotFoundException _ -> TARN_MISSING_FILE;
+            case NoSuchFileException _ -> TARN_MISSING_FILE;
+            case FileNotFoundException _ -> TARN_MISSING_FILE;
             case SnapshotNotFoundException _ -> TARN_UNKNOWN_SNAPSHOT;
             case UnsupportedTableFeatureException _ -> TARN_UNSUPPORTED_FEATURE;
             case CommitConflictException _ -> TARN_COMMIT_CONFLICT;

@@ -56,9 +56,11 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarcharType;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -71,6 +73,9 @@ import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.SmallintType.SMALLINT;
+import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -159,7 +164,15 @@ final class TarnMetadata
             throw TarnExceptions.translate("Cannot read table " + tableName + " at " + describe(version), e);
         }
         Optional<String> tagName = version instanceof ScanVersion.TagName tag ? Optional.of(tag.name()) : Optional.empty();
-        long schemaId = snapshot.map(Snapshot::schemaId).orElse(table.get().schema().id());
+        // as in Paimon: the latest version reads with the current schema (ALTER TABLE does not
+        // commit a snapshot), time travel with the schema its snapshot was written with
+        long schemaId;
+        try {
+            schemaId = version instanceof ScanVersion.Latest || snapshot.isEmpty() ? table.get().latestSchema().id() : snapshot.get().schemaId();
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot read the schema of table " + tableName, e);
+        }
         return TarnTableHandle.of(tableName, snapshot.map(Snapshot::id), tagName, schemaId);
     }
 
@@ -171,7 +184,7 @@ final class TarnMetadata
             if (type instanceof VarcharType) {
                 return new ScanVersion.TagName(((Slice) value).toStringUtf8());
             }
-            if (type == BIGINT || type == io.trino.spi.type.IntegerType.INTEGER || type == io.trino.spi.type.SmallintType.SMALLINT || type == io.trino.spi.type.TinyintType.TINYINT) {
+            if (type == BIGINT || type == INTEGER || type == SMALLINT || type == TINYINT) {
                 return new ScanVersion.SnapshotId((Long) value);
             }
             throw new TrinoException(NOT_SUPPORTED, "FOR VERSION AS OF on %s takes a snapshot id or a tag name, not a %s".formatted(tableName, type));
@@ -197,7 +210,7 @@ final class TarnMetadata
             case ScanVersion.Latest _ -> "its latest snapshot";
             case ScanVersion.SnapshotId id -> "snapshot " + id.id();
             case ScanVersion.TagName tag -> "tag '" + tag.name() + "'";
-            case ScanVersion.TimestampMillis millis -> "timestamp " + java.time.Instant.ofEpochMilli(millis.millis());
+            case ScanVersion.TimestampMillis millis -> "timestamp " + Instant.ofEpochMilli(millis.millis());
             case ScanVersion.Version named -> "version '" + named.version() + "'";
         };
     }
@@ -269,7 +282,7 @@ final class TarnMetadata
 
     private static List<String> columnList(String value)
     {
-        return java.util.Arrays.stream(value.split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
+        return Arrays.stream(value.split(",")).map(String::trim).filter(name -> !name.isEmpty()).toList();
     }
 
     private ColumnMetadata columnMetadata(DataField field)
@@ -324,8 +337,13 @@ final class TarnMetadata
                 continue;
             }
             List<ColumnMetadata> tableColumns = new ArrayList<>();
-            for (DataField field : table.get().schema().fields()) {
-                tableColumns.add(columnMetadata(field));
+            try {
+                for (DataField field : table.get().latestSchema().fields()) {
+                    tableColumns.add(columnMetadata(field));
+                }
+            }
+            catch (IOException e) {
+                throw TarnExceptions.translate("Cannot read the schema of table " + name, e);
             }
             columns.put(name, tableColumns);
         }

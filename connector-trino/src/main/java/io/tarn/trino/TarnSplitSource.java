@@ -23,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -105,7 +106,7 @@ final class TarnSplitSource
                     }
                     rowsPlanned += part.rowCount();
                     double weight = Math.min(1.0, Math.max(0.01, (double) part.sizeInBytes() / targetSize));
-                    result.add(new TarnSplit(DataSplitCodec.encode(part), part.sizeInBytes(), part.rowCount(), weight, java.util.OptionalLong.empty()));
+                    result.add(new TarnSplit(DataSplitCodec.encode(part), part.sizeInBytes(), part.rowCount(), weight, OptionalLong.empty()));
                 }
             }
             metrics = counters(counters);

@@ -148,7 +148,7 @@ final class TarnSystemTables
                 switch (kind) {
                     case SNAPSHOTS -> snapshots(rows);
                     case SCHEMAS -> schemas(rows);
-                    case OPTIONS -> table.schema().options().forEach((key, value) -> rows.addRow(key, value));
+                    case OPTIONS -> table.latestSchema().options().forEach((key, value) -> rows.addRow(key, value));
                     case TAGS -> tags(rows);
                     case FILES -> files(rows);
                     case MANIFESTS -> manifests(rows);
@@ -176,7 +176,7 @@ final class TarnSystemTables
         private void schemas(InMemoryRecordSet.Builder rows)
                 throws IOException
         {
-            for (long id = 0; id <= table.schema().id(); id++) {
+            for (long id = 0; id <= table.latestSchema().id(); id++) {
                 TableSchema schema;
                 try {
                     schema = table.schema(id);

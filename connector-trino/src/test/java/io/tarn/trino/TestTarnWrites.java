@@ -165,6 +165,25 @@ public class TestTarnWrites
     }
 
     @Test
+    public void testRollbackAndExpireProcedures()
+    {
+        runner.execute("CREATE TABLE tarn.w.history (id integer)");
+        runner.execute("INSERT INTO tarn.w.history VALUES 1");
+        runner.execute("INSERT INTO tarn.w.history VALUES 2");
+        runner.execute("INSERT INTO tarn.w.history VALUES 3");
+        runner.execute("CALL tarn.system.rollback_to('w', 'history', 2)");
+        assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(CanonicalRows.of(List.of("1", "2")));
+        runner.execute("INSERT INTO tarn.w.history VALUES 4");
+        CanonicalRows expected = CanonicalRows.of(List.of("1", "2", "4"));
+        assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(expected);
+
+        runner.execute("CALL tarn.system.expire_snapshots('w', 'history', 1)");
+        assertThat(runner.execute("SELECT snapshot_id FROM tarn.w.\"history$snapshots\"").getOnlyValue()).isEqualTo(3L);
+        assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.history"))).isEqualTo(expected);
+    }
+
+    @Test
     public void testDropTable()
     {
         runner.execute("CREATE TABLE tarn.w.dropped (id integer)");
