@@ -42,12 +42,12 @@ record DemoQuery(String title, String sql, boolean explain)
                           AND l_shipdate < DATE '1995-01-01'
                           AND l_discount BETWEEN 0.05 AND 0.07
                           AND l_quantity < 24""", true),
-                new DemoQuery("Point lookup on an unsorted key (the Bloom-filter index on o_custkey skips files)", """
+                new DemoQuery("Point lookup on an unsorted key (min/max statistics cannot help; only a Bloom-filter index on o_custkey skips files)", """
                         SELECT o_orderkey, o_orderdate, o_totalprice, o_orderpriority, o_orderstatus
                         FROM orders
                         WHERE o_custkey = %d
                         ORDER BY o_orderkey""".formatted(customer), true),
-                new DemoQuery("Selective filter: one part in one partition (partition pruning, then the Bloom filter on l_partkey)", """
+                new DemoQuery("Selective filter: one part in one partition (partition pruning; a Bloom-filter index on l_partkey skips more)", """
                         SELECT l_orderkey, l_linenumber, l_shipdate, l_shipmode, l_quantity, l_extendedprice
                         FROM lineitem
                         WHERE l_shipyear = 1996 AND l_partkey = %d
