@@ -1,0 +1,362 @@
+package io.tarn.trino;
+
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.trino.spi.block.ArrayBlock;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.ByteArrayBlock;
+import io.trino.spi.block.Fixed12Block;
+import io.trino.spi.block.Int128ArrayBlock;
+import io.trino.spi.block.IntArrayBlock;
+import io.trino.spi.block.LongArrayBlock;
+import io.trino.spi.block.MapBlock;
+import io.trino.spi.block.RowBlock;
+import io.trino.spi.block.ShortArrayBlock;
+import io.trino.spi.block.VariableWidthBlock;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.type.CharType;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.MapType;
+import io.trino.spi.type.RowType;
+import io.trino.spi.type.TimeType;
+import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
+import io.trino.spi.type.Type;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
+
+/**
+ * Turns Arrow vectors (as {@code io.tarn.vector.ArrowTypes} maps Paimon types) into Trino blocks
+ * by bulk copies: fixed-width data buffers are copied into primitive arrays in one call, strings
+ * and binaries become one byte slice plus offsets, lists, maps and structs become Array, Map and
+ * Row blocks over their converted children. Only values whose Trino encoding differs (booleans
+ * packed as bits, TIME in picoseconds, timestamps in another unit, CHAR without padding) are
+ * converted value by value.
+ *
+ * <p>A null position of a struct makes its fields null at that position ({@code forcedNulls}),
+ * because a dereferenced field of a null row must read as null.
+ */
+final class ArrowBlocks
+{
+    private static final int PICOS_PER_MILLI = 1_000_000_000;
+
+    private ArrowBlocks() {}
+
+    static Block toBlock(FieldVector vector, Type type, int positions)
+    {
+        return toBlock(vector, type, positions, null);
+    }
+
+    private static Block toBlock(FieldVector vector, Type type, int positions, boolean[] forcedNulls)
+    {
+        Optional<boolean[]> nulls = nulls(vector, positions, forcedNulls);
+        ArrowType arrowType = vector.getField().getType();
+        return switch (arrowType.getTypeID()) {
+            case Bool -> booleans((BitVector) vector, positions, nulls);
+            case Int -> integers((BaseFixedWidthVector) vector, ((ArrowType.Int) arrowType).getBitWidth(), positions, nulls);
+            case FloatingPoint -> ((ArrowType.FloatingPoint) arrowType).getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE
+                    ? new IntArrayBlock(positions, nulls, ints(vector.getDataBuffer(), positions))
+                    : new LongArrayBlock(positions, nulls, longs(vector.getDataBuffer(), positions));
+            case Decimal -> decimals((DecimalVector) vector, (DecimalType) type, positions, nulls);
+            case Date -> new IntArrayBlock(positions, nulls, ints(vector.getDataBuffer(), positions));
+            case Time -> times(vector, (TimeType) type, positions, nulls);
+            case Timestamp -> timestamps((TimeStampVector) vector, type, positions, nulls);
+            case Utf8, Binary -> variableWidth((BaseVariableWidthVector) vector, type, positions, nulls);
+            case Map -> map((MapVector) vector, (MapType) type, positions, nulls);
+            case List -> array((ListVector) vector, (ArrayType) type, positions, nulls);
+            case Struct -> row((StructVector) vector, (RowType) type, positions, nulls);
+            default -> throw new IllegalArgumentException("Unsupported Arrow type " + arrowType + " for Trino type " + type);
+        };
+    }
+
+    private static Optional<boolean[]> nulls(FieldVector vector, int positions, boolean[] forcedNulls)
+    {
+        if (vector.getNullCount() == 0 && forcedNulls == null) {
+            return Optional.empty();
+        }
+        boolean[] nulls = new boolean[positions];
+        boolean any = false;
+        ArrowBuf validity = vector.getValidityBuffer();
+        for (int i = 0; i < positions; i++) {
+            boolean isNull = (validity.getByte(i >>> 3) & (1 << (i & 7))) == 0 || (forcedNulls != null && forcedNulls[i]);
+            nulls[i] = isNull;
+            any |= isNull;
+        }
+        return any ? Optional.of(nulls) : Optional.empty();
+    }
+
+    private static Block booleans(BitVector vector, int positions, Optional<boolean[]> nulls)
+    {
+        byte[] values = new byte[positions];
+        ArrowBuf data = vector.getDataBuffer();
+        for (int i = 0; i < positions; i++) {
+            values[i] = (byte) ((data.getByte(i >>> 3) >>> (i & 7)) & 1);
+        }
+        return new ByteArrayBlock(positions, nulls, values);
+    }
+
+    private static Block integers(BaseFixedWidthVector vector, int bitWidth, int positions, Optional<boolean[]> nulls)
+    {
+        ArrowBuf data = vector.getDataBuffer();
+        return switch (bitWidth) {
+            case 8 -> {
+                byte[] values = new byte[positions];
+                data.getBytes(0, values);
+                yield new ByteArrayBlock(positions, nulls, values);
+            }
+            case 16 -> {
+                short[] values = new short[positions];
+                buffer(data, positions * 2L).asShortBuffer().get(values);
+                yield new ShortArrayBlock(positions, nulls, values);
+            }
+            case 32 -> new IntArrayBlock(positions, nulls, ints(data, positions));
+            case 64 -> new LongArrayBlock(positions, nulls, longs(data, positions));
+            default -> throw new IllegalArgumentException("Unsupported integer width " + bitWidth);
+        };
+    }
+
+    private static ByteBuffer buffer(ArrowBuf data, long length)
+    {
+        return data.nioBuffer(0, Math.toIntExact(length)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static int[] ints(ArrowBuf data, int positions)
+    {
+        int[] values = new int[positions];
+        buffer(data, positions * 4L).asIntBuffer().get(values);
+        return values;
+    }
+
+    private static long[] longs(ArrowBuf data, int positions)
+    {
+        long[] values = new long[positions];
+        buffer(data, positions * 8L).asLongBuffer().get(values);
+        return values;
+    }
+
+    private static Block decimals(DecimalVector vector, DecimalType type, int positions, Optional<boolean[]> nulls)
+    {
+        long[] words = longs(vector.getDataBuffer(), positions * 2);
+        if (type.isShort()) {
+            long[] values = new long[positions];
+            for (int i = 0; i < positions; i++) {
+                values[i] = words[2 * i];
+            }
+            return new LongArrayBlock(positions, nulls, values);
+        }
+        // Arrow stores the low word first, Trino's Int128 the high word first
+        for (int i = 0; i < positions; i++) {
+            long low = words[2 * i];
+            words[2 * i] = words[2 * i + 1];
+            words[2 * i + 1] = low;
+        }
+        return new Int128ArrayBlock(positions, nulls, words);
+    }
+
+    private static Block times(FieldVector vector, TimeType type, int positions, Optional<boolean[]> nulls)
+    {
+        int[] millis = ints(vector.getDataBuffer(), positions);
+        long[] picos = new long[positions];
+        for (int i = 0; i < positions; i++) {
+            picos[i] = millis[i] * (long) PICOS_PER_MILLI;
+        }
+        return new LongArrayBlock(positions, nulls, picos);
+    }
+
+    private static Block timestamps(TimeStampVector vector, Type type, int positions, Optional<boolean[]> nulls)
+    {
+        long[] raw = longs(vector.getDataBuffer(), positions);
+        TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
+        if (type instanceof TimestampType timestamp) {
+            if (timestamp.isShort()) {
+                long factor = switch (unit) {
+                    case MILLISECOND -> 1000;
+                    case MICROSECOND -> 1;
+                    default -> 0;
+                };
+                if (factor == 1) {
+                    return new LongArrayBlock(positions, nulls, raw);
+                }
+                for (int i = 0; i < positions; i++) {
+                    raw[i] = factor == 0 ? Math.floorDiv(raw[i], 1000) : raw[i] * factor;
+                }
+                return new LongArrayBlock(positions, nulls, raw);
+            }
+            int[] fixed12 = new int[positions * 3];
+            for (int i = 0; i < positions; i++) {
+                long micros;
+                int picosOfMicro;
+                switch (unit) {
+                    case NANOSECOND -> {
+                        micros = Math.floorDiv(raw[i], 1000);
+                        picosOfMicro = (int) Math.floorMod(raw[i], 1000) * 1000;
+                    }
+                    case MICROSECOND -> {
+                        micros = raw[i];
+                        picosOfMicro = 0;
+                    }
+                    default -> {
+                        micros = raw[i] * 1000;
+                        picosOfMicro = 0;
+                    }
+                }
+                Fixed12Block.encodeFixed12(micros, picosOfMicro, fixed12, i);
+            }
+            return new Fixed12Block(positions, nulls, fixed12);
+        }
+        TimestampWithTimeZoneType zoned = (TimestampWithTimeZoneType) type;
+        long[] millis = new long[positions];
+        int[] picosOfMilli = new int[positions];
+        for (int i = 0; i < positions; i++) {
+            switch (unit) {
+                case NANOSECOND -> {
+                    millis[i] = Math.floorDiv(raw[i], 1_000_000);
+                    picosOfMilli[i] = (int) Math.floorMod(raw[i], 1_000_000) * 1000;
+                }
+                case MICROSECOND -> {
+                    millis[i] = Math.floorDiv(raw[i], 1000);
+                    picosOfMilli[i] = (int) Math.floorMod(raw[i], 1000) * 1_000_000;
+                }
+                default -> millis[i] = raw[i];
+            }
+        }
+        if (zoned.isShort()) {
+            for (int i = 0; i < positions; i++) {
+                millis[i] = packDateTimeWithZone(millis[i], UTC_KEY);
+            }
+            return new LongArrayBlock(positions, nulls, millis);
+        }
+        int[] fixed12 = new int[positions * 3];
+        for (int i = 0; i < positions; i++) {
+            Fixed12Block.encodeFixed12(packDateTimeWithZone(millis[i], UTC_KEY), picosOfMilli[i], fixed12, i);
+        }
+        return new Fixed12Block(positions, nulls, fixed12);
+    }
+
+    private static Block variableWidth(BaseVariableWidthVector vector, Type type, int positions, Optional<boolean[]> nulls)
+    {
+        int[] offsets = ints(vector.getOffsetBuffer(), positions + 1);
+        int start = offsets[0];
+        int end = offsets[positions];
+        byte[] data = new byte[end - start];
+        vector.getDataBuffer().getBytes(start, data);
+        if (start != 0) {
+            for (int i = 0; i <= positions; i++) {
+                offsets[i] -= start;
+            }
+        }
+        Slice slice = Slices.wrappedBuffer(data);
+        if (type instanceof CharType) {
+            return trimmedChars(slice, offsets, positions, nulls);
+        }
+        return new VariableWidthBlock(positions, slice, offsets, nulls);
+    }
+
+    /**
+     * Trino keeps CHAR values without their trailing spaces.
+     */
+    private static Block trimmedChars(Slice data, int[] offsets, int positions, Optional<boolean[]> nulls)
+    {
+        byte[] trimmed = new byte[data.length()];
+        int[] newOffsets = new int[positions + 1];
+        int length = 0;
+        for (int i = 0; i < positions; i++) {
+            int end = offsets[i + 1];
+            while (end > offsets[i] && data.getByte(end - 1) == ' ') {
+                end--;
+            }
+            data.getBytes(offsets[i], trimmed, length, end - offsets[i]);
+            length += end - offsets[i];
+            newOffsets[i + 1] = length;
+        }
+        return new VariableWidthBlock(positions, Slices.wrappedBuffer(trimmed, 0, length), newOffsets, nulls);
+    }
+
+    private static Block array(ListVector vector, ArrayType type, int positions, Optional<boolean[]> nulls)
+    {
+        int[] offsets = ints(vector.getOffsetBuffer(), positions + 1);
+        Block elements = toBlock(vector.getDataVector(), type.getElementType(), offsets[positions], null);
+        EntryRange range = compactNullEntries(offsets, positions, nulls);
+        return ArrayBlock.fromElementBlock(positions, nulls, range.offsets(), range.select(elements));
+    }
+
+    private static Block map(MapVector vector, MapType type, int positions, Optional<boolean[]> nulls)
+    {
+        int[] offsets = ints(vector.getOffsetBuffer(), positions + 1);
+        StructVector entries = (StructVector) vector.getDataVector();
+        List<FieldVector> children = entries.getChildrenFromFields();
+        Block keys = toBlock(children.get(0), type.getKeyType(), offsets[positions], null);
+        Block values = toBlock(children.get(1), type.getValueType(), offsets[positions], null);
+        EntryRange range = compactNullEntries(offsets, positions, nulls);
+        return MapBlock.fromKeyValueBlock(nulls, range.offsets(), range.select(keys), range.select(values), type);
+    }
+
+    private static Block row(StructVector vector, RowType type, int positions, Optional<boolean[]> nulls)
+    {
+        List<FieldVector> children = vector.getChildrenFromFields();
+        List<Type> fieldTypes = type.getTypeParameters();
+        Block[] fields = new Block[fieldTypes.size()];
+        boolean[] rowNulls = nulls.orElse(null);
+        for (int i = 0; i < fields.length; i++) {
+            fields[i] = toBlock(children.get(i), fieldTypes.get(i), positions, rowNulls);
+        }
+        return RowBlock.fromNotNullSuppressedFieldBlocks(positions, nulls, fields);
+    }
+
+    /**
+     * Trino requires null arrays and maps to own no entries; Arrow allows entries under a null.
+     * When a null position owns entries, the offsets are rebuilt without them and the element
+     * blocks are narrowed to the kept entries.
+     */
+    private static EntryRange compactNullEntries(int[] offsets, int positions, Optional<boolean[]> nulls)
+    {
+        boolean clean = offsets[0] == 0;
+        if (nulls.isPresent()) {
+            boolean[] isNull = nulls.get();
+            for (int i = 0; i < positions && clean; i++) {
+                clean = !isNull[i] || offsets[i] == offsets[i + 1];
+            }
+        }
+        if (clean) {
+            return new EntryRange(offsets, null, 0);
+        }
+        int[] newOffsets = new int[positions + 1];
+        int[] kept = new int[offsets[positions] - offsets[0]];
+        int count = 0;
+        for (int i = 0; i < positions; i++) {
+            if (nulls.isEmpty() || !nulls.get()[i]) {
+                for (int entry = offsets[i]; entry < offsets[i + 1]; entry++) {
+                    kept[count++] = entry;
+                }
+            }
+            newOffsets[i + 1] = count;
+        }
+        return new EntryRange(newOffsets, kept, count);
+    }
+
+    private record EntryRange(int[] offsets, int[] kept, int keptCount)
+    {
+        Block select(Block entries)
+        {
+            return kept == null ? entries : entries.copyPositions(kept, 0, keptCount);
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.tarn.trino;
+
+import io.airlift.configuration.Config;
+import io.airlift.configuration.ConfigDescription;
+import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
+import io.airlift.units.MaxDataSize;
+import io.airlift.units.MaxDuration;
+import io.airlift.units.MinDataSize;
+import io.airlift.units.MinDuration;
+import jakarta.validation.constraints.AssertTrue;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The catalog properties. {@code warehouse} and {@code metastore} are spelled as in the Paimon
+ * connector's filesystem catalog so that its properties file works here with only
+ * {@code connector.name} changed.
+ */
+public class TarnConfig
+{
+    /**
+     * The metastores Paimon's connector knows; only the file system one is implemented.
+     */
+    static final String FILESYSTEM_METASTORE = "filesystem";
+
+    private String warehouse;
+    // absent means the file system catalog, as for the Paimon connector
+    private String metastore;
+    private DataSize splitTargetSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
+    private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
+    private boolean fileIndexEnabled = true;
+    private long metadataCacheSize = 1000;
+    private Duration metadataCacheTtl = new Duration(1, TimeUnit.MINUTES);
+    private int maxConcurrentFileReads = 64;
+
+    @NotNull(message = "warehouse is required: the directory of the Paimon warehouse")
+    public String getWarehouse()
+    {
+        return warehouse;
+    }
+
+    @Config("warehouse")
+    @ConfigDescription("Root directory of the Paimon warehouse (a local path or file: URI)")
+    public TarnConfig setWarehouse(String warehouse)
+    {
+        this.warehouse = warehouse;
+        return this;
+    }
+
+    public String getMetastore()
+    {
+        return metastore;
+    }
+
+    @Config("metastore")
+    @ConfigDescription("Paimon catalog kind; only 'filesystem' is supported")
+    public TarnConfig setMetastore(String metastore)
+    {
+        this.metastore = metastore == null ? null : metastore.trim().toLowerCase(Locale.ROOT);
+        return this;
+    }
+
+    @AssertTrue(message = "metastore must be 'filesystem': Tarn reads Paimon's file system catalog only; the 'hive', 'jdbc' and 'rest' metastores are not supported yet")
+    public boolean isMetastoreSupported()
+    {
+        return metastore == null || metastore.equals(FILESYSTEM_METASTORE);
+    }
+
+    @NotNull
+    @MinDataSize("1MB")
+    @MaxDataSize("8GB")
+    public DataSize getSplitTargetSize()
+    {
+        return splitTargetSize;
+    }
+
+    @Config("tarn.split-target-size")
+    @ConfigDescription("Target size of the data in one split")
+    public TarnConfig setSplitTargetSize(DataSize splitTargetSize)
+    {
+        this.splitTargetSize = splitTargetSize;
+        return this;
+    }
+
+    @NotNull
+    @MinDuration("0ms")
+    @MaxDuration("1h")
+    public Duration getDynamicFilteringWaitTimeout()
+    {
+        return dynamicFilteringWaitTimeout;
+    }
+
+    @Config("tarn.dynamic-filtering.wait-timeout")
+    @ConfigDescription("How long split enumeration waits for dynamic filters")
+    public TarnConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
+    {
+        this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    public boolean isFileIndexEnabled()
+    {
+        return fileIndexEnabled;
+    }
+
+    @Config("tarn.file-index.enabled")
+    @ConfigDescription("Use Bloom-filter and bitmap file indexes to skip files and rows")
+    public TarnConfig setFileIndexEnabled(boolean fileIndexEnabled)
+    {
+        this.fileIndexEnabled = fileIndexEnabled;
+        return this;
+    }
+
+    @Min(0)
+    @Max(1_000_000)
+    public long getMetadataCacheSize()
+    {
+        return metadataCacheSize;
+    }
+
+    @Config("tarn.metadata-cache.size")
+    @ConfigDescription("Tables whose schemas and snapshots are cached; 0 disables the cache")
+    public TarnConfig setMetadataCacheSize(long metadataCacheSize)
+    {
+        this.metadataCacheSize = metadataCacheSize;
+        return this;
+    }
+
+    @NotNull
+    @MinDuration("0ms")
+    public Duration getMetadataCacheTtl()
+    {
+        return metadataCacheTtl;
+    }
+
+    @Config("tarn.metadata-cache.ttl")
+    @ConfigDescription("How long a cached table stays valid")
+    public TarnConfig setMetadataCacheTtl(Duration metadataCacheTtl)
+    {
+        this.metadataCacheTtl = metadataCacheTtl;
+        return this;
+    }
+
+    @Min(1)
+    @Max(10_000)
+    public int getMaxConcurrentFileReads()
+    {
+        return maxConcurrentFileReads;
+    }
+
+    @Config("tarn.max-concurrent-file-reads")
+    @ConfigDescription("Data files a worker reads at the same time")
+    public TarnConfig setMaxConcurrentFileReads(int maxConcurrentFileReads)
+    {
+        this.maxConcurrentFileReads = maxConcurrentFileReads;
+        return this;
+    }
+}

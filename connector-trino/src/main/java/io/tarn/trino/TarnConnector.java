@@ -1,0 +1,157 @@
+package io.tarn.trino;
+
+import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.fs.LocalFileIO;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorCapabilities;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.procedure.Procedure;
+import io.trino.spi.session.PropertyMetadata;
+import io.trino.spi.transaction.IsolationLevel;
+import io.trino.spi.type.TypeManager;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+
+import static io.trino.spi.StandardErrorCode.CONFIGURATION_INVALID;
+import static io.trino.spi.transaction.IsolationLevel.READ_COMMITTED;
+import static io.trino.spi.transaction.IsolationLevel.checkConnectorSupports;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The Tarn connector: one catalog over one Paimon warehouse on the local file system. It owns
+ * the root Arrow allocator of the catalog; every page source reads in a child of it.
+ */
+public class TarnConnector
+        implements Connector
+{
+    private final String catalogName;
+    private final TarnConfig config;
+    private final BufferAllocator allocator;
+    private final TarnTables tables;
+    private final TarnTypes types;
+    private final TarnTableProperties tableProperties;
+    private final TarnSplitManager splitManager;
+    private final TarnPageSourceProvider pageSourceProvider;
+    private final TarnPageSinkProvider pageSinkProvider;
+    private final Set<Procedure> procedures;
+
+    public TarnConnector(String catalogName, TarnConfig config, TypeManager typeManager)
+    {
+        this.catalogName = requireNonNull(catalogName, "catalogName is null");
+        this.config = requireNonNull(config, "config is null");
+        String warehouse = warehouseDirectory(catalogName, config.getWarehouse());
+        this.tables = new TarnTables(new FileSystemCatalog(new LocalFileIO(), warehouse), config);
+        this.types = new TarnTypes(typeManager.getTypeOperators());
+        this.tableProperties = new TarnTableProperties(typeManager);
+        this.allocator = new RootAllocator();
+        this.splitManager = new TarnSplitManager(tables, config);
+        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator);
+        this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
+        this.procedures = new TarnProcedures(tables).procedures();
+    }
+
+    /**
+     * A local directory, given as a path or a {@code file:} URI, that exists.
+     */
+    static String warehouseDirectory(String catalogName, String warehouse)
+    {
+        String text = warehouse.trim();
+        Path path;
+        if (text.contains("://") || text.startsWith("file:")) {
+            URI uri = URI.create(text);
+            if (!"file".equalsIgnoreCase(uri.getScheme())) {
+                throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: warehouse '%s' uses the file system '%s'; Tarn supports local directories (a path or a file: URI) only"
+                        .formatted(catalogName, warehouse, uri.getScheme()));
+            }
+            path = Path.of(uri);
+        }
+        else {
+            path = Path.of(text);
+        }
+        if (!path.isAbsolute()) {
+            throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: warehouse '%s' must be an absolute path".formatted(catalogName, warehouse));
+        }
+        if (!Files.isDirectory(path)) {
+            throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: warehouse directory %s does not exist".formatted(catalogName, path));
+        }
+        return path.normalize().toString();
+    }
+
+    @Override
+    public ConnectorTransactionHandle beginTransaction(IsolationLevel isolationLevel, boolean readOnly, boolean autoCommit)
+    {
+        checkConnectorSupports(READ_COMMITTED, isolationLevel);
+        return TarnTransactionHandle.INSTANCE;
+    }
+
+    @Override
+    public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
+    {
+        return new TarnMetadata(catalogName, tables, types, tableProperties);
+    }
+
+    @Override
+    public ConnectorSplitManager getSplitManager()
+    {
+        return splitManager;
+    }
+
+    @Override
+    public ConnectorPageSourceProvider getPageSourceProvider()
+    {
+        return pageSourceProvider;
+    }
+
+    @Override
+    public ConnectorPageSinkProvider getPageSinkProvider()
+    {
+        return pageSinkProvider;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getTableProperties()
+    {
+        return tableProperties.properties();
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return TarnSessionProperties.properties();
+    }
+
+    @Override
+    public Set<ConnectorCapabilities> getCapabilities()
+    {
+        return Set.of(ConnectorCapabilities.NOT_NULL_COLUMN_CONSTRAINT);
+    }
+
+    TarnConfig config()
+    {
+        return config;
+    }
+
+    @Override
+    public void shutdown()
+    {
+        allocator.close();
+    }
+}

@@ -1,0 +1,286 @@
+package io.tarn.trino;
+
+import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.read.MergeSplitReader;
+import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.SplitReader;
+import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.types.DataField;
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RowBlock;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metrics;
+import io.trino.spi.type.Type;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one split through Tarn's split readers and turns each Arrow batch into a page
+ * ({@link ArrowBlocks}). A column handle with a path reads its base ROW column and hands out the
+ * dereferenced field. All Arrow memory lives in a child allocator of this page source, released
+ * by {@link #close()}.
+ */
+final class TarnPageSource
+        implements ConnectorPageSource
+{
+    private final String tableName;
+    private final List<TarnColumnHandle> columns;
+    private final List<DataField> readFields;
+    private final List<Type> readTypes;
+    private final int[] readIndexOfColumn;
+    private final OptionalLong limit;
+    private final BufferAllocator allocator;
+    private final BatchReader reader;
+    private final long fileCount;
+
+    private boolean finished;
+    private long rowsProduced;
+    private long readTimeNanos;
+    private ReadMetrics finalMetrics;
+
+    TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, OptionalLong limit, BufferAllocator parentAllocator)
+    {
+        this.tableName = table.name();
+        this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
+        this.limit = requireNonNull(limit, "limit is null");
+        this.fileCount = split.files().size();
+        Map<Integer, Integer> readIndexByFieldId = new LinkedHashMap<>();
+        List<DataField> fields = new ArrayList<>();
+        this.readIndexOfColumn = new int[columns.size()];
+        for (int i = 0; i < columns.size(); i++) {
+            TarnColumnHandle column = columns.get(i);
+            DataField field = schema.fields().stream()
+                    .filter(candidate -> candidate.id() == column.fieldId())
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("Table %s has no field id %s (column %s) in schema %s".formatted(tableName, column.fieldId(), column.name(), schema.id())));
+            readIndexOfColumn[i] = readIndexByFieldId.computeIfAbsent(field.id(), _ -> {
+                fields.add(field);
+                return fields.size() - 1;
+            });
+        }
+        if (fields.isEmpty()) {
+            // a query that needs only the row count still reads one column to learn the positions
+            fields.add(schema.fields().get(0));
+        }
+        this.readFields = List.copyOf(fields);
+        this.readTypes = readFields.stream().map(field -> types.toTrinoType(field.type())).toList();
+        ReadRequest request = ReadRequest.of(readFields);
+        if (filter.isPresent()) {
+            request = request.withFilter(filter.get());
+        }
+        this.allocator = parentAllocator.newChildAllocator("tarn-page-source", 0, Long.MAX_VALUE);
+        try {
+            this.reader = split.mergeRequired()
+                    ? BatchReader.of(new MergeSplitReader(table, schema, split, request, allocator))
+                    : BatchReader.of(new SplitReader(table, schema, split, request, allocator));
+        }
+        catch (IOException | RuntimeException e) {
+            allocator.close();
+            throw TarnExceptions.translate("Cannot read table " + tableName, e);
+        }
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        if (finished) {
+            return null;
+        }
+        long start = System.nanoTime();
+        try {
+            if ((limit.isPresent() && rowsProduced >= limit.getAsLong()) || !reader.nextBatch()) {
+                finish();
+                return null;
+            }
+            VectorSchemaRoot root = reader.root();
+            int positions = root.getRowCount();
+            Block[] baseBlocks = new Block[readFields.size()];
+            Block[] blocks = new Block[columns.size()];
+            for (int i = 0; i < columns.size(); i++) {
+                int readIndex = readIndexOfColumn[i];
+                TarnColumnHandle column = columns.get(i);
+                if (baseBlocks[readIndex] == null) {
+                    FieldVector vector = root.getVector(readIndex);
+                    baseBlocks[readIndex] = ArrowBlocks.toBlock(vector, readTypes.get(readIndex), positions);
+                }
+                blocks[i] = dereference(baseBlocks[readIndex], column.path());
+            }
+            rowsProduced += positions;
+            return SourcePage.create(new Page(positions, blocks));
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot read table " + tableName, e);
+        }
+        finally {
+            readTimeNanos += System.nanoTime() - start;
+        }
+    }
+
+    private Block dereference(Block block, List<Integer> path)
+    {
+        Block current = block;
+        for (int index : path) {
+            current = ((RowBlock) current.getUnderlyingValueBlock()).getFieldBlocks().get(index);
+        }
+        return current;
+    }
+
+    private void finish()
+    {
+        if (!finished) {
+            finished = true;
+            finalMetrics = reader.metrics();
+        }
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return currentMetrics().bytesRead();
+    }
+
+    @Override
+    public OptionalLong getCompletedPositions()
+    {
+        return OptionalLong.of(rowsProduced);
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return readTimeNanos;
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        return allocator.getAllocatedMemory();
+    }
+
+    private ReadMetrics currentMetrics()
+    {
+        return finalMetrics != null ? finalMetrics : reader.metrics();
+    }
+
+    @Override
+    public Metrics getMetrics()
+    {
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("files_in_splits", fileCount);
+        currentMetrics().asMap().forEach((key, value) -> counters.put(key, value));
+        return TarnSplitSource.counters(counters);
+    }
+
+    @Override
+    public void close()
+    {
+        finish();
+        try {
+            reader.close();
+        }
+        finally {
+            allocator.close();
+        }
+    }
+
+    /**
+     * The common shape of {@link SplitReader} and {@link MergeSplitReader}.
+     */
+    private interface BatchReader
+            extends AutoCloseable
+    {
+        boolean nextBatch()
+                throws IOException;
+
+        VectorSchemaRoot root();
+
+        ReadMetrics metrics();
+
+        @Override
+        void close();
+
+        static BatchReader of(SplitReader reader)
+        {
+            return new BatchReader()
+            {
+                @Override
+                public boolean nextBatch()
+                        throws IOException
+                {
+                    return reader.nextBatch();
+                }
+
+                @Override
+                public VectorSchemaRoot root()
+                {
+                    return reader.root();
+                }
+
+                @Override
+                public ReadMetrics metrics()
+                {
+                    return reader.metrics();
+                }
+
+                @Override
+                public void close()
+                {
+                    reader.close();
+                }
+            };
+        }
+
+        static BatchReader of(MergeSplitReader reader)
+        {
+            return new BatchReader()
+            {
+                @Override
+                public boolean nextBatch()
+                        throws IOException
+                {
+                    return reader.nextBatch();
+                }
+
+                @Override
+                public VectorSchemaRoot root()
+                {
+                    return reader.root();
+                }
+
+                @Override
+                public ReadMetrics metrics()
+                {
+                    return reader.metrics();
+                }
+
+                @Override
+                public void close()
+                {
+                    reader.close();
+                }
+            };
+        }
+    }
+}

@@ -1,0 +1,165 @@
+package io.tarn.trino;
+
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.TagManager;
+import io.tarn.storage.table.PaimonTable;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.procedure.Procedure;
+import io.trino.spi.procedure.Procedure.Argument;
+
+import java.io.IOException;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.List;
+import java.util.Set;
+
+import static io.tarn.trino.TarnErrorCode.TARN_UNKNOWN_SNAPSHOT;
+import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code CALL tarn.system.create_tag(schema, table, tag[, snapshot_id])},
+ * {@code delete_tag(schema, table, tag)}, {@code rollback_to(schema, table, snapshot_id)} and
+ * {@code expire_snapshots(schema, table, retain_last)}.
+ */
+final class TarnProcedures
+{
+    private final TarnTables tables;
+
+    TarnProcedures(TarnTables tables)
+    {
+        this.tables = requireNonNull(tables, "tables is null");
+    }
+
+    Set<Procedure> procedures()
+    {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            MethodHandle createTag = lookup.findVirtual(TarnProcedures.class, "createTag", MethodType.methodType(void.class, String.class, String.class, String.class, Long.class));
+            MethodHandle deleteTag = lookup.findVirtual(TarnProcedures.class, "deleteTag", MethodType.methodType(void.class, String.class, String.class, String.class));
+            MethodHandle rollbackTo = lookup.findVirtual(TarnProcedures.class, "rollbackTo", MethodType.methodType(void.class, String.class, String.class, Long.class));
+            MethodHandle expireSnapshots = lookup.findVirtual(TarnProcedures.class, "expireSnapshots", MethodType.methodType(void.class, String.class, String.class, Long.class));
+            return Set.of(
+                    new Procedure("system", "rollback_to", List.of(
+                            new Argument("SCHEMA_NAME", VARCHAR),
+                            new Argument("TABLE_NAME", VARCHAR),
+                            new Argument("SNAPSHOT_ID", BIGINT)),
+                            rollbackTo.bindTo(this)),
+                    new Procedure("system", "expire_snapshots", List.of(
+                            new Argument("SCHEMA_NAME", VARCHAR),
+                            new Argument("TABLE_NAME", VARCHAR),
+                            new Argument("RETAIN_LAST", BIGINT)),
+                            expireSnapshots.bindTo(this)),
+                    new Procedure("system", "create_tag", List.of(
+                            new Argument("SCHEMA_NAME", VARCHAR),
+                            new Argument("TABLE_NAME", VARCHAR),
+                            new Argument("TAG", VARCHAR),
+                            new Argument("SNAPSHOT_ID", BIGINT, false, null)),
+                            createTag.bindTo(this)),
+                    new Procedure("system", "delete_tag", List.of(
+                            new Argument("SCHEMA_NAME", VARCHAR),
+                            new Argument("TABLE_NAME", VARCHAR),
+                            new Argument("TAG", VARCHAR)),
+                            deleteTag.bindTo(this)));
+        }
+        catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * Tags {@code snapshotId}, or the latest snapshot when it is null.
+     */
+    public void createTag(String schemaName, String tableName, String tag, Long snapshotId)
+    {
+        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        try {
+            TagManager.validateTagName(tag);
+            if (table.tagManager().tag(tag).isPresent()) {
+                throw new TrinoException(ALREADY_EXISTS, "Tag '%s' already exists in table %s".formatted(tag, table.name()));
+            }
+            Snapshot snapshot = snapshotId == null
+                    ? table.snapshotManager().latest().orElseThrow(() -> new TrinoException(TARN_UNKNOWN_SNAPSHOT, "Table %s has no snapshot to tag".formatted(table.name())))
+                    : table.snapshotManager().snapshot(snapshotId);
+            table.tagManager().createTag(tag, snapshot);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot create tag '" + tag + "' of table " + table.name(), e);
+        }
+    }
+
+    /**
+     * Makes {@code snapshotId} the latest snapshot again: the later snapshot files are deleted,
+     * newest first, so that an interrupted rollback still leaves a consistent history, and the
+     * {@code LATEST} hint is rewritten (Paimon trusts it when the next snapshot does not exist).
+     * Data files only the removed snapshots referenced stay as orphans.
+     */
+    public void rollbackTo(String schemaName, String tableName, Long snapshotId)
+    {
+        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        try {
+            Snapshot target = table.snapshotManager().snapshot(requireNonNull(snapshotId, "snapshotId is null"));
+            List<Long> later = table.snapshotManager().listIds().stream().filter(id -> id > target.id()).sorted((left, right) -> Long.compare(right, left)).toList();
+            for (long id : later) {
+                table.fileIO().delete(table.snapshotManager().snapshotPath(id));
+            }
+            writeHint(table, "LATEST", target.id());
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot roll back table " + table.name() + " to snapshot " + snapshotId, e);
+        }
+    }
+
+    /**
+     * Keeps the newest {@code retainLast} snapshots and deletes the older snapshot files, oldest
+     * first, then rewrites the {@code EARLIEST} hint. Tags keep their snapshots readable. Data and
+     * manifest files are not deleted yet: they stay as orphans.
+     */
+    public void expireSnapshots(String schemaName, String tableName, Long retainLast)
+    {
+        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        try {
+            if (retainLast == null || retainLast < 1) {
+                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "retain_last must be at least 1: " + retainLast);
+            }
+            List<Long> ids = table.snapshotManager().listIds();
+            int expire = (int) Math.max(0, ids.size() - retainLast);
+            for (long id : ids.subList(0, expire)) {
+                table.fileIO().delete(table.snapshotManager().snapshotPath(id));
+            }
+            if (expire > 0) {
+                writeHint(table, "EARLIEST", ids.get(expire));
+            }
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot expire snapshots of table " + table.name(), e);
+        }
+    }
+
+    private static void writeHint(PaimonTable table, String hint, long id)
+            throws IOException
+    {
+        table.fileIO().writeFile(table.location() + "/snapshot/" + hint, Long.toString(id).getBytes(UTF_8), true);
+    }
+
+    public void deleteTag(String schemaName, String tableName, String tag)
+    {
+        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        try {
+            TagManager.validateTagName(tag);
+            if (table.tagManager().tag(tag).isEmpty()) {
+                throw new TrinoException(TARN_UNKNOWN_SNAPSHOT, "Tag '%s' does not exist in table %s".formatted(tag, table.name()));
+            }
+            table.fileIO().delete(table.tagManager().tagPath(tag));
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot delete tag '" + tag + "' of table " + table.name(), e);
+        }
+    }
+}

@@ -1,0 +1,166 @@
+package io.tarn.trino;
+
+import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.table.PaimonTable;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.metrics.Metrics;
+import io.trino.spi.predicate.TupleDomain;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Plans the pinned snapshot once dynamic filters are complete or the wait timed out, then hands
+ * out the splits. The wait is bounded by {@code tarn.dynamic-filtering.wait-timeout}; the
+ * dynamic filter known by then joins the pushed-down filter in planning, so files are skipped
+ * by partition, bucket, statistics and file index before a worker sees them.
+ */
+final class TarnSplitSource
+        implements ConnectorSplitSource
+{
+    private final PaimonTable table;
+    private final TarnTableHandle handle;
+    private final DynamicFilter dynamicFilter;
+    private final long targetSize;
+    private final long waitDeadlineNanos;
+
+    private Iterator<TarnSplit> splits;
+    private Metrics metrics = Metrics.EMPTY;
+
+    TarnSplitSource(PaimonTable table, TarnTableHandle handle, DynamicFilter dynamicFilter, TarnConfig config)
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.handle = requireNonNull(handle, "handle is null");
+        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
+        this.targetSize = config.getSplitTargetSize().toBytes();
+        this.waitDeadlineNanos = System.nanoTime() + config.getDynamicFilteringWaitTimeout().roundTo(TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public CompletableFuture<ConnectorSplitBatch> getNextBatch(int maxSize)
+    {
+        if (splits == null) {
+            long remainingNanos = waitDeadlineNanos - System.nanoTime();
+            if (dynamicFilter.isAwaitable() && remainingNanos > 0) {
+                ConnectorSplitBatch empty = new ConnectorSplitBatch(List.of(), false);
+                return dynamicFilter.isBlocked()
+                        .thenApply(_ -> empty)
+                        .completeOnTimeout(empty, remainingNanos, TimeUnit.NANOSECONDS);
+            }
+            splits = plan().iterator();
+        }
+        List<ConnectorSplit> batch = new ArrayList<>();
+        while (batch.size() < maxSize && splits.hasNext()) {
+            batch.add(splits.next());
+        }
+        return CompletableFuture.completedFuture(new ConnectorSplitBatch(batch, !splits.hasNext()));
+    }
+
+    private List<TarnSplit> plan()
+    {
+        Optional<Snapshot> snapshot = TarnSnapshots.pinned(table, handle);
+        try {
+            TableSchema schema = table.schema(handle.schemaId());
+            TupleDomain<TarnColumnHandle> dynamic = dynamicFilter.getCurrentPredicate().transformKeys(TarnColumnHandle.class::cast);
+            TupleDomain<TarnColumnHandle> filter = handle.filter().intersect(dynamic);
+            if (filter.isNone()) {
+                metrics = counters(Map.of("dynamic_filter_none", 1L));
+                return List.of();
+            }
+            Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
+            ScanPlanner planner = table.newScan();
+            if (predicate.isPresent()) {
+                planner = planner.withFilter(predicate.get());
+            }
+            ScanPlan plan = planner.plan(snapshot);
+            Map<String, Long> counters = new LinkedHashMap<>();
+            plan.metrics().asMap().forEach((key, value) -> counters.put("planning." + key, value));
+            counters.put("planning.dynamic_filter_used", dynamic.isAll() ? 0L : 1L);
+            List<TarnSplit> result = new ArrayList<>();
+            long rowsPlanned = 0;
+            for (DataSplit split : plan.splits()) {
+                for (DataSplit part : divide(split)) {
+                    if (handle.limit().isPresent() && handle.filter().isAll() && rowsPlanned >= handle.limit().getAsLong()) {
+                        counters.merge("planning.splits_skipped_limit", 1L, Long::sum);
+                        continue;
+                    }
+                    rowsPlanned += part.rowCount();
+                    double weight = Math.min(1.0, Math.max(0.01, (double) part.sizeInBytes() / targetSize));
+                    result.add(new TarnSplit(DataSplitCodec.encode(part), part.sizeInBytes(), part.rowCount(), weight, OptionalLong.empty()));
+                }
+            }
+            metrics = counters(counters);
+            return result;
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot plan table " + table.name() + " at " + handle, e);
+        }
+    }
+
+    /**
+     * Splits of raw-readable files larger than the target size are divided by file; merge splits
+     * stay whole, because every sorted run of the bucket takes part in the merge.
+     */
+    private List<DataSplit> divide(DataSplit split)
+    {
+        if (split.mergeRequired() || split.files().size() <= 1 || split.sizeInBytes() <= targetSize) {
+            return List.of(split);
+        }
+        List<DataSplit> parts = new ArrayList<>();
+        List<PlannedFile> current = new ArrayList<>();
+        long currentSize = 0;
+        for (PlannedFile file : split.files()) {
+            if (!current.isEmpty() && currentSize + file.file().fileSize() > targetSize) {
+                parts.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), current, false));
+                current = new ArrayList<>();
+                currentSize = 0;
+            }
+            current.add(file);
+            currentSize += file.file().fileSize();
+        }
+        parts.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), current, false));
+        return parts;
+    }
+
+    static Metrics counters(Map<String, Long> counters)
+    {
+        Map<String, Metric<?>> metrics = new LinkedHashMap<>();
+        counters.forEach((key, value) -> metrics.put(key, new LongCount(value)));
+        return new Metrics(metrics);
+    }
+
+    @Override
+    public Metrics getMetrics()
+    {
+        return metrics;
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return splits != null && !splits.hasNext();
+    }
+
+    @Override
+    public void close() {}
+}

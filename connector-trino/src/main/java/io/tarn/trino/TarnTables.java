@@ -1,0 +1,102 @@
+package io.tarn.trino;
+
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.table.PaimonTable;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.io.IOException;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Loaded tables by name, cached for {@code tarn.metadata-cache.ttl}. A cached {@link PaimonTable}
+ * keeps the schemas it has read (schema files never change once written); snapshots are always
+ * resolved again, so a cached table still sees new commits.
+ */
+final class TarnTables
+{
+    private final FileSystemCatalog catalog;
+    private final Cache<Identifier, PaimonTable> cache;
+
+    TarnTables(FileSystemCatalog catalog, TarnConfig config)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.cache = CacheBuilder.newBuilder()
+                .maximumSize(config.getMetadataCacheSize())
+                .expireAfterWrite(config.getMetadataCacheTtl().toMillis(), TimeUnit.MILLISECONDS)
+                .build();
+    }
+
+    FileSystemCatalog catalog()
+    {
+        return catalog;
+    }
+
+    /**
+     * The table, or empty when the database or table does not exist.
+     */
+    Optional<PaimonTable> find(SchemaTableName name)
+    {
+        Identifier identifier = identifier(name);
+        try {
+            if (!catalog.databaseExists(identifier.database())) {
+                return Optional.empty();
+            }
+            return Optional.of(load(identifier));
+        }
+        catch (TableNotFoundException e) {
+            return Optional.empty();
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot load table " + name, e);
+        }
+    }
+
+    PaimonTable load(SchemaTableName name)
+    {
+        try {
+            return load(identifier(name));
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot load table " + name, e);
+        }
+    }
+
+    private PaimonTable load(Identifier identifier)
+            throws IOException
+    {
+        try {
+            return cache.get(identifier, () -> PaimonTable.load(catalog, identifier));
+        }
+        catch (UncheckedExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw e;
+        }
+        catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("Cannot load table " + identifier, e.getCause());
+        }
+    }
+
+    void invalidate(SchemaTableName name)
+    {
+        cache.invalidate(identifier(name));
+    }
+
+    static Identifier identifier(SchemaTableName name)
+    {
+        return new Identifier(name.getSchemaName(), name.getTableName());
+    }
+}

@@ -1,0 +1,112 @@
+package io.tarn.trino;
+
+import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
+import io.trino.spi.TrinoException;
+import org.testng.annotations.Test;
+
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static io.airlift.configuration.testing.ConfigAssertions.assertFullMapping;
+import static io.airlift.configuration.testing.ConfigAssertions.assertRecordedDefaults;
+import static io.airlift.configuration.testing.ConfigAssertions.recordDefaults;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+public class TestTarnConfig
+{
+    @Test
+    public void testDefaults()
+    {
+        assertRecordedDefaults(recordDefaults(TarnConfig.class)
+                .setWarehouse(null)
+                .setMetastore(null)
+                .setSplitTargetSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
+                .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
+                .setFileIndexEnabled(true)
+                .setMetadataCacheSize(1000)
+                .setMetadataCacheTtl(new Duration(1, TimeUnit.MINUTES))
+                .setMaxConcurrentFileReads(64));
+    }
+
+    @Test
+    public void testExplicitPropertyMappings()
+    {
+        Map<String, String> properties = Map.of(
+                "warehouse", "/data/warehouse",
+                "metastore", "filesystem",
+                "tarn.split-target-size", "32MB",
+                "tarn.dynamic-filtering.wait-timeout", "5s",
+                "tarn.file-index.enabled", "false",
+                "tarn.metadata-cache.size", "10",
+                "tarn.metadata-cache.ttl", "30s",
+                "tarn.max-concurrent-file-reads", "8");
+        TarnConfig expected = new TarnConfig()
+                .setWarehouse("/data/warehouse")
+                .setMetastore("filesystem")
+                .setSplitTargetSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
+                .setDynamicFilteringWaitTimeout(new Duration(5, TimeUnit.SECONDS))
+                .setFileIndexEnabled(false)
+                .setMetadataCacheSize(10)
+                .setMetadataCacheTtl(new Duration(30, TimeUnit.SECONDS))
+                .setMaxConcurrentFileReads(8);
+        assertFullMapping(properties, expected);
+    }
+
+    @Test
+    public void testPaimonFilesystemCatalogPropertiesBind()
+    {
+        TarnConfig config = TarnConnectorFactory.bind("paimon", Map.of("warehouse", "/tmp/warehouse", "metastore", "filesystem"));
+        assertThat(config.getWarehouse()).isEqualTo("/tmp/warehouse");
+    }
+
+    @Test
+    public void testUnsupportedMetastoreIsAStartUpError()
+    {
+        for (String metastore : new String[] {"hive", "jdbc", "rest"}) {
+            assertThatThrownBy(() -> TarnConnectorFactory.bind("paimon", Map.of("warehouse", "/tmp/warehouse", "metastore", metastore)))
+                    .isInstanceOf(TrinoException.class)
+                    .hasMessageContaining("metastore must be 'filesystem'")
+                    .hasMessageContaining("not supported yet");
+        }
+    }
+
+    @Test
+    public void testMissingWarehouse()
+    {
+        assertThatThrownBy(() -> TarnConnectorFactory.bind("tarn", Map.of()))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("warehouse is required");
+    }
+
+    @Test
+    public void testUnknownPropertyIsAnError()
+    {
+        assertThatThrownBy(() -> TarnConnectorFactory.bind("tarn", Map.of("warehouse", "/tmp/w", "tarn.no-such-setting", "1")))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("tarn.no-such-setting");
+    }
+
+    @Test
+    public void testInvalidValues()
+    {
+        assertThatThrownBy(() -> TarnConnectorFactory.bind("tarn", Map.of("warehouse", "/tmp/w", "tarn.max-concurrent-file-reads", "0")))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("maxConcurrentFileReads");
+        assertThatThrownBy(() -> TarnConnectorFactory.bind("tarn", Map.of("warehouse", "/tmp/w", "tarn.split-target-size", "1kB")))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("splitTargetSize");
+    }
+
+    @Test
+    public void testWarehouseMustExist()
+    {
+        assertThatThrownBy(() -> TarnConnector.warehouseDirectory("tarn", "/no/such/warehouse"))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> TarnConnector.warehouseDirectory("tarn", "s3://bucket/warehouse"))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("local directories");
+    }
+}

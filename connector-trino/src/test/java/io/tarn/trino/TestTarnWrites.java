@@ -1,0 +1,196 @@
+package io.tarn.trino;
+
+import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.TemporaryDirectories;
+import io.trino.Session;
+import io.trino.testing.DistributedQueryRunner;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Tables created and filled through SQL, read back by Apache Paimon.
+ */
+public class TestTarnWrites
+{
+    private Path warehouse;
+    private DistributedQueryRunner runner;
+
+    @BeforeClass
+    public void setUp()
+            throws Exception
+    {
+        warehouse = TemporaryDirectories.create("tarn-trino-writes");
+        runner = TarnQueryRunner.create(warehouse, Map.of());
+        runner.execute("CREATE SCHEMA tarn.w");
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        if (runner != null) {
+            runner.close();
+            runner = null;
+        }
+        if (warehouse != null) {
+            TemporaryDirectories.deleteRecursively(warehouse);
+            warehouse = null;
+        }
+    }
+
+    @Test
+    public void testCreateInsertReadBackByPaimon()
+    {
+        runner.execute("""
+                CREATE TABLE tarn.w.orders (
+                    id bigint NOT NULL COMMENT 'order id',
+                    name varchar,
+                    price decimal(10, 2),
+                    big decimal(30, 5),
+                    d date,
+                    ts timestamp(6),
+                    ltz timestamp(3) with time zone,
+                    flag boolean,
+                    ratio real,
+                    small smallint,
+                    payload varbinary)
+                WITH (partitioned_by = ARRAY['d'], file_index_bloom_filter_columns = ARRAY['name'], options = ARRAY['target-file-size=64MB'])""");
+        runner.execute("""
+                INSERT INTO tarn.w.orders VALUES
+                    (1, 'apple', 12.50, 123456789012345678901234.5, DATE '2024-01-02', TIMESTAMP '2024-01-02 10:00:00.123456', TIMESTAMP '2024-01-02 10:00:00.123 UTC', true, 1.5, 7, X'0aff'),
+                    (2, 'čšž\ttab', -0.01, NULL, DATE '2024-01-02', NULL, NULL, false, NULL, NULL, NULL),
+                    (3, NULL, NULL, 0.00001, DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:59.999999', TIMESTAMP '1970-01-01 00:00:00.001 UTC', NULL, -2.25, -3, X'')""");
+        runner.execute("INSERT INTO tarn.w.orders (id, name, d) VALUES (4, 'second commit', NULL)");
+
+        CanonicalRows expected = CanonicalRows.of(List.of(
+                "1\tapple\t12.50\t123456789012345678901234.50000\t2024-01-02\t2024-01-02T10:00:00.123456\t2024-01-02T10:00:00.123Z\ttrue\t1.5\t7\t0x0aff",
+                "2\tčšž\\ttab\t-0.01\t\\N\t2024-01-02\t\\N\t\\N\tfalse\t\\N\t\\N\t\\N",
+                "3\t\\N\t\\N\t0.00001\t1969-12-31\t1969-12-31T23:59:59.999999\t1970-01-01T00:00:00.001Z\t\\N\t-2.25\t-3\t0x",
+                "4\tsecond commit\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N\t\\N"));
+        assertThat(ReferenceReader.read(warehouse, "w.orders")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.orders"))).isEqualTo(expected);
+
+        String created = (String) runner.execute("SHOW CREATE TABLE tarn.w.orders").getOnlyValue();
+        assertThat(created)
+                .contains("COMMENT 'order id'")
+                .contains("partitioned_by = ARRAY['d']")
+                .contains("file_index_bloom_filter_columns = ARRAY['name']")
+                .contains("'target-file-size=64MB'");
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"orders$snapshots\"").getOnlyValue()).isEqualTo(2L);
+    }
+
+    @Test
+    public void testCreateTableAsSelectIntoBuckets()
+    {
+        runner.execute("CREATE TABLE tarn.w.bucketed WITH (bucket = 3, bucket_key = ARRAY['id']) AS SELECT * FROM (VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, NULL)) t(id, v)");
+        CanonicalRows expected = CanonicalRows.of(List.of("1\ta", "2\tb", "3\tc", "4\t\\N"));
+        assertThat(ReferenceReader.read(warehouse, "w.bucketed")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.bucketed"))).isEqualTo(expected);
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"bucketed$buckets\"").getOnlyValue()).isEqualTo(3L);
+    }
+
+    @Test
+    public void testPrimaryKeyTableWritesAreAClearError()
+    {
+        runner.execute("CREATE TABLE tarn.w.keyed (id integer, v varchar) WITH (primary_key = ARRAY['id'], bucket = 1)");
+        assertThat((String) runner.execute("SHOW CREATE TABLE tarn.w.keyed").getOnlyValue()).contains("primary_key = ARRAY['id']");
+        assertThatThrownBy(() -> runner.execute("INSERT INTO tarn.w.keyed VALUES (1, 'x')"))
+                .hasMessageContaining("primary key")
+                .hasMessageContaining("keyed");
+    }
+
+    @Test
+    public void testInvalidTableProperties()
+    {
+        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad (id integer) WITH (partitioned_by = ARRAY['nope'])"))
+                .hasMessageContaining("nope");
+        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad2 (id integer) WITH (options = ARRAY['novalue'])"))
+                .hasMessageContaining("key=value");
+    }
+
+    @Test
+    public void testSchemaEvolutionByFieldId()
+    {
+        runner.execute("CREATE TABLE tarn.w.evolve (id integer, a varchar, b bigint)");
+        runner.execute("INSERT INTO tarn.w.evolve VALUES (1, 'x', 10)");
+        runner.execute("ALTER TABLE tarn.w.evolve ADD COLUMN c double");
+        runner.execute("INSERT INTO tarn.w.evolve VALUES (2, 'y', 20, 2.5)");
+        runner.execute("ALTER TABLE tarn.w.evolve RENAME COLUMN a TO a2");
+        runner.execute("ALTER TABLE tarn.w.evolve DROP COLUMN b");
+        CanonicalRows expected = CanonicalRows.of(List.of("1\tx\t\\N", "2\ty\t2.5"));
+        assertThat(ReferenceReader.read(warehouse, "w.evolve")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.evolve"))).isEqualTo(expected);
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"evolve$schemas\"").getOnlyValue()).isEqualTo(4L);
+    }
+
+    @Test
+    public void testInsertOverwriteReplacesWrittenPartitions()
+    {
+        runner.execute("CREATE TABLE tarn.w.parts (id integer, p varchar) WITH (partitioned_by = ARRAY['p'])");
+        runner.execute("INSERT INTO tarn.w.parts VALUES (1, 'a'), (2, 'b')");
+        Session overwrite = Session.builder(runner.getDefaultSession())
+                .setCatalogSessionProperty(TarnQueryRunner.CATALOG, TarnSessionProperties.INSERT_OVERWRITE, "true")
+                .build();
+        runner.execute(overwrite, "INSERT INTO tarn.w.parts VALUES (3, 'a')");
+        CanonicalRows expected = CanonicalRows.of(List.of("3\ta", "2\tb"));
+        assertThat(ReferenceReader.read(warehouse, "w.parts")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.parts"))).isEqualTo(expected);
+    }
+
+    @Test
+    public void testTagProcedures()
+    {
+        runner.execute("CREATE TABLE tarn.w.tagged (id integer)");
+        runner.execute("INSERT INTO tarn.w.tagged VALUES 1, 2");
+        runner.execute("INSERT INTO tarn.w.tagged VALUES 3");
+        runner.execute("CALL tarn.system.create_tag('w', 'tagged', 'v1', 1)");
+        CanonicalRows first = CanonicalRows.of(List.of("1", "2"));
+        assertThat(ReferenceReader.read(warehouse, ReferenceScan.of("w.tagged").atTag("v1"))).isEqualTo(first);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.tagged FOR VERSION AS OF 'v1'"))).isEqualTo(first);
+        assertThat(runner.execute("SELECT tag_name, snapshot_id FROM tarn.w.\"tagged$tags\"").getMaterializedRows().get(0).getFields())
+                .containsExactly("v1", 1L);
+        runner.execute("CALL tarn.system.delete_tag('w', 'tagged', 'v1')");
+        assertThatThrownBy(() -> runner.execute("SELECT * FROM tarn.w.tagged FOR VERSION AS OF 'v1'"))
+                .hasMessageContaining("v1");
+    }
+
+    @Test
+    public void testRollbackAndExpireProcedures()
+    {
+        runner.execute("CREATE TABLE tarn.w.history (id integer)");
+        runner.execute("INSERT INTO tarn.w.history VALUES 1");
+        runner.execute("INSERT INTO tarn.w.history VALUES 2");
+        runner.execute("INSERT INTO tarn.w.history VALUES 3");
+        runner.execute("CALL tarn.system.rollback_to('w', 'history', 2)");
+        assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(CanonicalRows.of(List.of("1", "2")));
+        runner.execute("INSERT INTO tarn.w.history VALUES 4");
+        CanonicalRows expected = CanonicalRows.of(List.of("1", "2", "4"));
+        assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(expected);
+
+        runner.execute("CALL tarn.system.expire_snapshots('w', 'history', 1)");
+        assertThat(runner.execute("SELECT snapshot_id FROM tarn.w.\"history$snapshots\"").getOnlyValue()).isEqualTo(3L);
+        assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(expected);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.history"))).isEqualTo(expected);
+    }
+
+    @Test
+    public void testDropTable()
+    {
+        runner.execute("CREATE TABLE tarn.w.dropped (id integer)");
+        runner.execute("INSERT INTO tarn.w.dropped VALUES 1");
+        assertThat(Files.exists(warehouse.resolve("w.db/dropped"))).isTrue();
+        runner.execute("DROP TABLE tarn.w.dropped");
+        assertThat(Files.exists(warehouse.resolve("w.db/dropped"))).isFalse();
+        assertThat(runner.execute("SHOW TABLES FROM tarn.w").getOnlyColumnAsSet()).doesNotContain("dropped");
+    }
+}

@@ -1,0 +1,85 @@
+package io.tarn.demo;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * What a {@link TrinoServer} is started with: its own directory (etc/, plugin/, data/ are laid out
+ * below it), the plugin directories to install by name, the catalogs to create (name to catalog
+ * properties), the JVM heap and any further JVM options.
+ */
+public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<String, Map<String, String>> catalogs, String heap, List<String> jvmOptions)
+{
+    public static final String DEFAULT_HEAP = "1G";
+
+    public TrinoServerConfig
+    {
+        requireNonNull(directory, "directory is null");
+        plugins = Map.copyOf(requireNonNull(plugins, "plugins is null"));
+        catalogs = copyCatalogs(requireNonNull(catalogs, "catalogs is null"));
+        requireNonNull(heap, "heap is null");
+        jvmOptions = List.copyOf(requireNonNull(jvmOptions, "jvmOptions is null"));
+        if (!heap.matches("[0-9]+[MG]")) {
+            throw new IllegalArgumentException("Heap size must look like 512M or 2G: " + heap);
+        }
+    }
+
+    public static TrinoServerConfig in(Path directory)
+    {
+        return new TrinoServerConfig(directory.toAbsolutePath(), Map.of(), Map.of(), DEFAULT_HEAP, List.of());
+    }
+
+    public TrinoServerConfig withPlugin(String name, Path pluginDirectory)
+    {
+        Map<String, Path> newPlugins = new LinkedHashMap<>(plugins);
+        newPlugins.put(name, pluginDirectory.toAbsolutePath());
+        return new TrinoServerConfig(directory, newPlugins, catalogs, heap, jvmOptions);
+    }
+
+    public TrinoServerConfig withCatalog(String name, Map<String, String> properties)
+    {
+        Map<String, Map<String, String>> newCatalogs = new LinkedHashMap<>(catalogs);
+        newCatalogs.put(name, properties);
+        return new TrinoServerConfig(directory, plugins, newCatalogs, heap, jvmOptions);
+    }
+
+    /**
+     * A catalog of the Tarn connector over a filesystem warehouse.
+     */
+    public TrinoServerConfig withTarnCatalog(String name, Path warehouse)
+    {
+        Map<String, String> properties = new LinkedHashMap<>();
+        properties.put("connector.name", "tarn");
+        properties.put("warehouse", warehouse.toAbsolutePath().toString());
+        return withCatalog(name, properties);
+    }
+
+    public TrinoServerConfig withHeap(String newHeap)
+    {
+        return new TrinoServerConfig(directory, plugins, catalogs, newHeap, jvmOptions);
+    }
+
+    /**
+     * Adds JVM options after the standard ones (for example {@code -XX:TieredStopAtLevel=1}, which
+     * starts a short-lived test server sooner on few cores).
+     */
+    public TrinoServerConfig withJvmOptions(List<String> options)
+    {
+        List<String> newOptions = new ArrayList<>(jvmOptions);
+        newOptions.addAll(options);
+        return new TrinoServerConfig(directory, plugins, catalogs, heap, newOptions);
+    }
+
+    private static Map<String, Map<String, String>> copyCatalogs(Map<String, Map<String, String>> catalogs)
+    {
+        Map<String, Map<String, String>> copy = new LinkedHashMap<>();
+        catalogs.forEach((name, properties) -> copy.put(name, Map.copyOf(new LinkedHashMap<>(properties))));
+        return Collections.unmodifiableMap(copy);
+    }
+}
