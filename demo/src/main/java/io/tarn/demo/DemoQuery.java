@@ -52,6 +52,13 @@ record DemoQuery(String title, String sql, boolean explain)
                         FROM lineitem
                         WHERE l_shipyear = 1996 AND l_partkey = %d
                         ORDER BY l_orderkey, l_linenumber""".formatted(part), true),
+                new DemoQuery("Z-order range: about 1% of the line items by two keys (lineitem_zorder is sorted in z-order of both, so min/max statistics keep few files)", """
+                        SELECT count(*) AS items, sum(l_quantity) AS quantity
+                        FROM lineitem_zorder
+                        WHERE l_partkey BETWEEN %d AND %d
+                          AND l_suppkey BETWEEN %d AND %d""".formatted(
+                        generator.partCount() / 3, generator.partCount() / 3 + generator.partCount() / 10,
+                        generator.supplierCount() / 2, generator.supplierCount() / 2 + generator.supplierCount() / 10), true),
                 new DemoQuery("Time travel: orders now and as of the first snapshot", """
                         SELECT 'now' AS version, count(*) AS orders FROM orders
                         UNION ALL

@@ -8,6 +8,9 @@ import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
+import io.tarn.storage.sort.SortCompactRequest;
+import io.tarn.storage.sort.SortCompaction;
+import io.tarn.storage.sort.SortStrategy;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.write.AppendTableWriter;
 import io.tarn.types.DataField;
@@ -54,6 +57,8 @@ public final class DemoWarehouse
     public static final String DATABASE = "tpch";
     public static final Identifier ORDERS = new Identifier(DATABASE, "orders");
     public static final Identifier LINEITEM = new Identifier(DATABASE, "lineitem");
+    public static final Identifier LINEITEM_ZORDER = new Identifier(DATABASE, "lineitem_zorder");
+    public static final List<String> ZORDER_COLUMNS = List.of("l_partkey", "l_suppkey");
     public static final int DEFAULT_ORDERS = 300_000;
 
     private static final String COMPLETE_MARKER = "demo-warehouse.complete";
@@ -140,28 +145,35 @@ public final class DemoWarehouse
         catalog.createDatabase(DATABASE);
         createTable(catalog, ORDERS, ordersFields(), List.of(), ordersOptions());
         createTable(catalog, LINEITEM, lineitemFields(), List.of("l_shipyear"), lineitemOptions());
+        createTable(catalog, LINEITEM_ZORDER, lineitemFields(), List.of(), Map.of("bucket", "-1", "target-file-size", "2 mb"));
 
         long started = System.nanoTime();
         int firstCommitOrders = Math.max(1, generator.orderCount() * 4 / 5);
         try (BufferAllocator allocator = new RootAllocator();
                 TableFiller orders = new TableFiller(PaimonTable.load(catalog, ORDERS), allocator);
-                TableFiller lineitem = new TableFiller(PaimonTable.load(catalog, LINEITEM), allocator)) {
+                TableFiller lineitem = new TableFiller(PaimonTable.load(catalog, LINEITEM), allocator);
+                TableFiller lineitemZorder = new TableFiller(PaimonTable.load(catalog, LINEITEM_ZORDER), allocator)) {
             long[] lines = new long[1];
             generator.generate((order, orderLines) -> {
                 orders.add(order);
                 for (LineItem line : orderLines) {
                     lineitem.add(line);
+                    lineitemZorder.add(line);
                 }
                 lines[0] += orderLines.size();
                 if (order.orderKey() == firstCommitOrders || order.orderKey() == generator.orderCount()) {
                     orders.commit();
                     lineitem.commit();
+                    lineitemZorder.commit();
                     progress.accept("  committed %,d orders and %,d line items (%.1f s)".formatted(order.orderKey(), lines[0], seconds(started)));
                 }
                 else if (order.orderKey() % 50_000 == 0) {
                     progress.accept("  %,d orders and %,d line items written (%.1f s)".formatted(order.orderKey(), lines[0], seconds(started)));
                 }
             });
+            long sortStarted = System.nanoTime();
+            SortCompaction.run(PaimonTable.load(catalog, LINEITEM_ZORDER), SortCompactRequest.of(SortStrategy.ZORDER, ZORDER_COLUMNS), allocator);
+            progress.accept("  %s sort-compacted in z-order of %s (%.1f s)".formatted(LINEITEM_ZORDER, ZORDER_COLUMNS, seconds(sortStarted)));
         }
     }
 

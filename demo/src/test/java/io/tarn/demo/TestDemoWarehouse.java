@@ -78,6 +78,14 @@ public class TestDemoWarehouse
     }
 
     @Test
+    public void testZOrderedCopyHoldsTheSameLineItems()
+    {
+        assertThat(ReferenceReader.read(warehouse, "tpch.lineitem_zorder").text()).isEqualTo(CanonicalRows.of(lineitemLines).text());
+        // two commits of the filler, then sort-compact's OVERWRITE
+        assertThat(ReferenceTables.snapshots(warehouse, "tpch.lineitem_zorder")).hasSize(3);
+    }
+
+    @Test
     public void testFirstSnapshotHoldsTheFirstCommit()
     {
         assertThat(ReferenceTables.snapshots(warehouse, "tpch.orders")).hasSize(2);
