@@ -37,7 +37,6 @@ public class TarnConnector
         implements Connector
 {
     private final String catalogName;
-    private final TarnConfig config;
     private final BufferAllocator allocator;
     private final TarnTables tables;
     private final TarnTypes types;
@@ -50,7 +49,7 @@ public class TarnConnector
     public TarnConnector(String catalogName, TarnConfig config, TypeManager typeManager)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
-        this.config = requireNonNull(config, "config is null");
+        requireNonNull(config, "config is null");
         String warehouse = warehouseDirectory(catalogName, config.getWarehouse());
         this.tables = new TarnTables(new FileSystemCatalog(new LocalFileIO(), warehouse), config);
         this.types = new TarnTypes(typeManager.getTypeOperators());
@@ -99,7 +98,7 @@ public class TarnConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new TarnMetadata(catalogName, tables, types, tableProperties);
+        return new TarnMetadata(catalogName, tables, types);
     }
 
     @Override
@@ -142,11 +141,6 @@ public class TarnConnector
     public Set<ConnectorCapabilities> getCapabilities()
     {
         return Set.of(ConnectorCapabilities.NOT_NULL_COLUMN_CONSTRAINT);
-    }
-
-    TarnConfig config()
-    {
-        return config;
     }
 
     @Override

@@ -89,14 +89,12 @@ final class TarnMetadata
     private final String catalogName;
     private final TarnTables tables;
     private final TarnTypes types;
-    private final TarnTableProperties tableProperties;
 
-    TarnMetadata(String catalogName, TarnTables tables, TarnTypes types, TarnTableProperties tableProperties)
+    TarnMetadata(String catalogName, TarnTables tables, TarnTypes types)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
         this.tables = requireNonNull(tables, "tables is null");
         this.types = requireNonNull(types, "types is null");
-        this.tableProperties = requireNonNull(tableProperties, "tableProperties is null");
     }
 
     @Override
@@ -460,7 +458,7 @@ final class TarnMetadata
                 return Optional.of(new Variable(variableName, type));
             }
             return pushDereferences(target, assignments, newAssignments, changed)
-                    .map(rewritten -> rebuildDereference(dereference, rewritten, path));
+                    .map(rewritten -> rebuildDereference(dereference, rewritten));
         }
         if (expression instanceof Call call) {
             List<ConnectorExpression> arguments = new ArrayList<>();
@@ -476,7 +474,7 @@ final class TarnMetadata
         return Optional.empty();
     }
 
-    private static ConnectorExpression rebuildDereference(FieldDereference original, ConnectorExpression target, List<Integer> path)
+    private static ConnectorExpression rebuildDereference(FieldDereference original, ConnectorExpression target)
     {
         ConnectorExpression result = target;
         List<FieldDereference> steps = new ArrayList<>();

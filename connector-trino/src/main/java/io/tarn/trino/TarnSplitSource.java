@@ -104,7 +104,7 @@ final class TarnSplitSource
                         counters.merge("planning.splits_skipped_limit", 1L, Long::sum);
                         continue;
                     }
-                    rowsPlanned += part.rowCount();
+                    rowsPlanned += guaranteedRows(schema, part);
                     double weight = Math.min(1.0, Math.max(0.01, (double) part.sizeInBytes() / targetSize));
                     result.add(new TarnSplit(DataSplitCodec.encode(part), part.sizeInBytes(), part.rowCount(), weight, OptionalLong.empty()));
                 }
@@ -115,6 +115,26 @@ final class TarnSplitSource
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot plan table " + table.name() + " at " + handle, e);
         }
+    }
+
+    /**
+     * Rows the split surely returns when nothing filters it: the live rows of an append table's
+     * files; zero when unknown (primary-key files may hold retractions, merging removes rows).
+     */
+    private static long guaranteedRows(TableSchema schema, DataSplit split)
+    {
+        if (!schema.primaryKeys().isEmpty() || split.mergeRequired()) {
+            return 0;
+        }
+        long rows = 0;
+        for (PlannedFile file : split.files()) {
+            Optional<Long> live = file.liveRowCount();
+            if (live.isEmpty()) {
+                return 0;
+            }
+            rows += live.get();
+        }
+        return rows;
     }
 
     /**

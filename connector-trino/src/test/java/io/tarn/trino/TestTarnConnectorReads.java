@@ -22,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -237,13 +238,19 @@ public class TestTarnConnectorReads
     @Test
     public void testDynamicFilterSkipsFiles()
     {
-        // the build side is the one row (3, 3), through a filter the optimizer cannot turn into a
-        // constant: only the dynamic filter x = 3 can prune files of the probe side by statistics
-        String query = "SELECT count(*) FROM append_zorder z JOIN append_zorder w ON z.x = w.y WHERE w.x * 100 + w.y = 303";
+        // the build side is one value (7) the optimizer cannot compute in advance: only the
+        // dynamic filter x = 7 can prune files of the probe side by statistics
+        String query = "SELECT count(*) FROM append_zorder z JOIN (SELECT max(y) AS m FROM append_zorder WHERE x = 3) w ON z.x = w.m";
         assertThat(runner.execute(query).getOnlyValue()).isEqualTo(16L);
         String analyzed = explainAnalyze(query);
-        assertThat(counter(analyzed, "planning.dynamic_filter_used")).as(analyzed).isEqualTo(1);
-        assertThat(counter(analyzed, "planning.files_skipped_stats")).as(analyzed).isGreaterThan(0);
+        // the splits generation metrics of the probe-side scan, the one that waited for the dynamic filter
+        String probe = Arrays.stream(analyzed.split("splits generation metrics:"))
+                .skip(1)
+                .map(block -> block.split("\n\\s*metrics:")[0])
+                .filter(block -> block.contains("'planning.dynamic_filter_used' = LongCount{total=1}"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("No scan used a dynamic filter:\n" + analyzed));
+        assertThat(counter(probe, "planning.files_skipped_stats")).as(analyzed).isGreaterThan(0);
     }
 
     @Test
@@ -271,6 +278,11 @@ public class TestTarnConnectorReads
     public void testLimit()
     {
         assertThat(runner.execute("SELECT * FROM append_bucketed LIMIT 7").getRowCount()).isEqualTo(7);
+        // a limit just below the row count needs every split but the last rows
+        for (ReferenceTable table : List.of(ReferenceTables.APPEND_PARTITIONED, ReferenceTables.PK_DV, ReferenceTables.PK_DEDUP)) {
+            int rows = ReferenceReader.read(warehouse, table.identifier()).rowCount();
+            assertThat(runner.execute("SELECT * FROM " + table.tableName() + " LIMIT " + (rows - 1)).getRowCount()).as(table.tableName()).isEqualTo(rows - 1);
+        }
     }
 
     @Test
