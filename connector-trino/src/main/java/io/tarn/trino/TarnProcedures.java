@@ -1,23 +1,33 @@
 package io.tarn.trino;
 
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.sort.SortCompactRequest;
+import io.tarn.storage.sort.SortCompaction;
+import io.tarn.storage.sort.SortStrategy;
 import io.tarn.storage.snapshot.TagManager;
 import io.tarn.storage.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.procedure.Procedure.Argument;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 
 import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static io.tarn.trino.TarnErrorCode.TARN_UNKNOWN_SNAPSHOT;
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -26,7 +36,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * {@code CALL tarn.system.create_tag(schema, table, tag[, snapshot_id])},
  * {@code delete_tag(schema, table, tag)}, {@code rollback_to(schema, table, snapshot_id)} and
- * {@code expire_snapshots(schema, table, retain_last)}.
+ * {@code expire_snapshots(schema, table, retain_last)} and
+ * {@code sort_compact(schema, table, columns[, strategy[, partitions]])}.
  */
 final class TarnProcedures
 {
@@ -45,7 +56,16 @@ final class TarnProcedures
             MethodHandle deleteTag = lookup.findVirtual(TarnProcedures.class, "deleteTag", MethodType.methodType(void.class, String.class, String.class, String.class));
             MethodHandle rollbackTo = lookup.findVirtual(TarnProcedures.class, "rollbackTo", MethodType.methodType(void.class, String.class, String.class, Long.class));
             MethodHandle expireSnapshots = lookup.findVirtual(TarnProcedures.class, "expireSnapshots", MethodType.methodType(void.class, String.class, String.class, Long.class));
+            MethodHandle sortCompact = lookup.findVirtual(TarnProcedures.class, "sortCompact",
+                    MethodType.methodType(void.class, String.class, String.class, String.class, String.class, String.class));
             return Set.of(
+                    new Procedure("system", "sort_compact", List.of(
+                            new Argument("SCHEMA_NAME", VARCHAR),
+                            new Argument("TABLE_NAME", VARCHAR),
+                            new Argument("COLUMNS", VARCHAR),
+                            new Argument("STRATEGY", VARCHAR, false, utf8Slice("zorder")),
+                            new Argument("PARTITIONS", VARCHAR, false, null)),
+                            sortCompact.bindTo(this)),
                     new Procedure("system", "rollback_to", List.of(
                             new Argument("SCHEMA_NAME", VARCHAR),
                             new Argument("TABLE_NAME", VARCHAR),
@@ -140,6 +160,59 @@ final class TarnProcedures
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot expire snapshots of table " + table.name(), e);
         }
+    }
+
+    /**
+     * Rewrites the chosen partitions of an append table sorted by {@code columns} (comma
+     * separated) in {@code strategy} order ({@code zorder}, {@code hilbert} or {@code order}) and
+     * commits an OVERWRITE snapshot. {@code partitions}: null for every partition, else partition
+     * specs separated by {@code ;}, each {@code key=value[,key=value]}.
+     */
+    public void sortCompact(String schemaName, String tableName, String columns, String strategy, String partitions)
+    {
+        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        SortCompactRequest request;
+        try {
+            request = SortCompactRequest.of(SortStrategy.fromName(requireNonNull(strategy, "strategy is null").trim()), names(columns))
+                    .withPartitions(partitionSpecs(partitions));
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot sort-compact table %s: %s".formatted(table.name(), e.getMessage()), e);
+        }
+        try (BufferAllocator allocator = new RootAllocator()) {
+            SortCompaction.run(table, request, allocator);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot sort-compact table " + table.name(), e);
+        }
+    }
+
+    private static List<String> names(String columns)
+    {
+        if (columns == null || columns.isBlank()) {
+            throw new IllegalArgumentException("columns must name at least one column");
+        }
+        return Arrays.stream(columns.split(",")).map(String::trim).toList();
+    }
+
+    private static List<Map<String, String>> partitionSpecs(String partitions)
+    {
+        List<Map<String, String>> specs = new ArrayList<>();
+        if (partitions == null || partitions.isBlank()) {
+            return specs;
+        }
+        for (String spec : partitions.split(";")) {
+            Map<String, String> values = new LinkedHashMap<>();
+            for (String pair : spec.split(",")) {
+                int equals = pair.indexOf('=');
+                if (equals <= 0) {
+                    throw new IllegalArgumentException("partition spec '" + spec.trim() + "' is not key=value[,key=value]");
+                }
+                values.put(pair.substring(0, equals).trim(), pair.substring(equals + 1).trim());
+            }
+            specs.add(values);
+        }
+        return specs;
     }
 
     private static void writeHint(PaimonTable table, String hint, long id)

@@ -184,6 +184,24 @@ public class TestTarnWrites
     }
 
     @Test
+    public void testSortCompactProcedure()
+    {
+        runner.execute("CREATE TABLE tarn.w.sorted (x integer, y integer, p varchar) WITH (partitioned_by = ARRAY['p'])");
+        runner.execute("INSERT INTO tarn.w.sorted SELECT (n * 7) % 16, (n * 11) % 16, 'a' FROM UNNEST(sequence(0, 255)) AS t(n)");
+        runner.execute("INSERT INTO tarn.w.sorted VALUES (1, 1, 'b')");
+        runner.execute("INSERT INTO tarn.w.sorted VALUES (2, 2, 'b')");
+        CanonicalRows before = ReferenceReader.read(warehouse, "w.sorted");
+        runner.execute("CALL tarn.system.sort_compact('w', 'sorted', 'x,y', 'zorder', 'p=b')");
+        assertThat(ReferenceReader.read(warehouse, "w.sorted")).isEqualTo(before);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.sorted"))).isEqualTo(before);
+        // partition b's two files became one; partition a was not touched
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"sorted$files\" WHERE file_path LIKE '%p=b%'").getOnlyValue()).isEqualTo(1L);
+        assertThat(runner.execute("SELECT commit_kind FROM tarn.w.\"sorted$snapshots\" ORDER BY snapshot_id DESC LIMIT 1").getOnlyValue()).isEqualTo("OVERWRITE");
+        assertThatThrownBy(() -> runner.execute("CALL tarn.system.sort_compact('w', 'sorted', 'x', 'spiral')"))
+                .hasMessageContaining("spiral");
+    }
+
+    @Test
     public void testDropTable()
     {
         runner.execute("CREATE TABLE tarn.w.dropped (id integer)");
