@@ -56,7 +56,7 @@ public class TarnConnector
         this.tableProperties = new TarnTableProperties(typeManager);
         this.allocator = new RootAllocator();
         this.splitManager = new TarnSplitManager(tables, config);
-        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator);
+        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator, config.isFileIndexEnabled());
         this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
         this.procedures = new TarnProcedures(tables).procedures();
     }

@@ -54,7 +54,8 @@ final class TarnPageSource
     private long readTimeNanos;
     private ReadMetrics finalMetrics;
 
-    TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, OptionalLong limit, BufferAllocator parentAllocator)
+    TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, OptionalLong limit, boolean useFileIndexes,
+            BufferAllocator parentAllocator)
     {
         this.tableName = table.name();
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
@@ -81,6 +82,9 @@ final class TarnPageSource
         this.readFields = List.copyOf(fields);
         this.readTypes = readFields.stream().map(field -> types.toTrinoType(field.type())).toList();
         ReadRequest request = ReadRequest.of(readFields);
+        if (!useFileIndexes) {
+            request = request.withoutFileIndexes();
+        }
         if (filter.isPresent()) {
             request = request.withFilter(filter.get());
         }

@@ -41,6 +41,7 @@ final class TarnSplitSource
     private final PaimonTable table;
     private final TarnTableHandle handle;
     private final DynamicFilter dynamicFilter;
+    private final boolean useFileIndexes;
     private final long targetSize;
     private final long waitDeadlineNanos;
 
@@ -52,6 +53,7 @@ final class TarnSplitSource
         this.table = requireNonNull(table, "table is null");
         this.handle = requireNonNull(handle, "handle is null");
         this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
+        this.useFileIndexes = config.isFileIndexEnabled();
         this.targetSize = config.getSplitTargetSize().toBytes();
         this.waitDeadlineNanos = System.nanoTime() + config.getDynamicFilteringWaitTimeout().roundTo(TimeUnit.NANOSECONDS);
     }
@@ -89,6 +91,9 @@ final class TarnSplitSource
             }
             Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
             ScanPlanner planner = table.newScan();
+            if (!useFileIndexes) {
+                planner = planner.withoutFileIndexes();
+            }
             if (predicate.isPresent()) {
                 planner = planner.withFilter(predicate.get());
             }

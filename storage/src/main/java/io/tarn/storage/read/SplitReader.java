@@ -142,7 +142,7 @@ public final class SplitReader
             columnIndexByFieldId.put(readColumns.get(i).id(), i);
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
-        this.indexFilter = request.filter().isPresent() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
+        this.indexFilter = request.filter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
                 ? Optional.of(new FileIndexFilter(table, request.filter().get()))
                 : Optional.empty();
         this.copyOutput = readColumns.size() != request.columns().size() || residualFilter.isPresent();

@@ -57,17 +57,19 @@ public final class ScanPlanner
     private final PaimonTable table;
     private final Optional<Predicate> filter;
     private final boolean entryFiltering;
+    private final boolean useFileIndexes;
 
     public ScanPlanner(PaimonTable table)
     {
-        this(table, Optional.empty(), true);
+        this(table, Optional.empty(), true, true);
     }
 
-    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering)
+    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering, boolean useFileIndexes)
     {
         this.table = requireNonNull(table, "table is null");
         this.filter = requireNonNull(filter, "filter is null");
         this.entryFiltering = entryFiltering;
+        this.useFileIndexes = useFileIndexes;
     }
 
     /**
@@ -75,7 +77,16 @@ public final class ScanPlanner
      */
     public ScanPlanner withFilter(Predicate predicate)
     {
-        return new ScanPlanner(table, Optional.of(predicate), entryFiltering);
+        return new ScanPlanner(table, Optional.of(predicate), entryFiltering, useFileIndexes);
+    }
+
+    /**
+     * A planner that does not skip files by their embedded file indexes, whatever the table's
+     * {@code file-index.read.enabled} says (an engine's switch for them).
+     */
+    public ScanPlanner withoutFileIndexes()
+    {
+        return new ScanPlanner(table, filter, entryFiltering, false);
     }
 
     /**
@@ -85,7 +96,7 @@ public final class ScanPlanner
      */
     ScanPlanner withoutEntryFiltering()
     {
-        return new ScanPlanner(table, filter, false);
+        return new ScanPlanner(table, filter, false, useFileIndexes);
     }
 
     /**
@@ -297,7 +308,7 @@ public final class ScanPlanner
             Predicate predicate = filter.get();
             if (readRaw) {
                 // each file is read on its own, so its embedded index may skip it, as its value statistics may
-                Optional<FileIndexFilter> indexFilter = options.fileIndexReadEnabled() ? Optional.of(new FileIndexFilter(table, predicate)) : Optional.empty();
+                Optional<FileIndexFilter> indexFilter = useFileIndexes && options.fileIndexReadEnabled() ? Optional.of(new FileIndexFilter(table, predicate)) : Optional.empty();
                 List<PlannedFile> kept = new ArrayList<>();
                 for (PlannedFile file : files) {
                     if (!StatsEvaluator.mightMatch(predicate, valueStats(file))) {

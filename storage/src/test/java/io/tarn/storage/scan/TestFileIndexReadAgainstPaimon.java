@@ -207,6 +207,28 @@ public class TestFileIndexReadAgainstPaimon
         assertThat(read.rows()).isEqualTo(read(separate, compare("category", EQ, "cat-1-2").tarn(separate.schema())).rows());
     }
 
+    @Test
+    public void testEnginesCanTurnIndexesOff()
+            throws Exception
+    {
+        PaimonTable embedded = table(EMBEDDED);
+        Predicate filter = compare("name", EQ, "name-1010").tarn(embedded.schema());
+        ScanPlan plan = embedded.newScan().withFilter(filter).withoutFileIndexes().plan(embedded.snapshot(new ScanVersion.Latest()));
+        assertThat(plan.metrics().filesSkippedByEmbeddedIndex()).isZero();
+        assertThat(plan.files()).hasSize(2);
+
+        PaimonTable separate = table(SEPARATE);
+        Predicate category = compare("category", EQ, "cat-1-2").tarn(separate.schema());
+        ScanPlan separatePlan = separate.newScan().withFilter(category).plan(separate.snapshot(new ScanVersion.Latest()));
+        List<String> lines = new ArrayList<>();
+        ReadRequest request = ReadRequest.of(separatePlan.readSchema().fields()).withFilter(category).withoutFileIndexes();
+        ReadMetrics metrics = TableRead.forEachBatch(separate, separatePlan, request, allocator,
+                batch -> CanonicalRowFormatter.appendLines(batch, separatePlan.readSchema().fields(), lines));
+        assertThat(metrics.rowsSelectedByIndex()).isZero();
+        assertThat(metrics.filesSkippedByIndex()).isZero();
+        assertThat(CanonicalRowSet.of(lines).text()).isEqualTo(read(separate, category).rows());
+    }
+
     @DataProvider
     public Object[][] corruptions()
     {
