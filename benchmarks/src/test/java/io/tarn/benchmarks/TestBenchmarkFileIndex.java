@@ -1,6 +1,7 @@
 package io.tarn.benchmarks;
 
 import io.tarn.benchmarks.BenchmarkFileIndex.IndexPlacement;
+import io.tarn.benchmarks.BenchmarkFileIndex.Query;
 import io.tarn.benchmarks.BenchmarkFileIndex.QueryResult;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -64,6 +65,9 @@ public class TestBenchmarkFileIndex
         assertThat(bitmap).isEqualTo(benchmark.paimonBitmapEquality());
         // one category of 50: about 2% of the rows
         assertThat(bitmap.rows()).isBetween(ROWS / 100L, ROWS / 25L);
+
+        assertThat(benchmark.lastTarnPlanNanos()).isPositive();
+        assertThat(benchmark.tarnIndexEvaluationNanos(Query.POINT_LOOKUP)).isPositive();
 
         IndexPlacement placement = benchmark.indexPlacement();
         assertThat(placement.files()).isPositive();
