@@ -29,12 +29,13 @@ import java.util.Map;
  * tables of the same rows with Tarn and Paimon ({@link PrimaryKeyReport}).
  * {@code BenchmarkMain jni RESULTS_DIR} runs {@link BenchmarkJni} and writes {@code jni.md}.
  * {@code BenchmarkMain zorder RESULTS_DIR} runs {@link BenchmarkZOrder} and writes {@code zorder.md}.
+ * {@code BenchmarkMain file-index RESULTS_DIR} runs {@link BenchmarkFileIndex} and writes {@code file-index.md} and {@code file-index.svg}.
  */
 public final class BenchmarkMain
 {
     private static final int PARTITIONS = 100;
     private static final int FILES_PER_PARTITION = 100;
-    private static final String KNOWN = "planning, scan, primary-key, jni, zorder";
+    private static final String KNOWN = "planning, scan, primary-key, jni, zorder, file-index";
 
     private BenchmarkMain() {}
 
@@ -80,6 +81,10 @@ public final class BenchmarkMain
                     Long.getLong("tarn.bench.zorder.rows", 10_000_000L),
                     Integer.getInteger("tarn.bench.zorder.warmup", 1),
                     Integer.getInteger("tarn.bench.zorder.rounds", 5));
+            return;
+        }
+        if (args[0].equals("file-index")) {
+            BenchmarkFileIndex.report(results, Long.getLong("tarn.bench.fileindex.rows", 10_000_000L), Integer.getInteger("tarn.bench.fileindex.warmup", 1), Integer.getInteger("tarn.bench.fileindex.rounds", 5));
             return;
         }
         if (!args[0].equals("planning")) {
