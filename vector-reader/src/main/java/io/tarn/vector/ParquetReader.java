@@ -30,6 +30,7 @@ import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.Type;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -86,6 +87,11 @@ public final class ParquetReader
     private long rowGroupRows;
     private long position;
     private RoaringBitmap rowGroupSelection;
+    // dense windows of a row selection are decoded whole and compacted in place, when every
+    // output vector allows it; keep[0, keepCount) are the kept rows of the last window
+    private final boolean compactible;
+    private int[] keep;
+    private int keepCount = -1;
     private boolean closed;
 
     private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator)
@@ -112,6 +118,7 @@ public final class ParquetReader
         this.fileRowCount = rows;
         this.counters.rowGroups = footer.metadata().getRow_groups().size();
         this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
+        this.compactible = root.getFieldVectors().stream().allMatch(InPlaceCompaction::supports);
     }
 
     /**
@@ -229,6 +236,12 @@ public final class ParquetReader
                     assemblers.get(i).write(vectors.get(i), 0, 0, rows);
                 }
                 activeColumn = null;
+                if (keepCount >= 0) {
+                    for (FieldVector vector : vectors) {
+                        InPlaceCompaction.compact(vector, keep, keepCount);
+                    }
+                    rows = keepCount;
+                }
                 root.setRowCount(rows);
                 counters.rowsRead += rows;
                 return true;
@@ -255,11 +268,26 @@ public final class ParquetReader
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();
         }
+        keepCount = -1;
         if (rowGroupSelection == null) {
             int rows = (int) Math.min(batchSize, rowGroupRows - position);
             readAll(rows);
             position += rows;
             return rows;
+        }
+        if (compactible) {
+            int window = (int) Math.min(batchSize, rowGroupRows - position);
+            long selected = rowGroupSelection.rangeCardinality(position, position + window);
+            if (selected * 4 >= window * 3L) {
+                // dense: decode the whole window at once and drop the few unselected rows after
+                readAll(window);
+                if (selected < window) {
+                    keepRows(window, (int) selected);
+                }
+                counters.rowsSkippedBySelection += window - selected;
+                position += window;
+                return window;
+            }
         }
         int out = 0;
         while (out < batchSize && position < rowGroupRows) {
@@ -281,6 +309,24 @@ public final class ParquetReader
             out += rows;
         }
         return out;
+    }
+
+    private void keepRows(int window, int selected)
+    {
+        if (keep == null || keep.length < selected) {
+            keep = new int[Math.max(selected, options.batchSize())];
+        }
+        int count = 0;
+        PeekableIntIterator rows = rowGroupSelection.getIntIterator();
+        rows.advanceIfNeeded((int) position);
+        while (count < selected && rows.hasNext()) {
+            int row = rows.next();
+            if (row >= position + window) {
+                break;
+            }
+            keep[count++] = (int) (row - position);
+        }
+        keepCount = count;
     }
 
     private void readAll(int rows)

@@ -118,6 +118,56 @@ public class TestParquetReader
     }
 
     @Test
+    public void testDenseRowSelectionOfFlatColumns()
+            throws IOException
+    {
+        // only flat columns: dense windows are decoded whole and compacted in place
+        org.apache.paimon.types.RowType flat = new org.apache.paimon.types.RowType(TestDataGenerator.ALL_TYPES.getFields().stream()
+                .filter(field -> !(field.type() instanceof org.apache.paimon.types.ArrayType)
+                        && !(field.type() instanceof org.apache.paimon.types.MapType)
+                        && !(field.type() instanceof org.apache.paimon.types.MultisetType)
+                        && !(field.type() instanceof org.apache.paimon.types.RowType))
+                .toList());
+        List<GenericRow> rows = new TestDataGenerator(7).rows(flat, 3000);
+        List<DataField> fields = ParquetTestFiles.tarnFields(flat);
+        List<String> expected = expected(rows, flat);
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        RoaringBitmap tenPercentDeleted = new RoaringBitmap();
+        RoaringBitmap mixed = new RoaringBitmap();
+        for (int i = 0; i < rows.size(); i++) {
+            if (random.nextInt(10) != 0) {
+                tenPercentDeleted.add(i);
+            }
+            // dense in the first half, sparse in the second: both paths in one file
+            if (i < rows.size() / 2 ? random.nextInt(20) != 0 : random.nextInt(20) == 0) {
+                mixed.add(i);
+            }
+        }
+        for (String dictionary : List.of("true", "false")) {
+            byte[] file = ParquetTestFiles.write(flat, rows, Map.of(
+                    "parquet.enable.dictionary", dictionary,
+                    "parquet.page.row.count.limit", "250"), "zstd");
+            for (RoaringBitmap selection : List.of(tenPercentDeleted, mixed)) {
+                for (int batchSize : List.of(64, 1000)) {
+                    List<String> wanted = new ArrayList<>();
+                    selection.forEach((int position) -> wanted.add(expected.get(position)));
+                    ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection);
+                    List<String> actual = new ArrayList<>();
+                    try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                        while (reader.nextBatch()) {
+                            assertThat(reader.root().getRowCount()).isLessThanOrEqualTo(batchSize);
+                            actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                        }
+                        assertThat(reader.metrics().rowsRead()).isEqualTo(wanted.size());
+                        assertThat(reader.metrics().rowsSkippedBySelection()).isEqualTo(rows.size() - wanted.size());
+                    }
+                    assertThat(actual).as("dictionary %s, batch %s", dictionary, batchSize).containsExactlyElementsOf(wanted);
+                }
+            }
+        }
+    }
+
+    @Test
     public void testWithoutPageIndexes()
             throws IOException
     {
