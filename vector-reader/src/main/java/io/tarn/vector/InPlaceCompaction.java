@@ -34,11 +34,15 @@ final class InPlaceCompaction
      */
     static void compact(FieldVector vector, int[] keep, int count)
     {
+        // without nulls every validity bit is set, before and after: nothing to move
+        boolean moveValidity = vector.getNullCount() > 0;
         long validity = vector.getValidityBuffer().memoryAddress();
         if (vector instanceof BitVector bits) {
             long data = bits.getDataBuffer().memoryAddress();
             for (int j = 0; j < count; j++) {
-                moveBit(validity, keep[j], j);
+                if (moveValidity) {
+                    moveBit(validity, keep[j], j);
+                }
                 moveBit(data, keep[j], j);
             }
             bits.setValueCount(count);
@@ -49,9 +53,24 @@ final class InPlaceCompaction
             long data = fixed.getDataBuffer().memoryAddress();
             for (int j = 0; j < count; j++) {
                 int source = keep[j];
-                moveBit(validity, source, j);
-                if (source != j) {
-                    MemoryUtil.copyMemory(data + (long) source * width, data + (long) j * width, width);
+                if (source == j) {
+                    continue;
+                }
+                if (moveValidity) {
+                    moveBit(validity, source, j);
+                }
+                long from = data + (long) source * width;
+                long to = data + (long) j * width;
+                switch (width) {
+                    case 1 -> MemoryUtil.putByte(to, MemoryUtil.getByte(from));
+                    case 2 -> MemoryUtil.putShort(to, MemoryUtil.getShort(from));
+                    case 4 -> MemoryUtil.putInt(to, MemoryUtil.getInt(from));
+                    case 8 -> MemoryUtil.putLong(to, MemoryUtil.getLong(from));
+                    case 16 -> {
+                        MemoryUtil.putLong(to, MemoryUtil.getLong(from));
+                        MemoryUtil.putLong(to + 8, MemoryUtil.getLong(from + 8));
+                    }
+                    default -> MemoryUtil.copyMemory(from, to, width);
                 }
             }
             fixed.setValueCount(count);
@@ -63,13 +82,14 @@ final class InPlaceCompaction
             int cursor = MemoryUtil.getInt(offsets);
             for (int j = 0; j < count; j++) {
                 int source = keep[j];
-                moveBit(validity, source, j);
+                if (moveValidity) {
+                    moveBit(validity, source, j);
+                }
                 int start = MemoryUtil.getInt(offsets + (long) source * Integer.BYTES);
                 int end = MemoryUtil.getInt(offsets + (long) (source + 1) * Integer.BYTES);
                 int length = end - start;
                 if (start != cursor && length > 0) {
-                    // overlapping ranges move down: copyMemory copies like memmove
-                    MemoryUtil.copyMemory(data + start, data + cursor, length);
+                    moveDown(data + start, data + cursor, length);
                 }
                 cursor += length;
                 MemoryUtil.putInt(offsets + (long) (j + 1) * Integer.BYTES, cursor);
@@ -84,6 +104,22 @@ final class InPlaceCompaction
             return;
         }
         throw new IllegalArgumentException("Cannot compact a " + vector.getClass().getSimpleName() + " in place");
+    }
+
+    /**
+     * Copies {@code length} bytes from {@code from} to {@code to <= from}: in ascending 8-byte
+     * words, each read before a write can reach it (a write ends at or below the end of the word
+     * just read), then the tail byte by byte so nothing past the value is read.
+     */
+    private static void moveDown(long from, long to, int length)
+    {
+        int offset = 0;
+        for (; offset + Long.BYTES <= length; offset += Long.BYTES) {
+            MemoryUtil.putLong(to + offset, MemoryUtil.getLong(from + offset));
+        }
+        for (; offset < length; offset++) {
+            MemoryUtil.putByte(to + offset, MemoryUtil.getByte(from + offset));
+        }
     }
 
     private static void moveBit(long buffer, int from, int to)
