@@ -58,7 +58,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -66,6 +65,8 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+
+import static io.tarn.benchmarks.Medians.median;
 
 /**
  * The file-index part of the skipping benchmark: an append table written by Apache Paimon's own
@@ -696,13 +697,5 @@ public class BenchmarkFileIndex
         }
         out.append("</svg>\n");
         return out.toString();
-    }
-
-    private static double median(double[] values)
-    {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

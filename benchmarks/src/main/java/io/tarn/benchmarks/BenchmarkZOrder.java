@@ -55,13 +55,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
+
+import static io.tarn.benchmarks.Medians.median;
 
 /**
  * The z-order part of the skipping benchmark: a table of random points (x, y uniform over
@@ -425,13 +426,5 @@ public class BenchmarkZOrder
         finally {
             state.tearDown();
         }
-    }
-
-    private static double median(double[] values)
-    {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

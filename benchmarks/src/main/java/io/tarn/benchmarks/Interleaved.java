@@ -2,7 +2,7 @@ package io.tarn.benchmarks;
 
 import io.tarn.benchmarks.BenchmarkPlanning.Scenario;
 
-import java.util.Arrays;
+import static io.tarn.benchmarks.Medians.median;
 
 /**
  * Times Tarn and both Paimon set-ups on one scenario in the same JVM, alternating them every round
@@ -47,18 +47,5 @@ record Interleaved(double tarnMedianMillis, double paimonMedianMillis, double pa
                 median(nanos[2]) / 1e6,
                 median(paimonRatios),
                 median(paimonDefaultRatios));
-    }
-
-    private static double median(long[] values)
-    {
-        return median(Arrays.stream(values).asDoubleStream().toArray());
-    }
-
-    private static double median(double[] values)
-    {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

@@ -32,6 +32,8 @@ import java.util.Locale;
 import java.util.Map;
 
 import static io.tarn.benchmarks.BenchmarkScan.MIX;
+import static io.tarn.benchmarks.Medians.median;
+import static io.tarn.benchmarks.Medians.medianRatio;
 
 /**
  * The primary-key benchmark: one thread reads the same final rows five ways, interleaved round by
@@ -276,28 +278,6 @@ final class PrimaryKeyReport
         }
         out.append("</svg>\n");
         return out.toString();
-    }
-
-    private static double medianRatio(long[] numerators, long[] denominators)
-    {
-        double[] ratios = new double[numerators.length];
-        for (int i = 0; i < ratios.length; i++) {
-            ratios[i] = (double) numerators[i] / denominators[i];
-        }
-        return median(ratios);
-    }
-
-    private static double median(long[] values)
-    {
-        return median(Arrays.stream(values).asDoubleStream().toArray());
-    }
-
-    private static double median(double[] values)
-    {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 
     private void close()

@@ -4,10 +4,10 @@ import io.tarn.benchmarks.BenchmarkScan.Engine;
 import io.tarn.benchmarks.BenchmarkScan.ScanResult;
 import io.tarn.benchmarks.BenchmarkScan.Scenario;
 
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 
+import static io.tarn.benchmarks.Medians.median;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -71,13 +71,5 @@ record ScanTimings(Scenario scenario, long rowsReturned, Map<Engine, double[]> s
             ratios[round] = theirs[round] / tarn[round];
         }
         return median(ratios);
-    }
-
-    private static double median(double[] values)
-    {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
     }
 }

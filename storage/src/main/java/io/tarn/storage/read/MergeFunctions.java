@@ -168,7 +168,7 @@ final class MergeFunctions
      * Sets the NOT NULL columns of {@code row} from {@code values}, as Paimon does when a row
      * starts from a retraction.
      */
-    private static void initNotNull(String table, List<DataField> fields, Object[] row, Object[] values)
+    static void initNotNull(String table, List<DataField> fields, Object[] row, Object[] values)
             throws CorruptFileException
     {
         for (int i = 0; i < row.length; i++) {

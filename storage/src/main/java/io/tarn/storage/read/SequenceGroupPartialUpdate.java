@@ -218,19 +218,7 @@ final class SequenceGroupPartialUpdate
     private void copyNotNull(Object[] values)
             throws CorruptFileException
     {
-        for (int i = 0; i < row.length; i++) {
-            if (!fields.get(i).type().nullable()) {
-                if (values[i] == null) {
-                    throw nullInNotNullColumn(fields.get(i));
-                }
-                row[i] = values[i];
-            }
-        }
-    }
-
-    private CorruptFileException nullInNotNullColumn(DataField field)
-    {
-        return new CorruptFileException("Table %s: a record has NULL in NOT NULL column '%s'".formatted(table, field.name()));
+        MergeFunctions.initNotNull(table, fields, row, values);
     }
 
     @Override
