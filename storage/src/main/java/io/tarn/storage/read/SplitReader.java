@@ -95,11 +95,17 @@ public final class SplitReader
     public SplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
             throws IOException
     {
-        this(table, readSchema, split, request, allocator, null);
+        // checked before anything is allocated
+        this(table, readSchema, rawSplit(table, split), request, allocator, null);
+    }
+
+    private static DataSplit rawSplit(PaimonTable table, DataSplit split)
+    {
         if (split.mergeRequired()) {
             throw new IllegalArgumentException("Table " + table.name() + ": the split of bucket " + split.bucket()
                     + " needs merging by key; read it with MergeSplitReader");
         }
+        return split;
     }
 
     /**

@@ -449,6 +449,22 @@ public class TestMergeSplitReader
     }
 
     @Test
+    public void testSplitReaderRefusesMergeSplitsWithoutAllocating()
+            throws Exception
+    {
+        FileStoreTable table = paimon.create("refused", simpleSchema().build());
+        paimon.write(table, simple(RowKind.INSERT, 1, "a", 1));
+        paimon.write(table, simple(RowKind.INSERT, 1, "b", 2));
+        PaimonTable tarn = tarnTable("refused");
+        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
+        assertThatThrownBy(() -> new SplitReader(tarn, plan.readSchema(), split, ReadRequest.of(plan.readSchema().fields()), allocator))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MergeSplitReader");
+        assertThat(allocator.getChildAllocators()).as("child allocators left open").isEmpty();
+    }
+
+    @Test
     public void testProjectionWithFilterOnUnreadColumn()
             throws Exception
     {
