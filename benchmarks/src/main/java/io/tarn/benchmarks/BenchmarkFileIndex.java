@@ -1,5 +1,6 @@
 package io.tarn.benchmarks;
 
+import io.tarn.benchmarks.BenchmarkScan.ScanResult;
 import io.tarn.benchmarks.BenchmarkScan.Kind;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicates;
@@ -25,10 +26,8 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
@@ -151,7 +150,6 @@ public class BenchmarkFileIndex
     private static final List<Kind> KINDS = List.of(Kind.LONG, Kind.STRING, Kind.STRING, Kind.LONG, Kind.STRING);
     private static final long SEED = 7_20261129L;
     private static final int COMMITS = 4;
-    private static final String COMPLETE_MARKER = "GENERATED";
     private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"};
 
     @Param("10000000")
@@ -401,48 +399,24 @@ public class BenchmarkFileIndex
             files += ((org.apache.paimon.table.source.DataSplit) split).dataFiles().size();
         }
         lastPaimonFilesPlanned = files;
-        long count = 0;
-        long checksum = 0;
-        try (RecordReader<InternalRow> reader = builder.newRead().createReader(splits)) {
-            RecordReader.RecordIterator<InternalRow> batch;
-            while ((batch = reader.readBatch()) != null) {
-                InternalRow row;
-                while ((row = batch.next()) != null) {
-                    if (filter != null && !filter.test(row)) {
-                        continue;
-                    }
-                    count++;
-                    // the same values as Tarn's checksum: raw bits of numbers, byte lengths of strings
-                    checksum += row.getLong(0) * BenchmarkScan.MIX;
-                    checksum += (long) row.getString(1).getSizeInBytes() * BenchmarkScan.MIX;
-                    checksum += (long) row.getString(2).getSizeInBytes() * BenchmarkScan.MIX;
-                    checksum += Double.doubleToRawLongBits(row.getDouble(3)) * BenchmarkScan.MIX;
-                    checksum += (long) row.getString(4).getSizeInBytes() * BenchmarkScan.MIX;
-                }
-                batch.releaseBatch();
-            }
-        }
-        return new QueryResult(count, checksum);
+        // the same values as Tarn's checksum: raw bits of numbers, byte lengths of strings
+        ScanResult result = PaimonReads.scan(builder, splits, filter, row -> (row.getLong(0)
+                + row.getString(1).getSizeInBytes()
+                + row.getString(2).getSizeInBytes()
+                + Double.doubleToRawLongBits(row.getDouble(3))
+                + row.getString(4).getSizeInBytes()) * BenchmarkScan.MIX);
+        return new QueryResult(result.rows(), result.checksum());
     }
 
     private Path cachedWarehouse()
             throws Exception
     {
         Path directory = dataDirectory.isEmpty() ? Path.of(System.getProperty("tarn.bench.fileindex.data", "target/file-index-data")) : Path.of(dataDirectory);
-        Path location = directory.resolve("rows-" + rows).toAbsolutePath();
-        if (Files.exists(location.resolve(COMPLETE_MARKER))) {
-            return location;
-        }
-        if (Files.exists(location)) {
-            // an interrupted generation: start over rather than reuse half a table
-            BenchmarkScan.deleteRecursively(location);
-        }
-        Files.createDirectories(location);
-        long start = System.nanoTime();
-        generate(location);
-        generationSeconds = (System.nanoTime() - start) / 1e9;
-        Files.writeString(location.resolve(COMPLETE_MARKER), rows + "\n");
-        return location;
+        return CachedWarehouse.ensure(directory.resolve("rows-" + rows), rows, location -> {
+            long start = System.nanoTime();
+            generate(location);
+            generationSeconds = (System.nanoTime() - start) / 1e9;
+        });
     }
 
     @SuppressWarnings("try") // Paimon's close() declares Exception

@@ -43,9 +43,7 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
@@ -503,34 +501,22 @@ public class BenchmarkScan
             builder = builder.withFilter(filter);
         }
         List<Split> splits = builder.newScan().plan().splits();
-        long count = 0;
-        long checksum = 0;
-        try (RecordReader<InternalRow> reader = builder.newRead().createReader(splits)) {
-            RecordReader.RecordIterator<InternalRow> batch;
-            while ((batch = reader.readBatch()) != null) {
-                InternalRow row;
-                while ((row = batch.next()) != null) {
-                    if (filter != null && !filter.test(row)) {
-                        continue;
-                    }
-                    count++;
-                    for (int i = 0; i < columns.length; i++) {
-                        if (row.isNullAt(i)) {
-                            continue;
-                        }
-                        long value = switch (KINDS.get(columns[i])) {
-                            case LONG -> row.getLong(i);
-                            case INT, DATE -> row.getInt(i);
-                            case SHORT_DECIMAL -> row.getDecimal(i, 15, 2).toUnscaledLong();
-                            case STRING -> row.getString(i).getSizeInBytes();
-                        };
-                        checksum += value * MIX;
-                    }
+        return PaimonReads.scan(builder, splits, filter, row -> {
+            long checksum = 0;
+            for (int i = 0; i < columns.length; i++) {
+                if (row.isNullAt(i)) {
+                    continue;
                 }
-                batch.releaseBatch();
+                long value = switch (KINDS.get(columns[i])) {
+                    case LONG -> row.getLong(i);
+                    case INT, DATE -> row.getInt(i);
+                    case SHORT_DECIMAL -> row.getDecimal(i, 15, 2).toUnscaledLong();
+                    case STRING -> row.getString(i).getSizeInBytes();
+                };
+                checksum += value * MIX;
             }
-        }
-        return new ScanResult(count, checksum);
+            return checksum;
+        });
     }
 
     // ---- Trino

@@ -1,5 +1,6 @@
 package io.tarn.benchmarks;
 
+import io.tarn.benchmarks.BenchmarkScan.ScanResult;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.catalog.FileSystemCatalog;
@@ -24,10 +25,8 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.predicate.Predicate;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
@@ -123,7 +122,6 @@ public class BenchmarkZOrder
 
     private static final long SEED = 5_20261129L;
     private static final int COMMITS = 4;
-    private static final String COMPLETE_MARKER = "GENERATED";
     private static final String[] WORDS = {"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet"};
 
     @Param("10000000")
@@ -280,45 +278,21 @@ public class BenchmarkZOrder
                     predicates.between(1, Y_LOW, Y_LOW + RANGE - 1));
             builder = builder.withFilter(filter);
         }
-        long count = 0;
-        long checksum = 0;
-        try (RecordReader<InternalRow> reader = builder.newRead().createReader(builder.newScan().plan().splits())) {
-            RecordReader.RecordIterator<InternalRow> batch;
-            while ((batch = reader.readBatch()) != null) {
-                InternalRow row;
-                while ((row = batch.next()) != null) {
-                    if (filter != null && !filter.test(row)) {
-                        continue;
-                    }
-                    count++;
-                    checksum += row.getInt(0) * 31L + row.getInt(1);
-                }
-                batch.releaseBatch();
-            }
-        }
-        return new QueryResult(count, checksum);
+        ScanResult result = PaimonReads.scan(builder, builder.newScan().plan().splits(), filter, row -> row.getInt(0) * 31L + row.getInt(1));
+        return new QueryResult(result.rows(), result.checksum());
     }
 
     private Path cachedWarehouse()
             throws Exception
     {
         Path directory = dataDirectory.isEmpty() ? Path.of(System.getProperty("tarn.bench.zorder.data", "target/zorder-data")) : Path.of(dataDirectory);
-        Path location = directory.resolve("rows-" + rows).toAbsolutePath();
-        if (Files.exists(location.resolve(COMPLETE_MARKER))) {
-            return location;
-        }
-        if (Files.exists(location)) {
-            // an interrupted generation: start over rather than reuse half a table
-            BenchmarkScan.deleteRecursively(location);
-        }
-        Files.createDirectories(location);
-        generate(location);
-        PaimonTable table = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), location.toString()), io.tarn.storage.catalog.Identifier.parse(DATABASE + "." + TABLE));
-        long start = System.nanoTime();
-        sortCompaction = SortCompaction.run(table, SortCompactRequest.of(SortStrategy.ZORDER, List.of("x", "y")), allocator);
-        sortSeconds = (System.nanoTime() - start) / 1e9;
-        Files.writeString(location.resolve(COMPLETE_MARKER), rows + "\n");
-        return location;
+        return CachedWarehouse.ensure(directory.resolve("rows-" + rows), rows, location -> {
+            generate(location);
+            PaimonTable table = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), location.toString()), io.tarn.storage.catalog.Identifier.parse(DATABASE + "." + TABLE));
+            long start = System.nanoTime();
+            sortCompaction = SortCompaction.run(table, SortCompactRequest.of(SortStrategy.ZORDER, List.of("x", "y")), allocator);
+            sortSeconds = (System.nanoTime() - start) / 1e9;
+        });
     }
 
     @SuppressWarnings("try") // Paimon's close() declares Exception

@@ -15,8 +15,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.data.InternalRow;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
 
@@ -187,26 +185,16 @@ final class PrimaryKeyReport
             throws IOException
     {
         ReadBuilder builder = table.newReadBuilder();
-        long count = 0;
-        long checksum = 0;
-        try (RecordReader<InternalRow> reader = builder.newRead().createReader(builder.newScan().plan().splits())) {
-            RecordReader.RecordIterator<InternalRow> batch;
-            while ((batch = reader.readBatch()) != null) {
-                InternalRow row;
-                while ((row = batch.next()) != null) {
-                    count++;
-                    checksum += row.getLong(0) * MIX;
-                    checksum += row.isNullAt(1) ? 0 : row.getInt(1) * MIX;
-                    checksum += row.isNullAt(2) ? 0 : Double.doubleToRawLongBits(row.getDouble(2)) * MIX;
-                    checksum += row.isNullAt(3) ? 0 : row.getDecimal(3, 15, 2).toUnscaledLong() * MIX;
-                    checksum += row.isNullAt(4) ? 0 : row.getInt(4) * MIX;
-                    checksum += row.isNullAt(5) ? 0 : row.getString(5).getSizeInBytes() * MIX;
-                    checksum += row.isNullAt(6) ? 0 : row.getString(6).getSizeInBytes() * MIX;
-                }
-                batch.releaseBatch();
-            }
-        }
-        return new ScanResult(count, checksum);
+        return PaimonReads.scan(builder, builder.newScan().plan().splits(), null, row -> {
+            long checksum = row.getLong(0) * MIX;
+            checksum += row.isNullAt(1) ? 0 : row.getInt(1) * MIX;
+            checksum += row.isNullAt(2) ? 0 : Double.doubleToRawLongBits(row.getDouble(2)) * MIX;
+            checksum += row.isNullAt(3) ? 0 : row.getDecimal(3, 15, 2).toUnscaledLong() * MIX;
+            checksum += row.isNullAt(4) ? 0 : row.getInt(4) * MIX;
+            checksum += row.isNullAt(5) ? 0 : row.getString(5).getSizeInBytes() * MIX;
+            checksum += row.isNullAt(6) ? 0 : row.getString(6).getSizeInBytes() * MIX;
+            return checksum;
+        });
     }
 
     private String markdown(long rows, double setupSeconds, int warmupRounds, int rounds, Map<Reader, long[]> nanos, Map<Reader, ScanResult> answers,

@@ -17,7 +17,6 @@ import org.apache.paimon.table.sink.TableWriteImpl;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
 
-import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +41,6 @@ final class PrimaryKeyTableGenerator
     static final String FINAL_TABLE = "pk_final";
     static final int BUCKETS = 2;
 
-    private static final String COMPLETE_MARKER = "GENERATED";
     private static final String[] FLAGS = {"A", "F", "N", "R"};
     private static final String[] WORDS = {"furiously", "sly", "careful", "blithely", "quickly", "fluffily", "ironic", "final", "regular", "express",
             "pending", "bold", "even", "special", "unusual", "silent", "deposits", "requests", "accounts", "packages"};
@@ -54,19 +52,9 @@ final class PrimaryKeyTableGenerator
      * earlier run completed it.
      */
     static Path cachedWarehouse(Path cacheDirectory, long rows)
-            throws IOException
+            throws Exception
     {
-        Path warehouse = cacheDirectory.resolve("pk-rows-" + rows).toAbsolutePath();
-        if (Files.exists(warehouse.resolve(COMPLETE_MARKER))) {
-            return warehouse;
-        }
-        if (Files.exists(warehouse)) {
-            BenchmarkScan.deleteRecursively(warehouse);
-        }
-        Files.createDirectories(warehouse);
-        generate(warehouse, rows);
-        Files.writeString(warehouse.resolve(COMPLETE_MARKER), rows + "\n");
-        return warehouse;
+        return CachedWarehouse.ensure(cacheDirectory.resolve("pk-rows-" + rows), rows, warehouse -> generate(warehouse, rows));
     }
 
     static boolean isUpdated(long key)

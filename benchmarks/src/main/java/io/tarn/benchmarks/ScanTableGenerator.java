@@ -13,8 +13,6 @@ import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.types.DataTypes;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
@@ -45,7 +43,6 @@ public final class ScanTableGenerator
             "shipinstruct", "shipmode", "comment");
 
     private static final long SEED = 20261129L;
-    private static final String COMPLETE_MARKER = "GENERATED";
     private static final int COMMITS = 4;
     private static final String[] INSTRUCTIONS = {"DELIVER IN PERSON", "COLLECT COD", "NONE", "TAKE BACK RETURN"};
     private static final String[] MODES = {"REG AIR", "AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB"};
@@ -60,7 +57,7 @@ public final class ScanTableGenerator
      * {@code ScanTableGenerator CACHE_DIRECTORY ROWS}: generates (or finds) the cached table ahead of a run.
      */
     public static void main(String[] args)
-            throws IOException
+            throws Exception
     {
         if (args.length != 2) {
             throw new IllegalArgumentException("Usage: ScanTableGenerator CACHE_DIRECTORY ROWS");
@@ -80,20 +77,9 @@ public final class ScanTableGenerator
      * there first unless an earlier run completed it.
      */
     public static Path cachedWarehouse(Path cacheDirectory, long rows)
-            throws IOException
+            throws Exception
     {
-        Path warehouse = cacheDirectory.resolve("rows-" + rows).toAbsolutePath();
-        if (Files.exists(warehouse.resolve(COMPLETE_MARKER))) {
-            return warehouse;
-        }
-        if (Files.exists(warehouse)) {
-            // an interrupted generation: start over rather than reuse half a table
-            BenchmarkScan.deleteRecursively(warehouse);
-        }
-        Files.createDirectories(warehouse);
-        generate(warehouse, rows);
-        Files.writeString(warehouse.resolve(COMPLETE_MARKER), rows + "\n");
-        return warehouse;
+        return CachedWarehouse.ensure(cacheDirectory.resolve("rows-" + rows), rows, warehouse -> generate(warehouse, rows));
     }
 
     /**
