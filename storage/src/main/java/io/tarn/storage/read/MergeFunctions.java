@@ -4,6 +4,8 @@ import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.types.DataField;
+import io.tarn.types.DataType;
+import io.tarn.types.ValueComparator;
 
 import java.io.IOException;
 import java.util.List;
@@ -152,6 +154,19 @@ final class MergeFunctions
             return List.of();
         }
         return List.of(value.split(","));
+    }
+
+    /**
+     * Orders two values of a sequence column as Paimon's generated record comparator does: nulls
+     * first whatever the sort order, other values by {@code type}, reversed when descending.
+     */
+    static int compareSequenceValues(DataType type, boolean ascending, Object left, Object right)
+    {
+        if (left == null || right == null) {
+            return left == null ? (right == null ? 0 : -1) : 1;
+        }
+        int order = ValueComparator.compare(type, left, right);
+        return ascending ? order : -order;
     }
 
     static boolean sequenceAscending(TableSchema schema)

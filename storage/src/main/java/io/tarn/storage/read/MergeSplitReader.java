@@ -432,15 +432,7 @@ public final class MergeSplitReader
         for (int index : sequenceValueIndexes) {
             Object a = left[index];
             Object b = right[index];
-            // nulls first in either sort order, as Paimon's generated record comparator orders them
-            int order;
-            if (a == null || b == null) {
-                order = a == null ? (b == null ? 0 : -1) : 1;
-            }
-            else {
-                order = ValueComparator.compare(valueFields.get(index).type(), a, b);
-                order = sequenceAscending ? order : -order;
-            }
+            int order = MergeFunctions.compareSequenceValues(valueFields.get(index).type(), sequenceAscending, a, b);
             if (order != 0) {
                 return order;
             }

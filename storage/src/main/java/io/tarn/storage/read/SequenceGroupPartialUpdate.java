@@ -2,7 +2,6 @@ package io.tarn.storage.read;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.types.DataField;
-import io.tarn.types.ValueComparator;
 
 import java.io.IOException;
 import java.util.Arrays;
@@ -196,13 +195,8 @@ final class SequenceGroupPartialUpdate
         for (int column : group) {
             Object a = left[column];
             Object b = right[column];
-            int order;
-            if (a == null || b == null) {
-                order = a == null ? (b == null ? 0 : -1) : 1;
-            }
-            else {
-                order = ValueComparator.compare(fields.get(column).type(), a, b);
-            }
+            // sequence groups always order ascending
+            int order = MergeFunctions.compareSequenceValues(fields.get(column).type(), true, a, b);
             if (order != 0) {
                 return order;
             }

@@ -207,13 +207,7 @@ final class SurvivorSelector
         for (int i = 0; i < sequenceFields.size(); i++) {
             Object a = left.sequenceValues[i];
             Object b = right.sequenceValues[i];
-            if (a == null || b == null) {
-                order = a == null ? (b == null ? 0 : -1) : 1;
-            }
-            else {
-                order = ValueComparator.compare(sequenceFields.get(i).type(), a, b);
-                order = sequenceAscending ? order : -order;
-            }
+            order = MergeFunctions.compareSequenceValues(sequenceFields.get(i).type(), sequenceAscending, a, b);
             if (order != 0) {
                 return order;
             }
