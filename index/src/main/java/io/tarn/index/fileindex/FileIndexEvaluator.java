@@ -17,6 +17,7 @@ import io.tarn.types.Timestamp;
 import io.tarn.types.TypeRoot;
 import org.roaringbitmap.RoaringBitmap;
 
+import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,9 +93,10 @@ public final class FileIndexEvaluator
      *
      * @throws CorruptIndexException if an index the filter needs is corrupt or disagrees with the
      * row count; the caller should then ignore the file's indexes
+     * @throws IOException if the payload of an index the filter needs cannot be read
      */
     public static Evaluation evaluate(FileIndexFile file, Predicate filter, ColumnResolver columns, long rowCount)
-            throws CorruptIndexException
+            throws IOException
     {
         requireNonNull(file, "file is null");
         requireNonNull(filter, "filter is null");
@@ -105,7 +107,7 @@ public final class FileIndexEvaluator
     }
 
     private FileIndexResult visit(Predicate predicate)
-            throws CorruptIndexException
+            throws IOException
     {
         if (predicate instanceof And and) {
             FileIndexResult result = FileIndexResult.REMAIN;
@@ -149,7 +151,7 @@ public final class FileIndexEvaluator
     }
 
     private FileIndexResult leaf(Predicate predicate, FileIndexFile.Index index, DataType type)
-            throws CorruptIndexException
+            throws IOException
     {
         boolean known = index.type().equals(BloomFilterIndex.TYPE) || index.type().equals(BitmapIndex.TYPE);
         if (!known) {
@@ -177,7 +179,7 @@ public final class FileIndexEvaluator
     }
 
     private Object reader(FileIndexFile.Index index, DataType type)
-            throws CorruptIndexException
+            throws IOException
     {
         Object reader = readers.get(index);
         if (reader == null) {

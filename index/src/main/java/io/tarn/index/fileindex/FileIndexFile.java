@@ -9,11 +9,13 @@ import java.io.UncheckedIOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -28,9 +30,13 @@ import static java.util.Objects.requireNonNull;
  * int32 redundantLength (0) | redundant bytes
  * body: the index payloads
  * </pre>
- * Trust contract: {@link #parse} checks the magic, version, every count against the bytes left
- * and every payload range against the container; any violation is a {@link CorruptIndexException}.
- * The payloads themselves are checked by the index that reads them.
+ * Trust contract: {@link #parse} and {@link #open} check the magic, version, every count against
+ * the bytes left and every payload range against the container; any violation is a
+ * {@link CorruptIndexException}. The payloads themselves are checked by the index that reads them.
+ *
+ * <p>A container in a separate {@code .index} file holds every index of the data file, often
+ * hundreds of kilobytes, while a filter usually needs one of them: {@link #open} reads the head
+ * and then only the payloads asked for.
  */
 public final class FileIndexFile
 {
@@ -38,13 +44,31 @@ public final class FileIndexFile
     public static final int VERSION = 1;
     static final int EMPTY_INDEX = -1;
 
-    private final byte[] bytes;
+    // enough for the head of any container of a few columns, and for small payloads with it
+    static final int PREFIX_BYTES = 4096;
+
+    private final RangeReader reader;
+    private final byte[] prefix;
     private final Map<String, List<Index>> indexesByColumn;
 
-    private FileIndexFile(byte[] bytes, Map<String, List<Index>> indexesByColumn)
+    private FileIndexFile(RangeReader reader, byte[] prefix, Map<String, List<Index>> indexesByColumn)
     {
-        this.bytes = bytes;
+        this.reader = reader;
+        this.prefix = prefix;
         this.indexesByColumn = indexesByColumn;
+    }
+
+    /**
+     * Reads byte ranges of a stored container.
+     */
+    @FunctionalInterface
+    public interface RangeReader
+    {
+        /**
+         * Reads exactly {@code length} bytes at {@code position} into {@code buffer[offset..]}.
+         */
+        void readFully(long position, byte[] buffer, int offset, int length)
+                throws IOException;
     }
 
     /**
@@ -66,13 +90,45 @@ public final class FileIndexFile
     }
 
     /**
-     * Parses the head of a container; {@code bytes} is kept, not copied, and must not change.
+     * Parses the head of a container held in memory; {@code bytes} is kept, not copied, and must
+     * not change.
      */
     public static FileIndexFile parse(byte[] bytes)
             throws CorruptIndexException
     {
         requireNonNull(bytes, "bytes is null");
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
+        RangeReader reader = (position, buffer, offset, length) -> System.arraycopy(bytes, toIntExact(position), buffer, offset, length);
+        return parseHead(reader, bytes, bytes.length);
+    }
+
+    /**
+     * Reads the head of a stored container of {@code length} bytes; payloads are read from
+     * {@code reader} when asked for.
+     */
+    public static FileIndexFile open(RangeReader reader, long length)
+            throws IOException
+    {
+        requireNonNull(reader, "reader is null");
+        if (length < 0 || length > Integer.MAX_VALUE) {
+            throw new CorruptIndexException("File index of " + length + " bytes is larger than a container can be");
+        }
+        byte[] prefix = new byte[toIntExact(Math.min(length, PREFIX_BYTES))];
+        reader.readFully(0, prefix, 0, prefix.length);
+        if (prefix.length >= 16) {
+            int headLength = ByteBuffer.wrap(prefix).getInt(12);
+            if (headLength > prefix.length && headLength <= length) {
+                byte[] head = Arrays.copyOf(prefix, headLength);
+                reader.readFully(prefix.length, head, prefix.length, headLength - prefix.length);
+                prefix = head;
+            }
+        }
+        return parseHead(reader, prefix, length);
+    }
+
+    private static FileIndexFile parseHead(RangeReader reader, byte[] prefix, long containerLength)
+            throws CorruptIndexException
+    {
+        ByteBuffer buffer = ByteBuffer.wrap(prefix);
         try {
             long magic = buffer.getLong();
             if (magic != MAGIC) {
@@ -83,8 +139,8 @@ public final class FileIndexFile
                 throw new CorruptIndexException("File index has version " + version + "; only version " + VERSION + " is known");
             }
             int headLength = buffer.getInt();
-            if (headLength < 24 || headLength > bytes.length) {
-                throw new CorruptIndexException("File index head length " + headLength + " is outside the " + bytes.length + " bytes of the index");
+            if (headLength < 24 || headLength > prefix.length) {
+                throw new CorruptIndexException("File index head length " + headLength + " is outside the " + containerLength + " bytes of the index");
             }
             buffer.limit(headLength);
             int columnCount = buffer.getInt();
@@ -99,9 +155,9 @@ public final class FileIndexFile
                     String type = readUtf(buffer);
                     int start = buffer.getInt();
                     int length = buffer.getInt();
-                    if (start != EMPTY_INDEX && (start < headLength || length < 0 || (long) start + length > bytes.length)) {
+                    if (start != EMPTY_INDEX && (start < headLength || length < 0 || (long) start + length > containerLength)) {
                         throw new CorruptIndexException("File index " + type + " of column " + name + " at offset " + start + " with length " + length
-                                + " is outside the body of the index, bytes " + headLength + " to " + bytes.length);
+                                + " is outside the body of the index, bytes " + headLength + " to " + containerLength);
                     }
                     columnIndexes.add(new Index(name, type, start, length));
                 }
@@ -112,10 +168,10 @@ public final class FileIndexFile
             }
             Map<String, List<Index>> copy = new LinkedHashMap<>();
             indexes.forEach((name, list) -> copy.put(name, List.copyOf(list)));
-            return new FileIndexFile(bytes, copy);
+            return new FileIndexFile(reader, prefix, copy);
         }
         catch (BufferUnderflowException e) {
-            throw new CorruptIndexException("File index of " + bytes.length + " bytes ends inside its head", e);
+            throw new CorruptIndexException("File index of " + containerLength + " bytes ends inside its head", e);
         }
     }
 
@@ -134,14 +190,21 @@ public final class FileIndexFile
     }
 
     /**
-     * The payload of an index, a read-only big-endian view.
+     * The payload of an index, a read-only big-endian view; read from the container's storage
+     * unless it lies in the bytes already read.
      */
     public ByteBuffer payload(Index index)
+            throws IOException
     {
         if (index.empty()) {
             return ByteBuffer.allocate(0).asReadOnlyBuffer();
         }
-        return ByteBuffer.wrap(bytes, index.start(), index.length()).slice().asReadOnlyBuffer();
+        if ((long) index.start() + index.length() <= prefix.length) {
+            return ByteBuffer.wrap(prefix, index.start(), index.length()).slice().asReadOnlyBuffer();
+        }
+        byte[] payload = new byte[index.length()];
+        reader.readFully(index.start(), payload, 0, payload.length);
+        return ByteBuffer.wrap(payload).asReadOnlyBuffer();
     }
 
     /**

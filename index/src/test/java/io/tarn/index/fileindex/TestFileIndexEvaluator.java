@@ -8,6 +8,7 @@ import io.tarn.types.Timestamp;
 import org.roaringbitmap.RoaringBitmap;
 import org.testng.annotations.Test;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,7 +47,7 @@ public class TestFileIndexEvaluator
     private final FileIndexFile file;
 
     public TestFileIndexEvaluator()
-            throws CorruptIndexException
+            throws IOException
     {
         BitmapIndex.Writer bitmap = new BitmapIndex.Writer(DataTypes.string(), 2, 16384);
         VALUES.forEach(bitmap::add);
@@ -69,7 +70,7 @@ public class TestFileIndexEvaluator
 
     @Test
     public void testBitmapPredicates()
-            throws CorruptIndexException
+            throws IOException
     {
         assertThat(rows(equal(C, "a"))).containsExactly(0, 3, 5, 9);
         assertThat(rows(notEqual(C, "a"))).containsExactly(1, 4, 7, 8);
@@ -85,7 +86,7 @@ public class TestFileIndexEvaluator
 
     @Test
     public void testAndOr()
-            throws CorruptIndexException
+            throws IOException
     {
         assertThat(rows(or(equal(C, "c"), isNull(C)))).containsExactly(2, 4, 6);
         assertThat(rows(and(isNotNull(C), notEqual(C, "a")))).containsExactly(1, 4, 7, 8);
@@ -101,7 +102,7 @@ public class TestFileIndexEvaluator
 
     @Test
     public void testBloomFilter()
-            throws CorruptIndexException
+            throws IOException
     {
         for (int value = 100; value < 110; value++) {
             assertThat(evaluate(equal(K, value))).isEqualTo(FileIndexResult.REMAIN);
@@ -115,7 +116,7 @@ public class TestFileIndexEvaluator
 
     @Test
     public void testUnknownAndEmptyIndexes()
-            throws CorruptIndexException
+            throws IOException
     {
         FileIndexEvaluator.Evaluation unknown = FileIndexEvaluator.evaluate(file, equal(X, 5L), this::column, 10);
         assertThat(unknown.result()).isEqualTo(FileIndexResult.REMAIN);
@@ -127,7 +128,7 @@ public class TestFileIndexEvaluator
 
     @Test
     public void testSignedZeroAndNaNKeepEveryRow()
-            throws CorruptIndexException
+            throws IOException
     {
         // engines differ on whether -0.0 = 0.0; the index, which tells them apart, does not answer
         assertThat(evaluate(equal(D, 0.0))).isEqualTo(FileIndexResult.REMAIN);
@@ -138,7 +139,7 @@ public class TestFileIndexEvaluator
 
     @Test
     public void testTimestampNegationsNeedExactKeys()
-            throws CorruptIndexException
+            throws IOException
     {
         FieldRef millis = new FieldRef(7, "t", DataTypes.timestamp(3));
         FieldRef nanos = new FieldRef(8, "n", DataTypes.timestamp(9));
@@ -190,7 +191,7 @@ public class TestFileIndexEvaluator
     }
 
     private List<Integer> rows(Predicate predicate)
-            throws CorruptIndexException
+            throws IOException
     {
         FileIndexResult result = evaluate(predicate);
         assertThat(result).as("%s", predicate).isInstanceOf(FileIndexResult.Rows.class);
@@ -199,7 +200,7 @@ public class TestFileIndexEvaluator
     }
 
     private FileIndexResult evaluate(Predicate predicate)
-            throws CorruptIndexException
+            throws IOException
     {
         return FileIndexEvaluator.evaluate(file, predicate, this::column, 10).result();
     }

@@ -9,11 +9,13 @@ import io.tarn.index.fileindex.FileIndexResult;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.MissingFileException;
+import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.util.HashMap;
 import java.util.List;
@@ -101,24 +103,36 @@ public final class FileIndexFilter
             // Paimon refuses such a file; which index is current is unknown, so none is used
             return new Outcome(FileIndexResult.REMAIN, Source.INDEX_FILE, indexFiles.size());
         }
-        byte[] bytes;
+        InputFile indexFile = table.fileIO().newInputFile(indexFilePath(file, indexFiles.get(0)));
         try {
-            bytes = table.fileIO().newInputFile(indexFilePath(file, indexFiles.get(0))).readAllBytes();
+            FileIndexFile container = FileIndexFile.open(indexFile::readFully, indexFile.length());
+            return evaluate(file, container, Source.INDEX_FILE);
         }
-        catch (MissingFileException e) {
+        catch (CorruptIndexException | MissingFileException | EOFException e) {
+            // gone or cut short since it was listed: as good as corrupt
             return new Outcome(FileIndexResult.REMAIN, Source.INDEX_FILE, 1);
         }
-        return evaluate(file, bytes, Source.INDEX_FILE);
     }
 
-    private Outcome evaluate(PlannedFile file, byte[] bytes, Source source)
+    private Outcome evaluate(PlannedFile file, byte[] container, Source source)
+            throws IOException
+    {
+        try {
+            return evaluate(file, FileIndexFile.parse(container), source);
+        }
+        catch (CorruptIndexException e) {
+            return new Outcome(FileIndexResult.REMAIN, source, 1);
+        }
+    }
+
+    private Outcome evaluate(PlannedFile file, FileIndexFile container, Source source)
             throws IOException
     {
         DataFileMeta meta = file.file();
         Map<Integer, DataField> fileFields = fileFields(meta.schemaId());
         FileIndexEvaluator.ColumnResolver resolver = field -> column(field, fileFields);
         try {
-            Evaluation evaluation = FileIndexEvaluator.evaluate(FileIndexFile.parse(bytes), filter, resolver, meta.rowCount());
+            Evaluation evaluation = FileIndexEvaluator.evaluate(container, filter, resolver, meta.rowCount());
             return new Outcome(evaluation.result(), source, evaluation.indexesIgnored());
         }
         catch (CorruptIndexException e) {
