@@ -110,14 +110,15 @@ public final class FileIndexEvaluator
             throws IOException
     {
         if (predicate instanceof And and) {
-            FileIndexResult result = FileIndexResult.REMAIN;
+            FileIndexResult result = null;
             for (Predicate child : and.children()) {
-                result = result.and(visit(child));
+                FileIndexResult childResult = visit(child);
+                result = result == null ? childResult : result.and(childResult);
                 if (result.skip()) {
                     return result;
                 }
             }
-            return result;
+            return result == null ? FileIndexResult.REMAIN : result;
         }
         if (predicate instanceof Or or) {
             FileIndexResult result = FileIndexResult.SKIP;
@@ -142,7 +143,7 @@ public final class FileIndexEvaluator
         }
         FileIndexResult result = FileIndexResult.REMAIN;
         for (FileIndexFile.Index index : file.indexes(column.get().name())) {
-            result = result.and(leaf(predicate, index, column.get().type()));
+            result = result.narrow(leaf(predicate, index, column.get().type()));
             if (result.skip()) {
                 return result;
             }
@@ -175,7 +176,7 @@ public final class FileIndexEvaluator
             // a timestamp key drops digits: removing the rows of a key would remove other values too
             return FileIndexResult.REMAIN;
         }
-        return bitmap(predicate, (BitmapIndex) reader(index, type));
+        return bitmap(predicate, (BitmapIndex) reader(index, type), valueEqualityIsKeyEquality(type) && exactKeys(predicate, type));
     }
 
     private Object reader(FileIndexFile.Index index, DataType type)
@@ -219,29 +220,46 @@ public final class FileIndexEvaluator
         return FileIndexResult.SKIP;
     }
 
-    private FileIndexResult bitmap(Predicate predicate, BitmapIndex bitmap)
+    /**
+     * @param exact whether the rows of the predicate's keys are exactly the rows the predicate
+     *         selects, so the result needs no second test
+     */
+    private FileIndexResult bitmap(Predicate predicate, BitmapIndex bitmap, boolean exact)
             throws CorruptIndexException
     {
         if (predicate instanceof Comparison comparison) {
             return switch (comparison.op()) {
-                case EQUAL -> used(FileIndexResult.rows(bitmap.rows(comparison.literal())));
-                case NOT_EQUAL -> used(FileIndexResult.rows(nonNullRowsWithout(bitmap, bitmap.rows(comparison.literal()))));
+                case EQUAL -> used(FileIndexResult.rows(bitmap.rows(comparison.literal()), exact));
+                case NOT_EQUAL -> used(FileIndexResult.rows(nonNullRowsWithout(bitmap, bitmap.rows(comparison.literal())), exact));
                 default -> FileIndexResult.REMAIN;
             };
         }
         if (predicate instanceof In in) {
-            return used(FileIndexResult.rows(union(bitmap, in.literals())));
+            return used(FileIndexResult.rows(union(bitmap, in.literals()), exact));
         }
         if (predicate instanceof Not not && not.predicate() instanceof In in) {
-            return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, union(bitmap, in.literals()))));
+            return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, union(bitmap, in.literals())), exact));
         }
         if (predicate instanceof IsNull) {
-            return used(FileIndexResult.rows(bitmap.nullRows()));
+            return used(FileIndexResult.rows(bitmap.nullRows(), true));
         }
         if (predicate instanceof IsNotNull) {
-            return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, new RoaringBitmap())));
+            return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, new RoaringBitmap()), true));
         }
         return FileIndexResult.REMAIN;
+    }
+
+    /**
+     * Whether two values of the type are equal exactly when their bitmap keys are. Not for
+     * floating point (-0.0 and NaN), decimals (a literal of another scale) and timestamps
+     * (keys drop digits): there a bitmap result is only a superset.
+     */
+    private static boolean valueEqualityIsKeyEquality(DataType type)
+    {
+        return switch (type.root()) {
+            case BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, DATE, CHAR, VARCHAR, BINARY, VARBINARY -> true;
+            default -> false;
+        };
     }
 
     private FileIndexResult used(FileIndexResult result)

@@ -101,6 +101,50 @@ public class TestFileIndexEvaluator
     }
 
     @Test
+    public void testExactness()
+            throws IOException
+    {
+        // a bitmap over strings answers these predicates exactly: the rows need no second test
+        assertThat(evaluate(equal(C, "a")).exact()).isTrue();
+        assertThat(evaluate(notIn(C, List.of("a", "b"))).exact()).isTrue();
+        assertThat(evaluate(or(equal(C, "c"), isNull(C))).exact()).isTrue();
+        assertThat(evaluate(and(isNotNull(C), notEqual(C, "a"))).exact()).isTrue();
+        // a Bloom filter that keeps the file proves nothing about its rows
+        assertThat(evaluate(and(equal(C, "a"), equal(K, 105))).exact()).isFalse();
+        // an unindexed conjunct must still be tested on the bitmap's rows
+        assertThat(evaluate(and(equal(C, "c"), equal(UNINDEXED, 1))).exact()).isFalse();
+        assertThat(evaluate(and(equal(UNINDEXED, 1), equal(C, "c"))).exact()).isFalse();
+        // no row matches: exact by definition
+        assertThat(evaluate(and(equal(C, "a"), equal(K, 500))).exact()).isTrue();
+        // doubles: -0.0 and 0.0 share no key, so a bitmap answer is only a superset
+        BitmapIndex.Writer doubles = new BitmapIndex.Writer(DataTypes.doubleType(), 1, 16384);
+        doubles.add(1.5);
+        doubles.add(2.5);
+        FileIndexFile doubleFile = FileIndexFile.parse(FileIndexFile.serialize(Map.of("d", Map.of("bitmap", doubles.serialize()))));
+        FileIndexResult doubleResult = FileIndexEvaluator.evaluate(doubleFile, equal(D, 1.5), this::column, 2).result();
+        assertThat(doubleResult).isInstanceOf(FileIndexResult.Rows.class);
+        assertThat(doubleResult.exact()).isFalse();
+        assertThat(FileIndexResult.REMAIN.exact()).isFalse();
+    }
+
+    @Test
+    public void testNarrowingByTwoIndexesOfOneColumnKeepsExactness()
+    {
+        FileIndexResult exact = FileIndexResult.rows(RoaringBitmap.bitmapOf(1, 2, 3), true);
+        FileIndexResult superset = FileIndexResult.rows(RoaringBitmap.bitmapOf(2, 3, 4), false);
+        assertThat(FileIndexResult.REMAIN.narrow(exact).exact()).isTrue();
+        assertThat(exact.narrow(FileIndexResult.REMAIN).exact()).isTrue();
+        assertThat(superset.narrow(exact).exact()).isTrue();
+        assertThat(((FileIndexResult.Rows) superset.narrow(exact)).rows().toArray()).containsExactly(2, 3);
+        // across different predicates, AND and OR are exact only when both sides are
+        assertThat(exact.and(superset).exact()).isFalse();
+        assertThat(exact.or(superset).exact()).isFalse();
+        assertThat(FileIndexResult.REMAIN.and(exact).exact()).isFalse();
+        assertThat(exact.and(exact).exact()).isTrue();
+        assertThat(FileIndexResult.SKIP.or(exact).exact()).isTrue();
+    }
+
+    @Test
     public void testBloomFilter()
             throws IOException
     {

@@ -41,10 +41,10 @@ import static java.util.Objects.requireNonNull;
  * first-row tables) as Arrow batches: each Parquet file with its deletion vector as a row
  * selection and the filter for row-group pruning. With a filter, a file's index (embedded or
  * {@code .index} file, see {@link FileIndexFilter}) may skip the file or narrow the selection to
- * the rows its bitmap index gives, after the deletion vector is subtracted; then the filter
- * columns of the selected rows are read first and the rows that satisfy the filter become the row
- * selection of the other columns, so pages without a matching row are not decoded at all (late
- * materialization).
+ * the rows its bitmap index gives, after the deletion vector is subtracted; then, unless the
+ * bitmap answered the whole filter exactly, the filter columns of the selected rows are read first
+ * and the rows that satisfy the filter become the row selection of the other columns, so pages
+ * without a matching row are not decoded at all (late materialization).
  *
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
@@ -253,6 +253,7 @@ public final class SplitReader
             selection.andNot(deleted);
             currentFileRowsDeleted = deleted.getLongCardinality();
         }
+        boolean selectionExact = false;
         if (indexFilter.isPresent()) {
             FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
             long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
@@ -268,11 +269,13 @@ public final class SplitReader
                 metrics = metrics.plus(ReadMetrics.fileIndex(1, 0, live, outcome.indexesIgnored()));
                 return false;
             }
+            // a bitmap that answers the whole filter exactly leaves nothing to test on the rows
+            selectionExact = result instanceof FileIndexResult.Rows && result.exact();
             long selected = result instanceof FileIndexResult.Rows ? selection.getLongCardinality() : live;
             long skipped = live - selected;
             metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
-        if (!filterColumns.isEmpty()) {
+        if (!filterColumns.isEmpty() && !selectionExact) {
             long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
             RoaringBitmap matches = matchingRows(file, selection);
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));

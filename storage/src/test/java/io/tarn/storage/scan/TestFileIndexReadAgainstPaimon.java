@@ -177,6 +177,14 @@ public class TestFileIndexReadAgainstPaimon
         assertThat(byBitmap.metrics().rowsSelectedByIndex()).isEqualTo(11);
         assertThat(byBitmap.metrics().rowsSkippedByIndex()).isEqualTo(39);
         assertThat(byBitmap.metrics().rowsReturned()).isEqualTo(11);
+        // the bitmap answers the equality exactly, so the rows are decoded once, not first for
+        // the filter column and then for the others
+        assertThat(byBitmap.metrics().rowsRead()).isEqualTo(11);
+        assertThat(byBitmap.metrics().rowsFiltered()).isZero();
+        // an unindexed conjunct is still tested on the bitmap's rows
+        TarnRead byBitmapAndId = read(separate, and(compare("category", EQ, "cat-1-2"), compare("id", LT, 1020)).tarn(separate.schema()));
+        assertThat(byBitmapAndId.metrics().rowsSelectedByIndex()).isEqualTo(11);
+        assertThat(byBitmapAndId.metrics().rowsReturned()).isLessThan(11);
         TarnRead absentCategory = read(separate, compare("category", EQ, "cat-1-2x").tarn(separate.schema()));
         assertThat(absentCategory.metrics().filesSkippedByIndex()).isEqualTo(1);
         assertThat(absentCategory.files()).isZero();
