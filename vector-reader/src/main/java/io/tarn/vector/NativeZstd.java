@@ -4,13 +4,16 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 
+import static java.lang.Math.toIntExact;
+
 /**
- * ZSTD decompression through zstd-jni's native libzstd, which is several times faster than the
- * Java decoder (the other engines Tarn is compared with all decompress natively). Where the
- * native library cannot be loaded (an unsupported platform), {@link #AVAILABLE} is false and
- * callers use aircompressor's Java decoder instead.
+ * ZSTD through zstd-jni's native libzstd: decompression several times faster than the Java
+ * decoder (the other engines Tarn is compared with all decompress natively), and compression at
+ * the level a table asks for (aircompressor's Java encoder has only its level 3). Where the
+ * native library cannot be loaded (an unsupported platform), {@link #available()} is false and
+ * callers use aircompressor instead. Public for the writer package only.
  */
-final class NativeZstd
+public final class NativeZstd
 {
     static final boolean AVAILABLE = probe();
 
@@ -19,6 +22,33 @@ final class NativeZstd
     private static final ThreadLocal<ZstdDecompressCtx> CONTEXT = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
     private NativeZstd() {}
+
+    public static boolean available()
+    {
+        return AVAILABLE;
+    }
+
+    /**
+     * The most bytes {@link #compress} can produce for {@code length} input bytes.
+     */
+    public static int maxCompressedLength(int length)
+    {
+        return toIntExact(Zstd.compressBound(length));
+    }
+
+    /**
+     * Compresses {@code input[offset, offset + length)} as one ZSTD frame at {@code level} into
+     * {@code output[outputOffset, outputOffset + capacity)}, returning the frame's size.
+     */
+    public static int compress(byte[] input, int offset, int length, byte[] output, int outputOffset, int capacity, int level)
+    {
+        try {
+            return toIntExact(Zstd.compressByteArray(output, outputOffset, capacity, input, offset, length, level));
+        }
+        catch (ZstdException e) {
+            throw new IllegalArgumentException("ZSTD: " + e.getMessage(), e);
+        }
+    }
 
     /**
      * Decompresses one frame-sequence into {@code output[0, capacity)}, returning the size

@@ -12,9 +12,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param compression one of {@code zstd}, {@code snappy}, {@code lz4} (Hadoop-framed, as Paimon
  *         writes it), {@code lz4_raw}, {@code gzip}, {@code none} (also {@code uncompressed})
- * @param zstdLevel the ZSTD level Paimon asks for (1..22); aircompressor 2.0.2, the only ZSTD
- *         encoder available, always compresses at its level 3, so the level is checked and carried
- *         but does not change the output (any ZSTD reader decodes it)
+ * @param zstdLevel the ZSTD level Paimon asks for (1..22), used through native libzstd; only
+ *         where that cannot be loaded does aircompressor's Java encoder compress at its level 3
  * @param rowGroupSize the buffered size in bytes at which a row group is closed
  * @param pageSize the buffered size in bytes at which a data page is closed
  * @param dictionary whether columns start with dictionary encoding (falling back to plain

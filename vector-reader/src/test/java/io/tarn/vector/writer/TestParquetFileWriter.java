@@ -58,6 +58,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -364,6 +365,34 @@ public class TestParquetFileWriter
 
         assertThat(readWithPaimon(file, rowType)).containsExactlyElementsOf(expected);
         assertThat(footer(file).getRow_groups().get(0).getColumns().get(1).getMeta_data().getTotal_uncompressed_size()).isGreaterThan(600_000);
+    }
+
+    @Test
+    public void testZstdLevelIsApplied()
+            throws IOException
+    {
+        // text with repeats far apart: higher levels search further back and find them
+        RowType rowType = RowType.of(List.of(new DataField(0, "id", DataTypes.integer()), new DataField(1, "s", DataTypes.string())));
+        Random random = new Random(7);
+        List<String> words = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            words.add(Long.toString(random.nextLong() & Long.MAX_VALUE, 36));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        List<String> expected = new ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            String text = words.get(random.nextInt(words.size())) + " " + words.get(random.nextInt(words.size()));
+            rows.add(List.of(i, text));
+            expected.add(i + "\t" + text);
+        }
+        Map<Integer, Long> sizes = new TreeMap<>();
+        for (int level : List.of(1, 19)) {
+            Path file = directory.resolve("zstd-level-" + level + ".parquet");
+            writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults().withZstdLevel(level).withDictionary(false), 1000);
+            assertThat(readWithPaimon(file, rowType)).containsExactlyElementsOf(expected);
+            sizes.put(level, footer(file).getRow_groups().get(0).getColumns().get(1).getMeta_data().getTotal_compressed_size());
+        }
+        assertThat(sizes.get(19)).as("compressed sizes by level: %s", sizes).isLessThan(sizes.get(1));
     }
 
     @DataProvider
