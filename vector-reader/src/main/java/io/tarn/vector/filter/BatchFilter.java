@@ -38,6 +38,8 @@ import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.util.TransferPair;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -281,6 +283,16 @@ public final class BatchFilter
 
     private static Truth nulls(FieldVector vector, int rows, boolean isNull)
     {
+        if (vector instanceof BaseFixedWidthVector || vector instanceof BaseVariableWidthVector) {
+            long[] valid = validityWords(vector, rows);
+            Truth truth = new Truth(rows);
+            for (int word = 0; word < Truth.words(rows); word++) {
+                long all = Truth.lowBits(Math.min(Long.SIZE, rows - (word << 6)));
+                long validBits = valid == null ? all : valid[word];
+                truth.assign(word, isNull ? all & ~validBits : validBits, isNull ? validBits : all & ~validBits);
+            }
+            return truth;
+        }
         Truth truth = new Truth(rows);
         for (int row = 0; row < rows; row++) {
             truth.set(row, vector.isNull(row) == isNull);
@@ -351,13 +363,7 @@ public final class BatchFilter
                 if (value == null) {
                     return false;
                 }
-                BaseVariableWidthVector bytes = as(vector, BaseVariableWidthVector.class, comparison.field());
-                ArrowBuf data = bytes.getDataBuffer();
-                for (int row = 0; row < rows; row++) {
-                    if (!bytes.isNull(row)) {
-                        truth.set(row, test(op, compareBytes(data, bytes.getStartOffset(row), bytes.getEndOffset(row), value)));
-                    }
-                }
+                compareBytes(as(vector, BaseVariableWidthVector.class, comparison.field()), value, op, rows, truth);
                 return true;
             }
             default -> {
@@ -366,20 +372,120 @@ public final class BatchFilter
         }
     }
 
+    /**
+     * A comparison of integers as a range test, 64 rows at a time: for each word of rows a mask of
+     * the values inside {@code [low, high]}, combined with the validity bits. The literal is
+     * {@code literal} plus a fraction in (0, 1) when {@code literalHasFraction}.
+     */
     private static void compareIntegers(BaseFixedWidthVector vector, long literal, boolean literalHasFraction, Operator op, int rows, Truth truth)
     {
-        ArrowBuf data = vector.getDataBuffer();
-        int width = vector.getTypeWidth();
-        for (int row = 0; row < rows; row++) {
-            if (!vector.isNull(row)) {
-                int order = Long.compare(integerAt(data, width, row), literal);
-                if (order == 0 && literalHasFraction) {
-                    // the literal lies strictly between this unit and the next
-                    order = -1;
+        long low = Long.MIN_VALUE;
+        long high = Long.MAX_VALUE;
+        boolean empty = false;
+        switch (op) {
+            case EQUAL, NOT_EQUAL -> {
+                low = literal;
+                high = literal;
+                empty = literalHasFraction;
+            }
+            case LESS_THAN -> {
+                if (literalHasFraction) {
+                    high = literal;
                 }
-                truth.set(row, test(op, order));
+                else if (literal == Long.MIN_VALUE) {
+                    empty = true;
+                }
+                else {
+                    high = literal - 1;
+                }
+            }
+            case LESS_THAN_OR_EQUAL -> high = literal;
+            case GREATER_THAN -> {
+                if (literal == Long.MAX_VALUE) {
+                    empty = true;
+                }
+                else {
+                    low = literal + 1;
+                }
+            }
+            case GREATER_THAN_OR_EQUAL -> {
+                if (!literalHasFraction) {
+                    low = literal;
+                }
+                else if (literal == Long.MAX_VALUE) {
+                    empty = true;
+                }
+                else {
+                    low = literal + 1;
+                }
             }
         }
+        boolean trueInside = op != Operator.NOT_EQUAL;
+        long[] valid = validityWords(vector, rows);
+        int width = vector.getTypeWidth();
+        ByteBuffer data = vector.getDataBuffer().nioBuffer(0, rows * width).order(ByteOrder.LITTLE_ENDIAN);
+        long span = high - low;
+        for (int word = 0; word < Truth.words(rows); word++) {
+            int first = word << 6;
+            int count = Math.min(Long.SIZE, rows - first);
+            long inside = empty ? 0 : insideMask(data, width, first, count, low, span);
+            long validBits = valid == null ? Truth.lowBits(count) : valid[word];
+            long trueBits = trueInside ? inside : ~inside;
+            truth.assign(word, trueBits & validBits, ~trueBits & validBits);
+        }
+    }
+
+    /**
+     * Bit {@code i} set when the value of row {@code first + i} lies in {@code [low, low + span]}
+     * (compared unsigned after subtracting {@code low}, which is exact for every long range).
+     */
+    private static long insideMask(ByteBuffer data, int width, int first, int count, long low, long span)
+    {
+        long mask = 0;
+        switch (width) {
+            case 1 -> {
+                for (int i = 0; i < count; i++) {
+                    mask |= (Long.compareUnsigned(data.get(first + i) - low, span) <= 0 ? 1L : 0L) << i;
+                }
+            }
+            case 2 -> {
+                for (int i = 0; i < count; i++) {
+                    mask |= (Long.compareUnsigned(data.getShort((first + i) << 1) - low, span) <= 0 ? 1L : 0L) << i;
+                }
+            }
+            case 4 -> {
+                for (int i = 0; i < count; i++) {
+                    mask |= (Long.compareUnsigned(data.getInt((first + i) << 2) - low, span) <= 0 ? 1L : 0L) << i;
+                }
+            }
+            default -> {
+                for (int i = 0; i < count; i++) {
+                    mask |= (Long.compareUnsigned(data.getLong((first + i) << 3) - low, span) <= 0 ? 1L : 0L) << i;
+                }
+            }
+        }
+        return mask;
+    }
+
+    /**
+     * The validity bits of rows {@code [0, rows)} as words of 64 rows (bits past the last row
+     * clear), or null when no row is null.
+     */
+    private static long[] validityWords(FieldVector vector, int rows)
+    {
+        if (vector.getNullCount() == 0) {
+            return null;
+        }
+        int bytes = (rows + 7) >>> 3;
+        ByteBuffer bits = vector.getValidityBuffer().nioBuffer(0, bytes);
+        long[] words = new long[Truth.words(rows)];
+        for (int i = 0; i < bytes; i++) {
+            words[i >>> 3] |= (bits.get(i) & 0xFFL) << ((i & 7) << 3);
+        }
+        if ((rows & 63) != 0) {
+            words[words.length - 1] &= Truth.lowBits(rows & 63);
+        }
+        return words;
     }
 
     private static long integerAt(ArrowBuf data, int width, int row)
@@ -476,7 +582,7 @@ public final class BatchFilter
                     }
                 }
                 BaseVariableWidthVector bytes = as(vector, BaseVariableWidthVector.class, in.field());
-                ArrowBuf data = bytes.getDataBuffer();
+                ByteBuffer data = dataBytes(bytes, rows);
                 for (int row = 0; row < rows; row++) {
                     if (!bytes.isNull(row)) {
                         int start = bytes.getStartOffset(row);
@@ -511,7 +617,7 @@ public final class BatchFilter
 
     private static void startsWith(BaseVariableWidthVector strings, byte[] prefix, int rows, Truth truth)
     {
-        ArrowBuf data = strings.getDataBuffer();
+        ByteBuffer data = dataBytes(strings, rows);
         for (int row = 0; row < rows; row++) {
             if (!strings.isNull(row)) {
                 int start = strings.getStartOffset(row);
@@ -537,11 +643,41 @@ public final class BatchFilter
     /**
      * Unsigned lexicographic order of {@code data[start, end)} against {@code value}.
      */
-    private static int compareBytes(ArrowBuf data, int start, int end, byte[] value)
+    private static void compareBytes(BaseVariableWidthVector strings, byte[] value, Operator op, int rows, Truth truth)
+    {
+        if (rows == 0) {
+            return;
+        }
+        long[] valid = validityWords(strings, rows);
+        ByteBuffer offsets = strings.getOffsetBuffer().nioBuffer(0, (rows + 1) * BaseVariableWidthVector.OFFSET_WIDTH).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer data = dataBytes(strings, rows);
+        boolean equality = op == Operator.EQUAL || op == Operator.NOT_EQUAL;
+        int start = offsets.getInt(0);
+        for (int row = 0; row < rows; row++) {
+            int end = offsets.getInt((row + 1) * BaseVariableWidthVector.OFFSET_WIDTH);
+            if (valid == null || (valid[row >>> 6] & (1L << row)) != 0) {
+                // equality needs no order: most values differ in length or in their first bytes
+                int order = equality && end - start != value.length ? 1 : compareBytes(data, start, end, value);
+                truth.set(row, test(op, order));
+            }
+            start = end;
+        }
+    }
+
+    /**
+     * The data of the first {@code rows} values of a variable-width vector.
+     */
+    private static ByteBuffer dataBytes(BaseVariableWidthVector strings, int rows)
+    {
+        int end = rows == 0 ? 0 : strings.getOffsetBuffer().getInt((long) rows * BaseVariableWidthVector.OFFSET_WIDTH);
+        return strings.getDataBuffer().nioBuffer(0, end);
+    }
+
+    private static int compareBytes(ByteBuffer data, int start, int end, byte[] value)
     {
         int length = Math.min(end - start, value.length);
         for (int i = 0; i < length; i++) {
-            int order = Integer.compare(data.getByte(start + i) & 0xFF, value[i] & 0xFF);
+            int order = Integer.compare(data.get(start + i) & 0xFF, value[i] & 0xFF);
             if (order != 0) {
                 return order;
             }
@@ -627,16 +763,39 @@ public final class BatchFilter
         static Truth constant(int rows, boolean value)
         {
             Truth truth = new Truth(rows);
-            for (int row = 0; row < rows; row++) {
-                truth.set(row, value);
+            long[] words = value ? truth.isTrue : truth.isFalse;
+            for (int word = 0; word < words.length; word++) {
+                words[word] = lowBits(Math.min(Long.SIZE, rows - (word << 6)));
             }
             return truth;
+        }
+
+        static int words(int rows)
+        {
+            return (rows + 63) >>> 6;
+        }
+
+        /**
+         * A word with its lowest {@code count} bits set, {@code count} in [0, 64].
+         */
+        static long lowBits(int count)
+        {
+            return count == Long.SIZE ? -1L : (1L << count) - 1;
         }
 
         void set(int row, boolean value)
         {
             long[] words = value ? isTrue : isFalse;
             words[row >>> 6] |= 1L << row;
+        }
+
+        /**
+         * Sets the TRUE and FALSE rows of one word of 64 rows; bits past the last row must be clear.
+         */
+        void assign(int word, long trueBits, long falseBits)
+        {
+            isTrue[word] = trueBits;
+            isFalse[word] = falseBits;
         }
 
         Truth and(Truth other)
