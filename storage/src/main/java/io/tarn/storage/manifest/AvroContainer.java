@@ -54,6 +54,33 @@ final class AvroContainer
 
     private AvroContainer() {}
 
+    // every manifest of a table carries the same few schemas, and parsing one costs about a tenth
+    // of planning a scan; parsed schemas are not changed by the decoders, so they can be shared
+    private static final int CACHED_SCHEMAS = 64;
+    private static final Map<String, Schema> SCHEMAS = new LinkedHashMap<>(CACHED_SCHEMAS, 0.75f, true)
+    {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Schema> eldest)
+        {
+            return size() > CACHED_SCHEMAS;
+        }
+    };
+
+    private static Schema parseSchema(String json)
+    {
+        synchronized (SCHEMAS) {
+            Schema schema = SCHEMAS.get(json);
+            if (schema != null) {
+                return schema;
+            }
+        }
+        Schema schema = new Schema.Parser().parse(json);
+        synchronized (SCHEMAS) {
+            SCHEMAS.put(json, schema);
+        }
+        return schema;
+    }
+
     /**
      * Decodes every record of an Avro container file.
      *
@@ -97,7 +124,7 @@ final class AvroContainer
             if (schemaJson == null) {
                 throw new CorruptFileException("No avro.schema in the header");
             }
-            Schema schema = new Schema.Parser().parse(new String(schemaJson, UTF_8));
+            Schema schema = parseSchema(new String(schemaJson, UTF_8));
             byte[] codecName = metadata.get("avro.codec");
             String codec = codec(codecName == null ? "null" : new String(codecName, UTF_8), fileName);
             if (schema.getType() != Schema.Type.RECORD) {
