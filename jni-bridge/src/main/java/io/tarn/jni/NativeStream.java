@@ -1,0 +1,262 @@
+package io.tarn.jni;
+
+import io.tarn.jni.BatchExporter.ExportedBatch;
+import org.apache.arrow.c.ArrowSchema;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * An Arrow C stream whose callbacks are libtarn.so's C functions and whose batches are exported by
+ * {@link BatchExporter}; the Java half of {@code tarn.c}'s {@code stream_*} and
+ * {@code release_array} functions. Needs libtarn.so loaded in this JVM: by a C host through
+ * {@code tarn_init}, or by {@link TarnBridge#loadLibrary}; see {@link #available()}.
+ *
+ * <p>The C side knows a stream and a batch by an id, the key of {@link #STREAMS} and
+ * {@link #BATCHES}. Ownership: the stream owns its reader and the reader's allocator (a child of
+ * the bridge's root made for this stream); each exported batch holds its own references to its
+ * buffers. The allocator is closed when both the stream and its last batch are released, in
+ * whichever order the consumer releases them, so a batch kept past its stream stays valid and
+ * leaves nothing behind once released. Releases may come from any thread.
+ *
+ * <p>The {@code ArrowSchema} of {@code get_schema} is written by Arrow Java's
+ * {@code Data.exportSchema}: it is built once per call, not per batch, so it costs nothing per value,
+ * and it takes its memory from the bridge's root, so a schema may outlive its stream.
+ */
+final class NativeStream
+{
+    private static final Map<Long, NativeStream> STREAMS = new ConcurrentHashMap<>();
+    private static final Map<Long, Batch> BATCHES = new ConcurrentHashMap<>();
+    private static final AtomicLong IDS = new AtomicLong();
+    private static volatile long releaseFunction;
+
+    private final long id;
+    private final ArrowReader reader;
+    private final BufferAllocator allocator;
+    private final BufferAllocator schemaAllocator;
+    private final BatchExporter exporter;
+
+    // guarded by this
+    private int openBatches;
+    private boolean released;
+
+    private NativeStream(long id, ArrowReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, BatchExporter exporter)
+    {
+        this.id = id;
+        this.reader = requireNonNull(reader, "reader is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.schemaAllocator = requireNonNull(schemaAllocator, "schemaAllocator is null");
+        this.exporter = requireNonNull(exporter, "exporter is null");
+    }
+
+    /** Whether libtarn.so is loaded in this JVM and has registered its callbacks. */
+    static boolean available()
+    {
+        return releaseFunction() != 0;
+    }
+
+    private static long releaseFunction()
+    {
+        long function = releaseFunction;
+        if (function == 0) {
+            try {
+                function = arrayReleaseFunction();
+                releaseFunction = function;
+            }
+            catch (UnsatisfiedLinkError e) {
+                // libtarn.so is not loaded (yet): Java callers then get Arrow Java's exporter
+                return 0;
+            }
+        }
+        return function;
+    }
+
+    /**
+     * Whether {@link #export} can export {@code reader}'s batches: libtarn.so is loaded and every
+     * column is of a type {@link BatchExporter} writes.
+     */
+    static boolean canExport(ArrowReader reader)
+            throws IOException
+    {
+        return available() && BatchExporter.supports(reader.getVectorSchemaRoot().getSchema());
+    }
+
+    /**
+     * Fills the {@code ArrowArrayStream} at {@code streamAddress}; from then on the stream owns
+     * {@code reader} and {@code allocator} (the reader's), and its release callback frees them.
+     */
+    static void export(ArrowReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, long streamAddress)
+            throws IOException
+    {
+        BatchExporter exporter = new BatchExporter(reader.getVectorSchemaRoot().getSchema(), releaseFunction());
+        long id = IDS.incrementAndGet();
+        NativeStream stream = new NativeStream(id, reader, allocator, schemaAllocator, exporter);
+        STREAMS.put(id, stream);
+        try {
+            initStream(streamAddress, id);
+        }
+        catch (RuntimeException | Error e) {
+            STREAMS.remove(id);
+            throw e;
+        }
+    }
+
+    /** Streams not yet released, for tests. */
+    static int openStreams()
+    {
+        return STREAMS.size();
+    }
+
+    /** Batches not yet released, for tests. */
+    static int openBatches()
+    {
+        return BATCHES.size();
+    }
+
+    // ---- called by libtarn.so; none lets a Throwable escape: a failure is "<status>\t<message>" in UTF-8
+
+    static byte[] nativeSchema(long id, long schemaAddress)
+    {
+        try {
+            NativeStream stream = stream(id);
+            Data.exportSchema(stream.schemaAllocator, stream.reader.getVectorSchemaRoot().getSchema(), null, ArrowSchema.wrap(schemaAddress));
+            return null;
+        }
+        catch (Throwable e) {
+            return TarnBridge.failure(e).getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    /** Loads the next batch and exports it into the {@code ArrowArray} at {@code arrayAddress}, whose release the C side has set to NULL. */
+    static byte[] nativeNext(long id, long arrayAddress)
+    {
+        try {
+            stream(id).next(arrayAddress);
+            return null;
+        }
+        catch (Throwable e) {
+            return TarnBridge.failure(e).getBytes(StandardCharsets.UTF_8);
+        }
+    }
+
+    static void nativeRelease(long id)
+    {
+        try {
+            NativeStream stream = STREAMS.remove(id);
+            if (stream != null) {
+                stream.release();
+            }
+        }
+        catch (Throwable e) {
+            // inside a release callback there is no one to tell; a leak shows in TarnBridge.allocatedBytes()
+        }
+    }
+
+    static void nativeReleaseBatch(long batchId)
+    {
+        try {
+            Batch batch = BATCHES.remove(batchId);
+            if (batch != null) {
+                batch.release();
+            }
+        }
+        catch (Throwable e) {
+            // as in nativeRelease
+        }
+    }
+
+    // ---- implemented by libtarn.so, which registers them when it binds to this class
+
+    /** The address of {@code release_array}, the release callback of every exported ArrowArray. */
+    private static native long arrayReleaseFunction();
+
+    /** Fills the ArrowArrayStream at {@code streamAddress} with the C callbacks of stream {@code id}. */
+    private static native void initStream(long streamAddress, long id);
+
+    // ----
+
+    private static NativeStream stream(long id)
+    {
+        NativeStream stream = STREAMS.get(id);
+        if (stream == null) {
+            throw new IllegalStateException("Arrow stream " + id + " is released");
+        }
+        return stream;
+    }
+
+    private void next(long arrayAddress)
+            throws IOException
+    {
+        if (!reader.loadNextBatch()) {
+            // end of stream: the array stays released (release == NULL), as the C side left it
+            return;
+        }
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        long batchId = IDS.incrementAndGet();
+        synchronized (this) {
+            openBatches++;
+        }
+        try {
+            ExportedBatch exported = exporter.export(root, arrayAddress, batchId, allocator);
+            BATCHES.put(batchId, new Batch(this, exported));
+        }
+        catch (RuntimeException | Error e) {
+            batchReleased();
+            throw e;
+        }
+    }
+
+    private void release()
+            throws IOException
+    {
+        try {
+            // closes the root (the exported batches keep their own references) and the split readers
+            reader.close();
+        }
+        finally {
+            synchronized (this) {
+                released = true;
+                closeAllocatorIfDone();
+            }
+        }
+    }
+
+    private void batchReleased()
+    {
+        synchronized (this) {
+            openBatches--;
+            closeAllocatorIfDone();
+        }
+    }
+
+    // guarded by this
+    private void closeAllocatorIfDone()
+    {
+        if (released && openBatches == 0) {
+            // throws, naming what leaked, if a buffer of this stream is still allocated
+            allocator.close();
+        }
+    }
+
+    private record Batch(NativeStream stream, ExportedBatch exported)
+    {
+        void release()
+        {
+            try {
+                exported.release();
+            }
+            finally {
+                stream.batchReleased();
+            }
+        }
+    }
+}
