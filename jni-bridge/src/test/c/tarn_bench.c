@@ -187,5 +187,7 @@ int main(int argc, char** argv)
             fflush(stdout);
         }
     }
+    /* a clean JVM shutdown, so that a flight recording given in TARN_JVM_OPTS is written */
+    (*vm)->DestroyJavaVM(vm);
     return 0;
 }

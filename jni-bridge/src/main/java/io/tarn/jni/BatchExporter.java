@@ -22,10 +22,10 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Fills Arrow C Data Interface {@code ArrowArray} structs straight from the vectors of a batch:
- * buffer pointers are the vectors' own memory addresses, a column without NULLs gets a NULL
- * validity pointer (the C Data Interface allows it when {@code null_count} is 0), and each
- * exported buffer is retained once, so the batch stays valid after the reader moves on and until
- * the consumer releases it.
+ * buffer pointers are the vectors' own memory addresses, and a column without NULLs gets a NULL
+ * validity pointer (the C Data Interface allows it when {@code null_count} is 0). The exporter
+ * takes no reference to the buffers: its caller ({@link NativeStream}) keeps them alive and
+ * unchanged until the consumer releases the batch.
  *
  * <p>This replaces {@code Data.exportVectorSchemaRoot}, which per batch unloads the root into an
  * {@code ArrowRecordBatch}, loads it into a new {@code StructVector} with new child vectors,
@@ -77,7 +77,6 @@ final class BatchExporter
     private final List<Node> columns;
     private final long blockSize;
     private final int structCount;
-    private final int maxBuffers;
 
     BatchExporter(Schema schema, long releaseFunction)
     {
@@ -93,15 +92,12 @@ final class BatchExporter
         this.columns = List.copyOf(nodes);
         long size = HEADER_SIZE + 8L * (1 + columns.size());
         int structs = 1;
-        int buffers = 0;
         for (Node column : columns) {
             size += column.subtreeBytes();
             structs += column.subtreeStructs();
-            buffers += column.subtreeBuffers();
         }
         this.blockSize = size;
         this.structCount = structs;
-        this.maxBuffers = buffers;
     }
 
     /**
@@ -145,17 +141,17 @@ final class BatchExporter
 
     /**
      * Exports the current batch of {@code root} into the {@code ArrowArray} at {@code arrayAddress},
-     * allocating the batch's block from {@code allocator}. On failure nothing stays retained or
-     * allocated and the struct at {@code arrayAddress} is untouched.
+     * allocating the batch's block from {@code allocator}, and returns the block, which the batch's
+     * release closes. On failure nothing stays allocated and the struct at {@code arrayAddress} is
+     * untouched.
      */
-    ExportedBatch export(VectorSchemaRoot root, long arrayAddress, long batchId, BufferAllocator allocator)
+    ArrowBuf export(VectorSchemaRoot root, long arrayAddress, long batchId, BufferAllocator allocator)
     {
         List<FieldVector> vectors = root.getFieldVectors();
         if (vectors.size() != columns.size()) {
             throw new IllegalStateException("Batch has " + vectors.size() + " columns, the stream's schema " + columns.size());
         }
         ArrowBuf block = allocator.buffer(blockSize);
-        ExportedBatch batch = new ExportedBatch(batchId, block, maxBuffers);
         try {
             long base = block.memoryAddress();
             MemoryUtil.putLong(base + REFERENCES, structCount);
@@ -168,23 +164,23 @@ final class BatchExporter
             long next = children + 8L * columns.size();
             for (int column = 0; column < columns.size(); column++) {
                 MemoryUtil.putLong(children + 8L * column, next);
-                next = fill(next, columns.get(column), vectors.get(column), base, batch);
+                next = fill(next, columns.get(column), vectors.get(column), base);
             }
             if (next != base + blockSize) {
                 throw new IllegalStateException("Batch block layout is inconsistent: " + (next - base) + " of " + blockSize + " bytes used");
             }
             // the consumer's struct last, so that a failure above leaves it as it was
             writeStruct(arrayAddress, root.getRowCount(), 0, 1, columns.size(), buffers, children, base);
-            return batch;
+            return block;
         }
         catch (RuntimeException | Error e) {
-            batch.release();
+            block.close();
             throw e;
         }
     }
 
     /** Fills the struct at {@code struct} and its descendants; returns the address after them. */
-    private long fill(long struct, Node node, FieldVector vector, long base, ExportedBatch batch)
+    private long fill(long struct, Node node, FieldVector vector, long base)
     {
         int length = vector.getValueCount();
         int nullCount = vector.getNullCount();
@@ -196,33 +192,33 @@ final class BatchExporter
         switch (node.kind()) {
             case FIXED_WIDTH -> {
                 BaseFixedWidthVector fixed = cast(vector, BaseFixedWidthVector.class, node);
-                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : batch.retain(fixed.getValidityBuffer(), empty));
-                MemoryUtil.putLong(buffers + 8, batch.retain(fixed.getDataBuffer(), empty));
+                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : address(fixed.getValidityBuffer(), empty));
+                MemoryUtil.putLong(buffers + 8, address(fixed.getDataBuffer(), empty));
             }
             case VARIABLE_WIDTH -> {
                 BaseVariableWidthVector variable = cast(vector, BaseVariableWidthVector.class, node);
-                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : batch.retain(variable.getValidityBuffer(), empty));
-                MemoryUtil.putLong(buffers + 8, batch.retain(variable.getOffsetBuffer(), empty));
-                MemoryUtil.putLong(buffers + 16, batch.retain(variable.getDataBuffer(), empty));
+                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : address(variable.getValidityBuffer(), empty));
+                MemoryUtil.putLong(buffers + 8, address(variable.getOffsetBuffer(), empty));
+                MemoryUtil.putLong(buffers + 16, address(variable.getDataBuffer(), empty));
             }
             case LIST -> {
                 // MapVector is a ListVector of its entries struct, with the same buffers
                 ListVector list = cast(vector, ListVector.class, node);
-                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : batch.retain(list.getValidityBuffer(), empty));
-                MemoryUtil.putLong(buffers + 8, batch.retain(list.getOffsetBuffer(), empty));
+                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : address(list.getValidityBuffer(), empty));
+                MemoryUtil.putLong(buffers + 8, address(list.getOffsetBuffer(), empty));
                 MemoryUtil.putLong(children, next);
-                next = fill(next, node.children().get(0), list.getDataVector(), base, batch);
+                next = fill(next, node.children().get(0), list.getDataVector(), base);
             }
             case STRUCT -> {
                 StructVector row = cast(vector, StructVector.class, node);
-                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : batch.retain(row.getValidityBuffer(), empty));
+                MemoryUtil.putLong(buffers, nullCount == 0 ? 0 : address(row.getValidityBuffer(), empty));
                 List<FieldVector> fields = row.getChildrenFromFields();
                 if (fields.size() != node.children().size()) {
                     throw new IllegalStateException("Struct vector " + vector.getName() + " has " + fields.size() + " children, its field " + node.children().size());
                 }
                 for (int i = 0; i < fields.size(); i++) {
                     MemoryUtil.putLong(children + 8L * i, next);
-                    next = fill(next, node.children().get(i), fields.get(i), base, batch);
+                    next = fill(next, node.children().get(i), fields.get(i), base);
                 }
             }
         }
@@ -241,6 +237,12 @@ final class BatchExporter
         MemoryUtil.putLong(struct + DICTIONARY, 0);
         MemoryUtil.putLong(struct + PRIVATE_DATA, base);
         MemoryUtil.putLong(struct + RELEASE, releaseFunction);
+    }
+
+    /** The address of {@code buffer}, or of the block's zero bytes when the buffer is empty (never NULL). */
+    private static long address(ArrowBuf buffer, long empty)
+    {
+        return buffer == null || buffer.capacity() == 0 ? empty : buffer.memoryAddress();
     }
 
     private static <T> T cast(FieldVector vector, Class<T> type, Node node)
@@ -313,64 +315,6 @@ final class BatchExporter
                 structs += child.subtreeStructs();
             }
             return structs;
-        }
-
-        int subtreeBuffers()
-        {
-            int buffers = bufferCount();
-            for (Node child : children) {
-                buffers += child.subtreeBuffers();
-            }
-            return buffers;
-        }
-    }
-
-    /**
-     * The Java-side references of one exported batch: its block and one reference to each
-     * exported buffer. {@link #release} drops exactly those.
-     */
-    static final class ExportedBatch
-    {
-        private final long id;
-        private final ArrowBuf block;
-        private final ArrowBuf[] retained;
-        private int count;
-
-        private ExportedBatch(long id, ArrowBuf block, int capacity)
-        {
-            this.id = id;
-            this.block = block;
-            this.retained = new ArrowBuf[capacity];
-        }
-
-        long id()
-        {
-            return id;
-        }
-
-        /** Retains {@code buffer} for this batch and returns its address, or {@code empty} for an empty buffer. */
-        private long retain(ArrowBuf buffer, long empty)
-        {
-            if (buffer == null || buffer.capacity() == 0) {
-                return empty;
-            }
-            buffer.getReferenceManager().retain();
-            retained[count++] = buffer;
-            return buffer.memoryAddress();
-        }
-
-        void release()
-        {
-            try {
-                for (int i = 0; i < count; i++) {
-                    retained[i].getReferenceManager().release();
-                    retained[i] = null;
-                }
-                count = 0;
-            }
-            finally {
-                block.close();
-            }
         }
     }
 }

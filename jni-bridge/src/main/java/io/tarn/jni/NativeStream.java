@@ -1,14 +1,17 @@
 package io.tarn.jni;
 
-import io.tarn.jni.BatchExporter.ExportedBatch;
 import org.apache.arrow.c.ArrowSchema;
 import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.util.TransferPair;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -23,10 +26,16 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>The C side knows a stream and a batch by an id, the key of {@link #STREAMS} and
  * {@link #BATCHES}. Ownership: the stream owns its reader and the reader's allocator (a child of
- * the bridge's root made for this stream); each exported batch holds its own references to its
- * buffers. The allocator is closed when both the stream and its last batch are released, in
- * whichever order the consumer releases them, so a batch kept past its stream stays valid and
- * leaves nothing behind once released. Releases may come from any thread.
+ * the bridge's root made for this stream). A batch is exported straight from the split reader's
+ * vectors ({@link SplitStreamReader#nextSharedBatch}). When the consumer has released it by the
+ * next {@code get_next}, as a consumer that reads batch after batch does, the split reader reads
+ * the next batch into the same buffers, still in the CPU caches, exactly as a reader inside the JVM
+ * does. When the consumer still holds it, the batch is parked first: its buffers are transferred
+ * (not copied: same addresses) out of the split reader's vectors into vectors of the batch's own,
+ * which its release closes; the same happens to a batch still held when the stream is released.
+ * The allocator is closed when both the stream and its last batch are released, in whichever order
+ * the consumer releases them, so a batch kept past its stream stays valid and leaves nothing behind
+ * once released. Releases may come from any thread.
  *
  * <p>The {@code ArrowSchema} of {@code get_schema} is written by Arrow Java's
  * {@code Data.exportSchema}: it is built once per call, not per batch, so it costs nothing per value,
@@ -40,7 +49,7 @@ final class NativeStream
     private static volatile long releaseFunction;
 
     private final long id;
-    private final ArrowReader reader;
+    private final SplitStreamReader reader;
     private final BufferAllocator allocator;
     private final BufferAllocator schemaAllocator;
     private final BatchExporter exporter;
@@ -48,8 +57,10 @@ final class NativeStream
     // guarded by this
     private int openBatches;
     private boolean released;
+    // the last batch exported while its buffers are still the split reader's
+    private Batch shared;
 
-    private NativeStream(long id, ArrowReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, BatchExporter exporter)
+    private NativeStream(long id, SplitStreamReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, BatchExporter exporter)
     {
         this.id = id;
         this.reader = requireNonNull(reader, "reader is null");
@@ -84,7 +95,7 @@ final class NativeStream
      * Whether {@link #export} can export {@code reader}'s batches: libtarn.so is loaded and every
      * column is of a type {@link BatchExporter} writes.
      */
-    static boolean canExport(ArrowReader reader)
+    static boolean canExport(SplitStreamReader reader)
             throws IOException
     {
         return available() && BatchExporter.supports(reader.getVectorSchemaRoot().getSchema());
@@ -94,7 +105,7 @@ final class NativeStream
      * Fills the {@code ArrowArrayStream} at {@code streamAddress}; from then on the stream owns
      * {@code reader} and {@code allocator} (the reader's), and its release callback frees them.
      */
-    static void export(ArrowReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, long streamAddress)
+    static void export(SplitStreamReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, long streamAddress)
             throws IOException
     {
         BatchExporter exporter = new BatchExporter(reader.getVectorSchemaRoot().getSchema(), releaseFunction());
@@ -196,30 +207,32 @@ final class NativeStream
     private void next(long arrayAddress)
             throws IOException
     {
-        if (!reader.loadNextBatch()) {
+        synchronized (this) {
+            parkSharedBatch();
+        }
+        VectorSchemaRoot root = reader.nextSharedBatch();
+        if (root == null) {
             // end of stream: the array stays released (release == NULL), as the C side left it
             return;
         }
-        VectorSchemaRoot root = reader.getVectorSchemaRoot();
         long batchId = IDS.incrementAndGet();
+        ArrowBuf block = exporter.export(root, arrayAddress, batchId, allocator);
+        Batch batch = new Batch(this, block, List.copyOf(root.getFieldVectors()));
         synchronized (this) {
             openBatches++;
+            shared = batch;
         }
-        try {
-            ExportedBatch exported = exporter.export(root, arrayAddress, batchId, allocator);
-            BATCHES.put(batchId, new Batch(this, exported));
-        }
-        catch (RuntimeException | Error e) {
-            batchReleased();
-            throw e;
-        }
+        BATCHES.put(batchId, batch);
     }
 
     private void release()
             throws IOException
     {
         try {
-            // closes the root (the exported batches keep their own references) and the split readers
+            synchronized (this) {
+                parkSharedBatch();
+            }
+            // closes the split readers, whose buffers no unreleased batch uses any more
             reader.close();
         }
         finally {
@@ -230,11 +243,12 @@ final class NativeStream
         }
     }
 
-    private void batchReleased()
+    // guarded by this
+    private void parkSharedBatch()
     {
-        synchronized (this) {
-            openBatches--;
-            closeAllocatorIfDone();
+        if (shared != null) {
+            shared.park(allocator);
+            shared = null;
         }
     }
 
@@ -247,15 +261,61 @@ final class NativeStream
         }
     }
 
-    private record Batch(NativeStream stream, ExportedBatch exported)
+    /**
+     * One exported batch: its block of structs and, once parked, the vectors that own its buffers.
+     */
+    private static final class Batch
     {
+        private final NativeStream stream;
+        private final ArrowBuf block;
+        // the split reader's vectors the batch was exported from; guarded by stream
+        private List<FieldVector> source;
+        // the vectors that own the batch's buffers once parked; guarded by stream
+        private List<FieldVector> parked = List.of();
+
+        Batch(NativeStream stream, ArrowBuf block, List<FieldVector> source)
+        {
+            this.stream = requireNonNull(stream, "stream is null");
+            this.block = requireNonNull(block, "block is null");
+            this.source = requireNonNull(source, "source is null");
+        }
+
+        /** Moves the buffers out of the split reader's vectors into vectors of this batch, at the same addresses. */
+        void park(BufferAllocator allocator)
+        {
+            List<FieldVector> owners = new ArrayList<>(source.size());
+            for (FieldVector vector : source) {
+                TransferPair transfer = vector.getTransferPair(allocator);
+                transfer.transfer();
+                owners.add((FieldVector) transfer.getTo());
+            }
+            parked = owners;
+            source = List.of();
+        }
+
         void release()
         {
+            List<FieldVector> owners;
+            synchronized (stream) {
+                if (stream.shared == this) {
+                    // released before the next get_next: the split reader may reuse the buffers
+                    stream.shared = null;
+                }
+                owners = parked;
+                parked = List.of();
+                source = List.of();
+            }
             try {
-                exported.release();
+                for (FieldVector owner : owners) {
+                    owner.close();
+                }
+                block.close();
             }
             finally {
-                stream.batchReleased();
+                synchronized (stream) {
+                    stream.openBatches--;
+                    stream.closeAllocatorIfDone();
+                }
             }
         }
     }

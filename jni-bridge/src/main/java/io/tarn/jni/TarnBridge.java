@@ -14,7 +14,6 @@ import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.ipc.ArrowReader;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -208,7 +207,7 @@ public final class TarnBridge
             throws IOException
     {
         BufferAllocator allocator = ROOT.newChildAllocator("tarn-stream", 0, Long.MAX_VALUE);
-        ArrowReader reader;
+        SplitStreamReader reader;
         try {
             reader = new SplitStreamReader(table, schema, splits, request, allocator);
         }
