@@ -63,7 +63,7 @@ public final class BenchmarkJni
 
         List<Double> overTarn = new ArrayList<>();
         List<Double> overParquet = new ArrayList<>();
-        duckDb(warehouse, table, warmup, rounds, overTarn, overParquet);
+        duckDb(warehouse, table, jniTarget, warmup, rounds, overTarn, overParquet);
         double tarnSeconds = median(overTarn);
         double parquetSeconds = median(overParquet);
 
@@ -86,13 +86,14 @@ public final class BenchmarkJni
         report.append(String.format(Locale.ROOT, "| JVM, same reader | %,.0f | %s |%n", jvmRate, perRound(cRounds, "jvm_rows_per_second")));
         report.append(String.format(Locale.ROOT, "%n**C / JVM = %.2f** (target ≥ 0.9).%n%n", cRate / jvmRate));
         report.append(String.format(Locale.ROOT, "Where the C side's time goes (medians per round): %.3f s inside `get_next` (Tarn reading, the batch exported), "
-                        + "%.3f s folding the values in C, %.3f s in the batches' release callbacks. The sides alternate which goes first in a round.%n%n",
+                        + "%.3f s folding the values in C, %.3f s in the batches' release callbacks. The sides alternate which goes first in a round. "
+                        + "Batches are exported by Tarn's exporter (`BatchExporter`) straight from the split reader's vectors; see `jni-profile.md`.%n%n",
                 median(cRounds.stream().map(round -> round.get("c_get_next_seconds")).toList()),
                 median(cRounds.stream().map(round -> round.get("c_fold_seconds")).toList()),
                 median(cRounds.stream().map(round -> round.get("c_release_seconds")).toList())));
         report.append("## DuckDB over Tarn vs DuckDB on the Parquet files\n\n");
         report.append("`").append(String.format(AGGREGATION, "t")).append("`, DuckDB ").append(duckDbVersion()).append(" with `threads=1`. ")
-                .append("Over Tarn: `TarnBridge.openTable` (the Java half of `tarn_open_table`) fills an `ArrowArrayStream` with the ")
+                .append("Over Tarn: `TarnBridge.openTable` (the Java half of `tarn_open_table`, with libtarn.so loaded into the JVM so that batches go through Tarn's exporter as from C) fills an `ArrowArrayStream` with the ")
                 .append(DUCKDB_COLUMNS.size()).append(" columns the query reads, DuckDB's native code consumes it (`registerArrowStream`). ")
                 .append("Directly: `read_parquet` on the table's live data files, with DuckDB's own projection pushdown.\n\n");
         report.append("| reader | seconds (median) | per round |\n|---|---:|---|\n");
@@ -138,9 +139,11 @@ public final class BenchmarkJni
         return measured;
     }
 
-    private static void duckDb(Path warehouse, String table, int warmup, int rounds, List<Double> overTarn, List<Double> overParquet)
+    private static void duckDb(Path warehouse, String table, Path jniTarget, int warmup, int rounds, List<Double> overTarn, List<Double> overParquet)
             throws IOException, SQLException
     {
+        // streams opened from Java then go through libtarn.so's callbacks and Tarn's exporter, as from C
+        TarnBridge.loadLibrary(jniTarget.resolve("libtarn.so").toAbsolutePath().toString());
         PaimonTable paimonTable = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse.toString()), Identifier.parse(table));
         ScanPlan plan = paimonTable.newScan().plan(paimonTable.snapshot(ScanVersion.latest()));
         List<String> files = new ArrayList<>();
