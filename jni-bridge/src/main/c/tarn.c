@@ -628,7 +628,11 @@ static int stream_get_next(struct ArrowArrayStream* stream, struct ArrowArray* o
         /* the end of the stream, and what a failure leaves: a released array */
         memset(out, 0, sizeof(*out));
     }
-    return stream_call(stream, stream_next_method, out, "reading a stream's next batch");
+    int code = stream_call(stream, stream_next_method, out, "reading a stream's next batch");
+    if (code != 0 && out != NULL) {
+        memset(out, 0, sizeof(*out));
+    }
+    return code;
 }
 
 static const char* stream_get_last_error(struct ArrowArrayStream* stream)

@@ -1,7 +1,6 @@
 package io.tarn.jni;
 
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
@@ -32,8 +31,8 @@ import static java.util.Objects.requireNonNull;
  * allocates an all-valid validity buffer for every column without NULLs, and moves every buffer to
  * the exporting allocator.
  *
- * <p>Per batch the exporter allocates one block from the stream's allocator that holds everything
- * the structs point to besides the data: a header, the descendants' {@code ArrowArray} structs and
+ * <p>Per batch the exporter fills one block of memory (given by the caller, which reuses the block of
+ * a released batch) that holds everything the structs point to besides the data: a header, the descendants' {@code ArrowArray} structs and
  * every struct's {@code buffers} and {@code children} pointer arrays. The top-level struct is the
  * consumer's. Block layout (little-endian, 8-byte slots):
  * <pre>
@@ -139,44 +138,45 @@ final class BatchExporter
         return true;
     }
 
+    /** The bytes of the block that {@link #export} fills. */
+    long blockSize()
+    {
+        return blockSize;
+    }
+
     /**
      * Exports the current batch of {@code root} into the {@code ArrowArray} at {@code arrayAddress},
-     * allocating the batch's block from {@code allocator}, and returns the block, which the batch's
-     * release closes. On failure nothing stays allocated and the struct at {@code arrayAddress} is
-     * untouched.
+     * its descendants and pointer arrays into {@code block} (at least {@link #blockSize()} bytes,
+     * which must stay allocated until the batch's release). On failure the struct at
+     * {@code arrayAddress} is untouched.
      */
-    ArrowBuf export(VectorSchemaRoot root, long arrayAddress, long batchId, BufferAllocator allocator)
+    void export(VectorSchemaRoot root, long arrayAddress, long batchId, ArrowBuf block)
     {
         List<FieldVector> vectors = root.getFieldVectors();
         if (vectors.size() != columns.size()) {
             throw new IllegalStateException("Batch has " + vectors.size() + " columns, the stream's schema " + columns.size());
         }
-        ArrowBuf block = allocator.buffer(blockSize);
-        try {
-            long base = block.memoryAddress();
-            MemoryUtil.putLong(base + REFERENCES, structCount);
-            MemoryUtil.putLong(base + BATCH_ID, batchId);
-            MemoryUtil.putLong(base + EMPTY, 0);
-            MemoryUtil.putLong(base + EMPTY + 8, 0);
-            long buffers = base + HEADER_SIZE;
-            long children = buffers + 8;
-            MemoryUtil.putLong(buffers, 0);
-            long next = children + 8L * columns.size();
-            for (int column = 0; column < columns.size(); column++) {
-                MemoryUtil.putLong(children + 8L * column, next);
-                next = fill(next, columns.get(column), vectors.get(column), base);
-            }
-            if (next != base + blockSize) {
-                throw new IllegalStateException("Batch block layout is inconsistent: " + (next - base) + " of " + blockSize + " bytes used");
-            }
-            // the consumer's struct last, so that a failure above leaves it as it was
-            writeStruct(arrayAddress, root.getRowCount(), 0, 1, columns.size(), buffers, children, base);
-            return block;
+        if (block.capacity() < blockSize) {
+            throw new IllegalArgumentException("Block of " + block.capacity() + " bytes for a batch that needs " + blockSize);
         }
-        catch (RuntimeException | Error e) {
-            block.close();
-            throw e;
+        long base = block.memoryAddress();
+        MemoryUtil.putLong(base + REFERENCES, structCount);
+        MemoryUtil.putLong(base + BATCH_ID, batchId);
+        MemoryUtil.putLong(base + EMPTY, 0);
+        MemoryUtil.putLong(base + EMPTY + 8, 0);
+        long buffers = base + HEADER_SIZE;
+        long children = buffers + 8;
+        MemoryUtil.putLong(buffers, 0);
+        long next = children + 8L * columns.size();
+        for (int column = 0; column < columns.size(); column++) {
+            MemoryUtil.putLong(children + 8L * column, next);
+            next = fill(next, columns.get(column), vectors.get(column), base);
         }
+        if (next != base + blockSize) {
+            throw new IllegalStateException("Batch block layout is inconsistent: " + (next - base) + " of " + blockSize + " bytes used");
+        }
+        // the consumer's struct last, so that a failure above leaves it as it was
+        writeStruct(arrayAddress, root.getRowCount(), 0, 1, columns.size(), buffers, children, base);
     }
 
     /** Fills the struct at {@code struct} and its descendants; returns the address after them. */

@@ -59,6 +59,8 @@ final class NativeStream
     private boolean released;
     // the last batch exported while its buffers are still the split reader's
     private Batch shared;
+    // the block of a released batch, for the next one (all batches' blocks have the same size)
+    private ArrowBuf spareBlock;
 
     private NativeStream(long id, SplitStreamReader reader, BufferAllocator allocator, BufferAllocator schemaAllocator, BatchExporter exporter)
     {
@@ -207,22 +209,38 @@ final class NativeStream
     private void next(long arrayAddress)
             throws IOException
     {
+        ArrowBuf block;
         synchronized (this) {
             parkSharedBatch();
+            block = spareBlock;
+            spareBlock = null;
         }
-        VectorSchemaRoot root = reader.nextSharedBatch();
-        if (root == null) {
-            // end of stream: the array stays released (release == NULL), as the C side left it
-            return;
+        boolean exported = false;
+        try {
+            VectorSchemaRoot root = reader.nextSharedBatch();
+            if (root == null) {
+                // end of stream: the array stays released (release == NULL), as the C side left it
+                return;
+            }
+            if (block == null) {
+                block = allocator.buffer(exporter.blockSize());
+            }
+            long batchId = IDS.incrementAndGet();
+            Batch batch = new Batch(this, block, List.copyOf(root.getFieldVectors()));
+            // writes the consumer's struct last: if it throws, the consumer has nothing to release
+            exporter.export(root, arrayAddress, batchId, block);
+            synchronized (this) {
+                openBatches++;
+                shared = batch;
+            }
+            BATCHES.put(batchId, batch);
+            exported = true;
         }
-        long batchId = IDS.incrementAndGet();
-        ArrowBuf block = exporter.export(root, arrayAddress, batchId, allocator);
-        Batch batch = new Batch(this, block, List.copyOf(root.getFieldVectors()));
-        synchronized (this) {
-            openBatches++;
-            shared = batch;
+        finally {
+            if (!exported) {
+                recycle(block);
+            }
         }
-        BATCHES.put(batchId, batch);
     }
 
     private void release()
@@ -238,9 +256,28 @@ final class NativeStream
         finally {
             synchronized (this) {
                 released = true;
+                if (spareBlock != null) {
+                    spareBlock.close();
+                    spareBlock = null;
+                }
                 closeAllocatorIfDone();
             }
         }
+    }
+
+    /** Keeps the block of a released batch for the next batch, or frees it. */
+    private void recycle(ArrowBuf block)
+    {
+        if (block == null) {
+            return;
+        }
+        synchronized (this) {
+            if (!released && spareBlock == null) {
+                spareBlock = block;
+                return;
+            }
+        }
+        block.close();
     }
 
     // guarded by this
@@ -309,7 +346,7 @@ final class NativeStream
                 for (FieldVector owner : owners) {
                     owner.close();
                 }
-                block.close();
+                stream.recycle(block);
             }
             finally {
                 synchronized (stream) {
