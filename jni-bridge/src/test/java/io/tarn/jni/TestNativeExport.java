@@ -164,15 +164,28 @@ public class TestNativeExport
     }
 
     @Test
-    public void testStreamAbandonedHalfWay()
+    public void testStreamReleasedWhileItsBatchIsStillTheReaders()
             throws IOException
     {
+        List<DataField> fields = fields(BUCKETED);
+        List<String> expected = new ArrayList<>();
+        VectorSchemaRoot kept;
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
             assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, stream.memoryAddress(), true)).isNull();
             try (ArrowReader reader = Data.importArrayStream(allocator, stream)) {
                 assertThat(reader.loadNextBatch()).isTrue();
+                CanonicalRowFormatter.appendLines(reader.getVectorSchemaRoot(), fields, expected);
+                kept = keep(reader.getVectorSchemaRoot());
             }
         }
+        // the stream was released, and its split reader closed, while the only batch exported was
+        // still in the split reader's vectors: the batch must have been handed over, not freed
+        assertThat(NativeStream.openStreams()).isZero();
+        assertThat(NativeStream.openBatches()).isEqualTo(1);
+        List<String> after = new ArrayList<>();
+        CanonicalRowFormatter.appendLines(kept, fields, after);
+        assertThat(after).isNotEmpty().isEqualTo(expected);
+        kept.close();
         assertNothingLeft();
     }
 
