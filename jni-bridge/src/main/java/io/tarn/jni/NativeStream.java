@@ -135,6 +135,18 @@ final class NativeStream
         return BATCHES.size();
     }
 
+    /** Batches not yet released whose buffers were moved out of the split reader's way, for tests. */
+    static int parkedBatches()
+    {
+        int parked = 0;
+        for (Batch batch : BATCHES.values()) {
+            synchronized (batch.stream) {
+                parked += batch.parked.isEmpty() ? 0 : 1;
+            }
+        }
+        return parked;
+    }
+
     // ---- called by libtarn.so; none lets a Throwable escape: a failure is "<status>\t<message>" in UTF-8
 
     static byte[] nativeSchema(long id, long schemaAddress)

@@ -118,6 +118,7 @@ public class TestNativeExport
             assertThat(NativeStream.openStreams()).isZero();
             assertThat(held).as("batches").hasSizeGreaterThan(2);
             assertThat(NativeStream.openBatches()).isEqualTo(held.size());
+            assertThat(NativeStream.parkedBatches()).isEqualTo(held.size());
             assertThat(TarnBridge.openAllocators()).isEqualTo(1);
             assertThat(TarnBridge.allocatedBytes()).isPositive();
             for (VectorSchemaRoot root : held) {
@@ -182,6 +183,8 @@ public class TestNativeExport
         // still in the split reader's vectors: the batch must have been handed over, not freed
         assertThat(NativeStream.openStreams()).isZero();
         assertThat(NativeStream.openBatches()).isEqualTo(1);
+        assertThat(NativeStream.parkedBatches()).isEqualTo(1);
+        assertThat(TarnBridge.openAllocators()).isEqualTo(1);
         List<String> after = new ArrayList<>();
         CanonicalRowFormatter.appendLines(kept, fields, after);
         assertThat(after).isNotEmpty().isEqualTo(expected);
