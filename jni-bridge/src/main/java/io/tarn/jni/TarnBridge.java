@@ -40,6 +40,13 @@ import java.util.OptionalLong;
  */
 public final class TarnBridge
 {
+    /**
+     * System property: {@code true} makes streams opened from now on use Arrow Java's exporter
+     * instead of Tarn's, to compare the two (the JNI benchmark does) or to rule Tarn's out while
+     * debugging a consumer.
+     */
+    public static final String ARROW_EXPORTER = "tarn.jni.arrow-exporter";
+
     // one per process on purpose: C callers share it across threads and query it for leaks
     private static final BufferAllocator ROOT = new RootAllocator();
 
@@ -216,7 +223,7 @@ public final class TarnBridge
             throw e;
         }
         try {
-            if (tarnExporter && NativeStream.canExport(reader)) {
+            if (tarnExporter && !Boolean.getBoolean(ARROW_EXPORTER) && NativeStream.canExport(reader)) {
                 NativeStream.export(reader, allocator, ROOT, streamAddress);
             }
             else {
