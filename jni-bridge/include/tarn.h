@@ -31,10 +31,15 @@
  * attached to the JVM is attached on its first call and detached when it exits. Streams are not
  * thread-safe objects: use one stream from one thread at a time (different streams in parallel).
  *
+ * A failing stream callback returns EINVAL (bad argument), ENOENT (a file is missing), ENOTSUP
+ * (unsupported table feature) or EIO (anything else, e.g. a corrupt file).
+ *
  * Ownership: the caller owns every ArrowSchema, ArrowArray and ArrowArrayStream it receives and
- * releases each through its release callback. Release a stream's batches before the stream when
- * you can: a batch that outlives its stream stays valid, but its stream's allocator then stays
- * registered in the bridge for the life of the process.
+ * releases each through its release callback, in any order and from any thread: a batch may
+ * outlive its stream, and a child array moved out of a batch (as the C Data Interface allows)
+ * outlives the batch. A stream's memory is freed when the stream and the last of its batches are
+ * released. Batches are shared, not copied: buffer pointers are the reader's memory, and a column
+ * without NULLs in a batch has null_count 0 and a NULL validity buffer.
  */
 #ifndef TARN_H
 #define TARN_H

@@ -17,6 +17,7 @@
 #include <jni.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,7 @@
 #endif
 
 #define BRIDGE_CLASS "io/tarn/jni/TarnBridge"
+#define STREAM_CLASS "io/tarn/jni/NativeStream"
 #define STRINGS_SIGNATURE "[B[B[B[B[B"
 
 typedef jint (*get_created_vms_fn)(JavaVM**, jsize, jsize*);
@@ -47,6 +49,11 @@ static jmethodID open_split_method;
 static jmethodID open_table_method;
 static jmethodID allocated_method;
 static jclass object_class;
+static jclass stream_class;
+static jmethodID stream_schema_method;
+static jmethodID stream_next_method;
+static jmethodID stream_release_method;
+static jmethodID batch_release_method;
 
 static pthread_key_t detach_key;
 static __thread char* last_error;
@@ -164,6 +171,34 @@ static jbyteArray java_string(JNIEnv* env, const char* text)
     return text == NULL ? NULL : java_bytes(env, text, strlen(text));
 }
 
+/*
+ * Splits a Java-side failure, the UTF-8 of "<status>\t<message>", into its status and a malloc'ed
+ * message (NULL if out of memory).
+ */
+static tarn_status java_failure(JNIEnv* env, jbyteArray result, char** message)
+{
+    jsize length = (*env)->GetArrayLength(env, result);
+    char* text = malloc((size_t) length + 1);
+    *message = NULL;
+    if (text == NULL) {
+        return TARN_ERROR_INTERNAL;
+    }
+    (*env)->GetByteArrayRegion(env, result, 0, length, (jbyte*) text);
+    text[length] = '\0';
+    tarn_status status = TARN_ERROR_INTERNAL;
+    char* tab = strchr(text, '\t');
+    if (tab != NULL) {
+        *tab = '\0';
+        long code = strtol(text, NULL, 10);
+        if (code > TARN_OK && code <= TARN_ERROR_INTERNAL) {
+            status = (tarn_status) code;
+        }
+        memmove(text, tab + 1, strlen(tab + 1) + 1);
+    }
+    *message = text;
+    return status;
+}
+
 /* Turns the Java side's result, null or the UTF-8 of "<status>\t<message>", into a status. */
 static tarn_status java_result(JNIEnv* env, jbyteArray result, const char* during)
 {
@@ -174,26 +209,13 @@ static tarn_status java_result(JNIEnv* env, jbyteArray result, const char* durin
     if (result == NULL) {
         return ok();
     }
-    jsize length = (*env)->GetArrayLength(env, result);
-    char* text = malloc((size_t) length + 1);
-    if (text == NULL) {
+    char* message = NULL;
+    tarn_status status = java_failure(env, result, &message);
+    if (message == NULL) {
         return fail(TARN_ERROR_INTERNAL, "Out of memory while %s", during);
     }
-    (*env)->GetByteArrayRegion(env, result, 0, length, (jbyte*) text);
-    text[length] = '\0';
-    tarn_status status = TARN_ERROR_INTERNAL;
-    const char* message = text;
-    char* tab = strchr(text, '\t');
-    if (tab != NULL) {
-        *tab = '\0';
-        long code = strtol(text, NULL, 10);
-        if (code > TARN_OK && code <= TARN_ERROR_INTERNAL) {
-            status = (tarn_status) code;
-        }
-        message = tab + 1;
-    }
     fail(status, "%s", message);
-    free(text);
+    free(message);
     return status;
 }
 
@@ -259,12 +281,9 @@ static int append_text(text_buffer* buffer, const char* text, size_t length)
     return 0;
 }
 
-/* Describes and clears a pending exception, with its causes; TARN_OK if none was pending. */
-static tarn_status take_exception(JNIEnv* env, const char* during)
+/* Describes and clears the pending exception, with its causes: a malloc'ed text (NULL if out of memory). */
+static char* describe_exception(JNIEnv* env)
 {
-    if (!(*env)->ExceptionCheck(env)) {
-        return TARN_OK;
-    }
     jthrowable failure = (*env)->ExceptionOccurred(env);
     (*env)->ExceptionClear(env);
     text_buffer description = {NULL, 0, 0};
@@ -291,8 +310,18 @@ static tarn_status take_exception(JNIEnv* env, const char* during)
         failure = cause;
     }
     (*env)->ExceptionClear(env);
-    tarn_status status = fail(TARN_ERROR_INTERNAL, "Java exception while %s: %s", during, description.data != NULL ? description.data : "(no description)");
-    free(description.data);
+    return description.data;
+}
+
+/* Describes and clears a pending exception, with its causes; TARN_OK if none was pending. */
+static tarn_status take_exception(JNIEnv* env, const char* during)
+{
+    if (!(*env)->ExceptionCheck(env)) {
+        return TARN_OK;
+    }
+    char* description = describe_exception(env);
+    tarn_status status = fail(TARN_ERROR_INTERNAL, "Java exception while %s: %s", during, description != NULL ? description : "(no description)");
+    free(description);
     return status;
 }
 
@@ -465,6 +494,231 @@ static tarn_status create_vm(void* libjvm, const tarn_jvm_options* options, JNIE
     return TARN_OK;
 }
 
+/* ---- Arrow C streams (the Java half is io.tarn.jni.NativeStream) ---- */
+
+/*
+ * The header of an exported batch's block, written by io.tarn.jni.BatchExporter: the number of
+ * the batch's structs not yet released, and the batch's id on the Java side. Every struct of the
+ * batch has it as private_data.
+ */
+typedef struct batch_header {
+    _Atomic int64_t references;
+    int64_t id;
+} batch_header;
+
+/* A stream's private_data. */
+typedef struct stream_state {
+    jlong id;
+    char* error; /* the last failure's message, for get_last_error */
+} stream_state;
+
+/*
+ * The release callback of every struct of an exported batch, called by the consumer on the
+ * top-level struct or on a child it moved out, from any thread. Releases the children the struct
+ * still owns (a moved-out child has release == NULL in its old place), marks the struct released,
+ * and when it was the batch's last struct, has the Java side drop the batch's buffers and block.
+ */
+static void release_array(struct ArrowArray* array)
+{
+    if (array == NULL || array->release == NULL) {
+        return;
+    }
+    for (int64_t i = 0; i < array->n_children; i++) {
+        struct ArrowArray* child = array->children[i];
+        if (child != NULL && child->release != NULL) {
+            child->release(child);
+        }
+    }
+    if (array->dictionary != NULL && array->dictionary->release != NULL) {
+        array->dictionary->release(array->dictionary);
+    }
+    batch_header* header = (batch_header*) array->private_data;
+    array->release = NULL;
+    array->private_data = NULL;
+    if (atomic_fetch_sub_explicit(&header->references, 1, memory_order_acq_rel) != 1) {
+        return;
+    }
+    /* the last struct: from here the header belongs to the Java side, which frees it */
+    jlong id = (jlong) header->id;
+    JNIEnv* env = thread_env();
+    if (env == NULL) {
+        return; /* cannot attach (the JVM is going away): the batch leaks rather than the host crashing */
+    }
+    (*env)->CallStaticVoidMethod(env, stream_class, batch_release_method, id);
+    if ((*env)->ExceptionCheck(env)) {
+        (*env)->ExceptionClear(env);
+    }
+}
+
+static int stream_errno(tarn_status status)
+{
+    switch (status) {
+        case TARN_ERROR_INVALID_ARGUMENT:
+            return EINVAL;
+        case TARN_ERROR_NOT_FOUND:
+            return ENOENT;
+        case TARN_ERROR_UNSUPPORTED:
+            return ENOTSUP;
+        default:
+            return EIO;
+    }
+}
+
+static void set_stream_error(stream_state* state, char* message)
+{
+    free(state->error);
+    state->error = message;
+}
+
+/*
+ * Calls NativeStream.nativeSchema or nativeNext for the stream with the address of the caller's
+ * struct; 0, or an errno value with the message kept for get_last_error. Leaves this thread's
+ * tarn_last_error alone: stream callbacks are not tarn_* calls.
+ */
+static int stream_call(struct ArrowArrayStream* stream, jmethodID method, void* out, const char* during)
+{
+    if (stream == NULL || stream->release == NULL || stream->private_data == NULL) {
+        return EINVAL;
+    }
+    stream_state* state = (stream_state*) stream->private_data;
+    set_stream_error(state, NULL);
+    if (out == NULL) {
+        set_stream_error(state, strdup("The struct to fill is NULL"));
+        return EINVAL;
+    }
+    JNIEnv* env = thread_env();
+    if (env == NULL) {
+        set_stream_error(state, strdup("Cannot attach this thread to the JVM"));
+        return EIO;
+    }
+    if ((*env)->PushLocalFrame(env, 8) != 0) {
+        (*env)->ExceptionClear(env);
+        set_stream_error(state, strdup("Out of memory in the JVM"));
+        return ENOMEM;
+    }
+    jbyteArray result = (jbyteArray) (*env)->CallStaticObjectMethod(env, stream_class, method, state->id, (jlong) (uintptr_t) out);
+    int code = 0;
+    if ((*env)->ExceptionCheck(env)) {
+        char* description = describe_exception(env);
+        char* message = NULL;
+        if (asprintf(&message, "Java exception while %s: %s", during, description != NULL ? description : "(no description)") < 0) {
+            message = NULL;
+        }
+        free(description);
+        set_stream_error(state, message);
+        code = EIO;
+    }
+    else if (result != NULL) {
+        char* message = NULL;
+        code = stream_errno(java_failure(env, result, &message));
+        set_stream_error(state, message);
+    }
+    (*env)->PopLocalFrame(env, NULL);
+    return code;
+}
+
+static int stream_get_schema(struct ArrowArrayStream* stream, struct ArrowSchema* out)
+{
+    return stream_call(stream, stream_schema_method, out, "getting a stream's schema");
+}
+
+static int stream_get_next(struct ArrowArrayStream* stream, struct ArrowArray* out)
+{
+    if (out != NULL) {
+        /* the end of the stream, and what a failure leaves: a released array */
+        memset(out, 0, sizeof(*out));
+    }
+    int code = stream_call(stream, stream_next_method, out, "reading a stream's next batch");
+    if (code != 0 && out != NULL) {
+        memset(out, 0, sizeof(*out));
+    }
+    return code;
+}
+
+static const char* stream_get_last_error(struct ArrowArrayStream* stream)
+{
+    if (stream == NULL || stream->private_data == NULL) {
+        return NULL;
+    }
+    return ((stream_state*) stream->private_data)->error;
+}
+
+static void stream_release(struct ArrowArrayStream* stream)
+{
+    if (stream == NULL || stream->release == NULL) {
+        return;
+    }
+    stream_state* state = (stream_state*) stream->private_data;
+    JNIEnv* env = thread_env();
+    if (env != NULL) {
+        (*env)->CallStaticVoidMethod(env, stream_class, stream_release_method, state->id);
+        if ((*env)->ExceptionCheck(env)) {
+            (*env)->ExceptionClear(env);
+        }
+    }
+    free(state->error);
+    free(state);
+    stream->private_data = NULL;
+    stream->release = NULL;
+}
+
+/* NativeStream.arrayReleaseFunction() */
+static jlong JNICALL native_array_release_function(JNIEnv* env, jclass type)
+{
+    (void) env;
+    (void) type;
+    return (jlong) (uintptr_t) &release_array;
+}
+
+/* NativeStream.initStream(long streamAddress, long id) */
+static void JNICALL native_init_stream(JNIEnv* env, jclass type, jlong address, jlong id)
+{
+    (void) type;
+    struct ArrowArrayStream* stream = (struct ArrowArrayStream*) (uintptr_t) address;
+    stream_state* state = calloc(1, sizeof(stream_state));
+    if (stream == NULL || state == NULL) {
+        free(state);
+        jclass error = (*env)->FindClass(env, stream == NULL ? "java/lang/IllegalArgumentException" : "java/lang/OutOfMemoryError");
+        if (error != NULL) {
+            (*env)->ThrowNew(env, error, stream == NULL ? "The ArrowArrayStream is NULL" : "No memory for an ArrowArrayStream's state");
+        }
+        return;
+    }
+    state->id = id;
+    stream->get_schema = stream_get_schema;
+    stream->get_next = stream_get_next;
+    stream->get_last_error = stream_get_last_error;
+    stream->private_data = state;
+    stream->release = stream_release;
+}
+
+static tarn_status bind_streams(JNIEnv* env)
+{
+    jclass local = (*env)->FindClass(env, STREAM_CLASS);
+    if (local == NULL) {
+        (*env)->ExceptionClear(env);
+        return fail(TARN_ERROR_JVM, "Class io.tarn.jni.NativeStream is not on the JVM's class path or does not match this libtarn.so");
+    }
+    JNINativeMethod natives[] = {
+        {"arrayReleaseFunction", "()J", (void*) native_array_release_function},
+        {"initStream", "(JJ)V", (void*) native_init_stream},
+    };
+    if ((*env)->RegisterNatives(env, local, natives, 2) != 0) {
+        (*env)->ExceptionClear(env);
+        return fail(TARN_ERROR_JVM, "Class io.tarn.jni.NativeStream on the class path does not match this libtarn.so");
+    }
+    stream_class = (jclass) (*env)->NewGlobalRef(env, local);
+    stream_schema_method = (*env)->GetStaticMethodID(env, local, "nativeSchema", "(JJ)[B");
+    stream_next_method = (*env)->GetStaticMethodID(env, local, "nativeNext", "(JJ)[B");
+    stream_release_method = (*env)->GetStaticMethodID(env, local, "nativeRelease", "(J)V");
+    batch_release_method = (*env)->GetStaticMethodID(env, local, "nativeReleaseBatch", "(J)V");
+    if (stream_class == NULL || stream_schema_method == NULL || stream_next_method == NULL || stream_release_method == NULL || batch_release_method == NULL) {
+        (*env)->ExceptionClear(env);
+        return fail(TARN_ERROR_JVM, "Class io.tarn.jni.NativeStream on the class path does not match this libtarn.so");
+    }
+    return TARN_OK;
+}
+
 static tarn_status bind_bridge(JNIEnv* env)
 {
     jclass local = (*env)->FindClass(env, BRIDGE_CLASS);
@@ -492,7 +746,7 @@ static tarn_status bind_bridge(JNIEnv* env)
         (*env)->ExceptionClear(env);
         return fail(TARN_ERROR_JVM, "Class io.tarn.jni.TarnBridge on the class path does not match this libtarn.so");
     }
-    return TARN_OK;
+    return bind_streams(env);
 }
 
 static tarn_status start(const tarn_jvm_options* options)
@@ -554,6 +808,36 @@ tarn_status tarn_init(const tarn_jvm_options* options)
         return fail(status, "%s", init_message != NULL ? init_message : "The JVM did not start");
     }
     return ok();
+}
+
+/*
+ * Java loaded this library (TarnBridge.loadLibrary, for streams opened from Java): bind to that
+ * JVM as tarn_init would, unless tarn_init did already.
+ */
+JNIEXPORT jint JNICALL JNI_OnLoad(JavaVM* machine, void* reserved)
+{
+    (void) reserved;
+    pthread_mutex_lock(&init_lock);
+    if (!init_done) {
+        vm = machine;
+        JNIEnv* env = NULL;
+        if (pthread_key_create(&detach_key, detach_thread) != 0 || (*vm)->GetEnv(vm, (void**) &env, JNI_VERSION_1_8) != JNI_OK) {
+            init_status = fail(TARN_ERROR_JVM, "Cannot bind libtarn.so to the JVM that loads it");
+        }
+        else if ((*env)->PushLocalFrame(env, 16) != 0) {
+            (*env)->ExceptionClear(env);
+            init_status = fail(TARN_ERROR_JVM, "Out of memory in the JVM");
+        }
+        else {
+            init_status = bind_bridge(env);
+            (*env)->PopLocalFrame(env, NULL);
+        }
+        init_message = init_status == TARN_OK ? NULL : strdup(tarn_last_error());
+        init_done = 1;
+    }
+    int bound = init_status == TARN_OK;
+    pthread_mutex_unlock(&init_lock);
+    return bound ? JNI_VERSION_1_8 : JNI_ERR;
 }
 
 void* tarn_java_vm(void)

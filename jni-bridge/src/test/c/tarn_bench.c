@@ -1,13 +1,14 @@
 /*
  * Throughput of a table scan read through the Arrow C stream from C, against the same scan read
- * inside the JVM, in one process and interleaved round by round (benchmarks module, "jni").
+ * inside the JVM and the same C scan with Arrow Java's exporter (TarnBridge.ARROW_EXPORTER), in one
+ * process and interleaved round by round (benchmarks module, "jni").
  *
  * Usage: tarn-bench WAREHOUSE TABLE COLUMNS WARMUP ROUNDS JVM_CLASS
  *   JVM_CLASS: a class (slashes) with a static long[] scan(String warehouse, String table, String columns)
  *   that runs the same scan inside the JVM and returns {rows, checksum}.
  * Both sides compute the same checksum, so each touches every value: the sum of all non-NULL
  * fixed-width slots (1, 2, 4 or 8 bytes, as signed integers) and, for variable-width columns, of
- * the value lengths. Prints one line per measured round: "round N c_rows_per_second=X jvm_rows_per_second=Y".
+ * the value lengths. Prints one line per measured round: "round N ... c_rows_per_second=X jvm_rows_per_second=Y c_arrow_rows_per_second=Z ...".
  */
 #define _GNU_SOURCE
 #include "tarn.h"
@@ -142,6 +143,16 @@ int main(int argc, char** argv)
         (*env)->ExceptionDescribe(env);
         return 1;
     }
+    /* the third side: the same C scan with Arrow Java's exporter, switched by TarnBridge.ARROW_EXPORTER */
+    jclass system_class = (*env)->FindClass(env, "java/lang/System");
+    jmethodID set_property = system_class == NULL ? NULL : (*env)->GetStaticMethodID(env, system_class, "setProperty", "(Ljava/lang/String;Ljava/lang/String;)Ljava/lang/String;");
+    jmethodID clear_property = system_class == NULL ? NULL : (*env)->GetStaticMethodID(env, system_class, "clearProperty", "(Ljava/lang/String;)Ljava/lang/String;");
+    if (set_property == NULL || clear_property == NULL) {
+        (*env)->ExceptionDescribe(env);
+        return 1;
+    }
+    jstring exporter_key = (*env)->NewStringUTF(env, "tarn.jni.arrow-exporter");
+    jstring exporter_on = (*env)->NewStringUTF(env, "true");
     jstring warehouse = (*env)->NewStringUTF(env, argv[1]);
     jstring table = (*env)->NewStringUTF(env, argv[2]);
     jstring columns = (*env)->NewStringUTF(env, argv[3]);
@@ -152,19 +163,23 @@ int main(int argc, char** argv)
         next_seconds = 0;
         fold_seconds = 0;
         release_seconds = 0;
-        /* alternate which side goes first, so that neither always inherits the other's garbage and caches */
+        /* rotate which side goes first, so that none always inherits another's garbage and caches */
+        int64_t arrow_rows = 0;
+        int64_t arrow_checksum = 0;
         double c_seconds = 0;
+        double arrow_seconds = 0;
         double jvm_seconds = 0;
         jlongArray result = NULL;
-        for (int side = 0; side < 2; side++) {
+        for (int step = 0; step < 3; step++) {
+            int side = (step + (round + warmup)) % 3;
             double start = now_seconds();
-            if ((side == 0) == (round % 2 == 0)) {
+            if (side == 0) {
                 if (scan_in_c(&scan, &c_rows, &c_checksum) != 0) {
                     return 1;
                 }
                 c_seconds = now_seconds() - start;
             }
-            else {
+            else if (side == 1) {
                 result = (jlongArray) (*env)->CallStaticObjectMethod(env, jvm_class, jvm_scan, warehouse, table, columns);
                 jvm_seconds = now_seconds() - start;
                 if ((*env)->ExceptionCheck(env)) {
@@ -172,20 +187,41 @@ int main(int argc, char** argv)
                     return 1;
                 }
             }
+            else {
+                /* not timed: the split of get_next/fold/release is reported for Tarn's exporter */
+                double next = next_seconds;
+                double fold = fold_seconds;
+                double release = release_seconds;
+                (*env)->DeleteLocalRef(env, (*env)->CallStaticObjectMethod(env, system_class, set_property, exporter_key, exporter_on));
+                start = now_seconds();
+                int failed = scan_in_c(&scan, &arrow_rows, &arrow_checksum);
+                arrow_seconds = now_seconds() - start;
+                (*env)->DeleteLocalRef(env, (*env)->CallStaticObjectMethod(env, system_class, clear_property, exporter_key));
+                next_seconds = next;
+                fold_seconds = fold;
+                release_seconds = release;
+                if (failed != 0 || (*env)->ExceptionCheck(env)) {
+                    return 1;
+                }
+            }
         }
         jlong jvm_values[2];
         (*env)->GetLongArrayRegion(env, result, 0, 2, jvm_values);
         (*env)->DeleteLocalRef(env, result);
-        if (jvm_values[0] != c_rows || jvm_values[1] != c_checksum) {
-            fprintf(stderr, "C read %" PRId64 " rows (checksum %" PRId64 "), the JVM %" PRId64 " (checksum %" PRId64 ")\n",
-                    c_rows, c_checksum, (int64_t) jvm_values[0], (int64_t) jvm_values[1]);
+        if (jvm_values[0] != c_rows || jvm_values[1] != c_checksum || arrow_rows != c_rows || arrow_checksum != c_checksum) {
+            fprintf(stderr, "C read %" PRId64 " rows (checksum %" PRId64 "), with Arrow Java's exporter %" PRId64 " (checksum %" PRId64 "), the JVM %" PRId64 " (checksum %" PRId64 ")\n",
+                    c_rows, c_checksum, arrow_rows, arrow_checksum, (int64_t) jvm_values[0], (int64_t) jvm_values[1]);
             return 1;
         }
         if (round >= 0) {
-            printf("round %d rows=%" PRId64 " c_seconds=%.4f jvm_seconds=%.4f c_rows_per_second=%.0f jvm_rows_per_second=%.0f c_get_next_seconds=%.4f c_fold_seconds=%.4f c_release_seconds=%.4f\n",
-                    round, c_rows, c_seconds, jvm_seconds, (double) c_rows / c_seconds, (double) c_rows / jvm_seconds, next_seconds, fold_seconds, release_seconds);
+            printf("round %d rows=%" PRId64 " c_seconds=%.4f jvm_seconds=%.4f c_arrow_seconds=%.4f c_rows_per_second=%.0f jvm_rows_per_second=%.0f c_arrow_rows_per_second=%.0f "
+                    "c_get_next_seconds=%.4f c_fold_seconds=%.4f c_release_seconds=%.4f\n",
+                    round, c_rows, c_seconds, jvm_seconds, arrow_seconds, (double) c_rows / c_seconds, (double) c_rows / jvm_seconds, (double) c_rows / arrow_seconds,
+                    next_seconds, fold_seconds, release_seconds);
             fflush(stdout);
         }
     }
+    /* a clean JVM shutdown, so that a flight recording given in TARN_JVM_OPTS is written */
+    (*vm)->DestroyJavaVM(vm);
     return 0;
 }

@@ -11,6 +11,11 @@
  *   cycles NAME WAREHOUSE TABLE COUNT                      COUNT open/read/release cycles of one split each, then memory figures
  *   descriptor NAME BYTES                                  open a split from a descriptor that is BYTES of garbage
  *   allocated NAME                                         the bridge allocator's bytes in use
+ *   hold NAME WAREHOUSE TABLE                              open the table, keep every batch, release the stream first, then
+ *                                                          print the rows, release the batches out of order (half from an
+ *                                                          unattached thread) and the first one last after moving its last
+ *                                                          column out of it; reports allocator bytes along the way
+ * Every batch read is checked against the C Data Interface (check_array) before its values are used.
  * For each command it prints "BEGIN NAME", for scans one "R <canonical line>" per row, then
  * "END NAME status=S rows=N [key=value...]" or "END NAME status=S error=MESSAGE".
  */
@@ -43,6 +48,107 @@ static void set_error(scan_result* result, tarn_status status, const char* messa
     result->error = strdup(message);
 }
 
+/* ---- what a consumer may rely on in every exported batch ---- */
+
+static int expected_buffers(const char* format)
+{
+    if (strcmp(format, "+s") == 0) {
+        return 1;
+    }
+    if (strcmp(format, "+l") == 0 || strcmp(format, "+m") == 0) {
+        return 2;
+    }
+    if (strcmp(format, "u") == 0 || strcmp(format, "z") == 0) {
+        return 3;
+    }
+    return format[0] == '+' ? -1 : 2;
+}
+
+/*
+ * Checks an exported array (recursively) against the C Data Interface and Tarn's promises: every
+ * struct live with Tarn's private data, no dictionary, offset 0, the buffer and child counts of its
+ * format, a NULL validity buffer exactly when null_count is 0 and otherwise null_count zero bits,
+ * non-NULL other buffers, offsets that start at 0 or more, never decrease and stay within the child,
+ * struct children at least as long as the struct. 0, or -1 with the problem in `problem`.
+ */
+static int check_array(const struct ArrowSchema* schema, const struct ArrowArray* array, const char* path, char* problem, size_t size)
+{
+    const char* format = schema->format;
+    if (array->release == NULL || array->private_data == NULL || array->dictionary != NULL || array->offset != 0) {
+        snprintf(problem, size, "%s: released, without private data, with a dictionary or an offset", path);
+        return -1;
+    }
+    if (array->n_buffers != expected_buffers(format) || array->n_children != schema->n_children || array->buffers == NULL
+            || (array->n_children > 0 && array->children == NULL)) {
+        snprintf(problem, size, "%s (%s): %" PRId64 " buffers and %" PRId64 " children", path, format, array->n_buffers, array->n_children);
+        return -1;
+    }
+    if (array->length < 0 || array->null_count < 0 || array->null_count > array->length) {
+        snprintf(problem, size, "%s: length %" PRId64 ", null_count %" PRId64, path, array->length, array->null_count);
+        return -1;
+    }
+    const uint8_t* validity = array->buffers[0];
+    if ((array->null_count == 0) != (validity == NULL)) {
+        snprintf(problem, size, "%s: null_count %" PRId64 " with a %s validity buffer", path, array->null_count, validity == NULL ? "NULL" : "non-NULL");
+        return -1;
+    }
+    if (validity != NULL) {
+        int64_t nulls = 0;
+        for (int64_t i = 0; i < array->length; i++) {
+            nulls += ((validity[i >> 3] >> (i & 7)) & 1) == 0;
+        }
+        if (nulls != array->null_count) {
+            snprintf(problem, size, "%s: null_count %" PRId64 " but %" PRId64 " zero validity bits", path, array->null_count, nulls);
+            return -1;
+        }
+    }
+    for (int64_t i = 1; i < array->n_buffers; i++) {
+        if (array->buffers[i] == NULL) {
+            snprintf(problem, size, "%s: buffer %" PRId64 " is NULL", path, i);
+            return -1;
+        }
+    }
+    if (array->n_buffers >= 2 && (format[0] == 'u' || format[0] == 'z' || format[0] == '+')) {
+        const int32_t* offsets = array->buffers[1];
+        for (int64_t i = 0; i < array->length; i++) {
+            if (offsets[0] < 0 || offsets[i] > offsets[i + 1]) {
+                snprintf(problem, size, "%s: offsets decrease at %" PRId64, path, i);
+                return -1;
+            }
+        }
+        if (format[0] == '+' && array->children[0]->length < offsets[array->length]) {
+            snprintf(problem, size, "%s: child of %" PRId64 " values, offsets up to %d", path, array->children[0]->length, offsets[array->length]);
+            return -1;
+        }
+    }
+    for (int64_t i = 0; i < array->n_children; i++) {
+        if (strcmp(format, "+s") == 0 && array->children[i]->length < array->length) {
+            snprintf(problem, size, "%s: child %" PRId64 " is shorter than the struct", path, i);
+            return -1;
+        }
+        char child_path[256];
+        snprintf(child_path, sizeof(child_path), "%s/%s", path, schema->children[i]->name != NULL ? schema->children[i]->name : "?");
+        if (check_array(schema->children[i], array->children[i], child_path, problem, size) != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int check_batch(const struct ArrowSchema* schema, const struct ArrowArray* batch, scan_result* result)
+{
+    char problem[512];
+    if (strcmp(schema->format, "+s") != 0 || batch->null_count != 0) {
+        set_error(result, TARN_ERROR_INTERNAL, "batch: not a struct without NULLs");
+        return -1;
+    }
+    if (check_array(schema, batch, "batch", problem, sizeof(problem)) != 0) {
+        set_error(result, TARN_ERROR_INTERNAL, problem);
+        return -1;
+    }
+    return 0;
+}
+
 /* Reads a stream to its end, printing every row in canonical form. */
 static void consume(struct ArrowArrayStream* stream, scan_result* result)
 {
@@ -62,6 +168,10 @@ static void consume(struct ArrowArrayStream* stream, scan_result* result)
             break;
         }
         if (batch.release == NULL) {
+            break;
+        }
+        if (check_batch(&schema, &batch, result) != 0) {
+            batch.release(&batch);
             break;
         }
         for (long row = 0; row < batch.length; row++) {
@@ -279,6 +389,152 @@ static void command_allocated(char** fields)
     printf("END %s status=%d allocated=%" PRId64 "\n", fields[1], (int) status, allocated);
 }
 
+static void* release_odd_batches(void* argument)
+{
+    struct ArrowArray* batches = argument;
+    for (size_t i = 1; batches[i].length >= 0; i += 2) {
+        if (batches[i].release != NULL) {
+            batches[i].release(&batches[i]);
+        }
+        if (batches[i + 1].length < 0) {
+            break;
+        }
+    }
+    return NULL;
+}
+
+static int64_t allocated_now(void)
+{
+    int64_t allocated = -1;
+    return tarn_allocated_bytes(&allocated) == TARN_OK ? allocated : -1;
+}
+
+/* The last column of a canonical line: top-level values escape TAB, so it follows the last one. */
+static const char* last_column(const char* line)
+{
+    const char* tab = strrchr(line, '\t');
+    return tab == NULL ? line : tab + 1;
+}
+
+static void command_hold(char** fields, int count)
+{
+    const char* name = fields[1];
+    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL};
+    scan_result result = {TARN_OK, NULL, 0, 1};
+    printf("BEGIN %s\n", name);
+    struct ArrowArrayStream stream;
+    tarn_status status = tarn_open_table(&scan, &stream);
+    if (status != TARN_OK) {
+        set_error(&result, status, tarn_last_error());
+        end(name, &result, NULL);
+        free(result.error);
+        return;
+    }
+    struct ArrowSchema schema;
+    if (stream.get_schema(&stream, &schema) != 0) {
+        set_error(&result, TARN_ERROR_INTERNAL, stream.get_last_error(&stream));
+        stream.release(&stream);
+        end(name, &result, NULL);
+        free(result.error);
+        return;
+    }
+    /* every batch, then an end marker of length -1 */
+    size_t held = 0;
+    size_t capacity = 8;
+    struct ArrowArray* batches = calloc(capacity, sizeof(struct ArrowArray));
+    while (result.status == TARN_OK) {
+        if (held + 2 > capacity) {
+            capacity *= 2;
+            batches = realloc(batches, capacity * sizeof(struct ArrowArray));
+        }
+        if (stream.get_next(&stream, &batches[held]) != 0) {
+            set_error(&result, TARN_ERROR_IO, stream.get_last_error(&stream));
+            break;
+        }
+        if (batches[held].release == NULL) {
+            break;
+        }
+        if (check_batch(&schema, &batches[held], &result) != 0) {
+            batches[held].release(&batches[held]);
+            break;
+        }
+        held++;
+    }
+    batches[held].length = -1;
+    batches[held + 1].length = -1;
+    stream.release(&stream);
+
+    /* the batches outlive their stream */
+    canonical_text line = {NULL, 0, 0};
+    char** first_batch_column = calloc(held > 0 ? (size_t) batches[0].length + 1 : 1, sizeof(char*));
+    for (size_t b = 0; b < held && result.status == TARN_OK; b++) {
+        for (long row = 0; row < batches[b].length; row++) {
+            if (canonical_format_row(&schema, &batches[b], row, &line) != 0) {
+                set_error(&result, TARN_ERROR_INTERNAL, line.data);
+                break;
+            }
+            printf("R %s\n", line.data);
+            if (b == 0) {
+                first_batch_column[row] = strdup(last_column(line.data));
+            }
+            result.rows++;
+        }
+    }
+
+    /* all but the first batch: the odd ones from a thread the JVM has never seen, the even ones here backwards */
+    if (held > 1) {
+        pthread_t releaser;
+        pthread_create(&releaser, NULL, release_odd_batches, batches);
+        pthread_join(releaser, NULL);
+    }
+    for (size_t b = held; b-- > 1;) {
+        if (batches[b].release != NULL) {
+            batches[b].release(&batches[b]);
+        }
+    }
+
+    /* move the first batch's last column out, release the batch, read the column, release it */
+    int moved_ok = 0;
+    int64_t allocated_moved = -1;
+    int64_t allocated_released = -1;
+    if (held > 0 && batches[0].n_children > 0 && result.status == TARN_OK) {
+        int64_t last = batches[0].n_children - 1;
+        struct ArrowArray moved = *batches[0].children[last];
+        batches[0].children[last]->release = NULL;
+        batches[0].release(&batches[0]);
+        allocated_moved = allocated_now();
+
+        struct ArrowSchema column_schema = schema;
+        column_schema.n_children = 1;
+        column_schema.children = &schema.children[last];
+        struct ArrowArray* moved_pointer = &moved;
+        const void* no_buffers[1] = {NULL};
+        struct ArrowArray column_batch = {moved.length, 0, 0, 1, 1, no_buffers, &moved_pointer, NULL, NULL, NULL};
+        moved_ok = moved.release != NULL;
+        for (long row = 0; row < moved.length && moved_ok; row++) {
+            moved_ok = canonical_format_row(&column_schema, &column_batch, row, &line) == 0 && strcmp(line.data, first_batch_column[row]) == 0;
+        }
+        moved.release(&moved);
+        moved_ok = moved_ok && moved.release == NULL;
+        allocated_released = allocated_now();
+    }
+    else if (held > 0) {
+        batches[0].release(&batches[0]);
+    }
+    for (size_t row = 0; held > 0 && row < (size_t) batches[0].length; row++) {
+        free(first_batch_column[row]);
+    }
+    free(first_batch_column);
+    canonical_free(&line);
+    schema.release(&schema);
+    char extra[256];
+    snprintf(extra, sizeof(extra), " batches=%zu moved_ok=%d allocated_moved=%" PRId64 " allocated_released=%" PRId64 " allocated=%" PRId64,
+            held, moved_ok, allocated_moved, allocated_released, allocated_now());
+    free(batches);
+    end(name, &result, extra);
+    free(result.error);
+}
+
 /* Starts a JVM the way an engine that hosts one does, before Tarn is involved. */
 static int start_host_jvm(void)
 {
@@ -375,6 +631,9 @@ int main(int argc, char** argv)
         }
         else if (strcmp(fields[0], "descriptor") == 0 && count >= 3) {
             command_descriptor(fields, count);
+        }
+        else if (strcmp(fields[0], "hold") == 0 && count >= 4) {
+            command_hold(fields, count);
         }
         else if (strcmp(fields[0], "allocated") == 0) {
             command_allocated(fields);

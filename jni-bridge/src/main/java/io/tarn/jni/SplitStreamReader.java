@@ -70,28 +70,42 @@ final class SplitStreamReader
         // let go of the previous batch first (the consumer has released its export by now), so that
         // the split reader's next allocation reuses that memory while it is still in the CPU caches
         target.clear();
+        VectorSchemaRoot source = nextSharedBatch();
+        if (source == null) {
+            target.setRowCount(0);
+            return false;
+        }
+        for (int column = 0; column < target.getFieldVectors().size(); column++) {
+            FieldVector from = source.getVector(column);
+            FieldVector to = target.getVector(column);
+            from.makeTransferPair(to).transfer();
+        }
+        target.setRowCount(source.getRowCount());
+        return true;
+    }
+
+    /**
+     * The next non-empty batch as the split reader's own root, its buffers not moved, or null at
+     * the end of the last split. It stays valid until the next call or {@link #close}; a caller
+     * that needs it longer transfers its vectors' buffers out first (the split reader then reads
+     * the next batch into new memory). {@link NativeStream} exports batches from here, so that the
+     * split reader reuses its buffers whenever the consumer released the previous batch in time.
+     */
+    VectorSchemaRoot nextSharedBatch()
+            throws IOException
+    {
         while (true) {
             if (rawReader == null && mergeReader == null) {
                 if (nextSplit == splits.size()) {
-                    target.setRowCount(0);
-                    return false;
+                    return null;
                 }
                 openSplit(splits.get(nextSplit++));
             }
             boolean hasBatch = rawReader != null ? rawReader.nextBatch() : mergeReader.nextBatch();
-            if (!hasBatch) {
-                closeSplit();
-                continue;
+            if (hasBatch) {
+                return rawReader != null ? rawReader.root() : mergeReader.root();
             }
-            VectorSchemaRoot source = rawReader != null ? rawReader.root() : mergeReader.root();
-            int rows = source.getRowCount();
-            for (int column = 0; column < target.getFieldVectors().size(); column++) {
-                FieldVector from = source.getVector(column);
-                FieldVector to = target.getVector(column);
-                from.makeTransferPair(to).transfer();
-            }
-            target.setRowCount(rows);
-            return true;
+            closeSplit();
         }
     }
 

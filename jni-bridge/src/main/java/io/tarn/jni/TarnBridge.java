@@ -14,7 +14,6 @@ import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.ipc.ArrowReader;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -34,12 +33,20 @@ import java.util.OptionalLong;
  * that are not a status go into the caller's memory (an {@code ArrowArrayStream} at an address) or
  * into slot 0 of a result array.
  *
- * <p>Memory: every stream gets its own child of one process-wide root allocator; the stream's
- * release callback closes the reader, which closes the child. {@link #allocatedBytes()} reports
- * what the root still holds, so a caller can check that released streams left nothing behind.
+ * <p>Memory: every stream gets its own child of one process-wide root allocator; releasing the
+ * stream closes the reader, and the child is closed once the stream and every batch it handed out
+ * are released, in any order (with Arrow Java's exporter, only if the batches go first). {@link #allocatedBytes()} reports what the root still holds, so a
+ * caller can check that released streams left nothing behind.
  */
 public final class TarnBridge
 {
+    /**
+     * System property: {@code true} makes streams opened from now on use Arrow Java's exporter
+     * instead of Tarn's, to compare the two (the JNI benchmark does) or to rule Tarn's out while
+     * debugging a consumer.
+     */
+    public static final String ARROW_EXPORTER = "tarn.jni.arrow-exporter";
+
     // one per process on purpose: C callers share it across threads and query it for leaks
     private static final BufferAllocator ROOT = new RootAllocator();
 
@@ -79,6 +86,11 @@ public final class TarnBridge
      */
     public static String openSplit(byte[] descriptor, long streamAddress)
     {
+        return openSplit(descriptor, streamAddress, true);
+    }
+
+    static String openSplit(byte[] descriptor, long streamAddress, boolean tarnExporter)
+    {
         try {
             checkAddress(streamAddress);
             SplitDescriptor split = SplitDescriptor.decode(descriptor);
@@ -90,7 +102,7 @@ public final class TarnBridge
                         "Split descriptor of table " + split.table() + " projects field id " + id + ", which schema " + split.schemaId() + " does not have")));
             }
             Optional<Predicate> filter = split.where().map(text -> WhereParser.parse(text, schema.rowType()));
-            export(table, schema, List.of(split.split()), request(columns, filter), streamAddress);
+            export(table, schema, List.of(split.split()), request(columns, filter), streamAddress, tarnExporter);
             return null;
         }
         catch (Throwable e) {
@@ -104,10 +116,15 @@ public final class TarnBridge
      */
     public static String openTable(String warehouse, String table, String version, String columns, String where, long streamAddress)
     {
+        return openTable(warehouse, table, version, columns, where, streamAddress, true);
+    }
+
+    static String openTable(String warehouse, String table, String version, String columns, String where, long streamAddress, boolean tarnExporter)
+    {
         try {
             checkAddress(streamAddress);
             ResolvedScan scan = resolve(ScanRequest.of(warehouse, table, version, columns, where));
-            export(scan.table(), scan.plan().readSchema(), scan.plan().splits(), request(scan.columns(), scan.filter()), streamAddress);
+            export(scan.table(), scan.plan().readSchema(), scan.plan().splits(), request(scan.columns(), scan.filter()), streamAddress, tarnExporter);
             return null;
         }
         catch (Throwable e) {
@@ -122,6 +139,25 @@ public final class TarnBridge
     public static long allocatedBytes()
     {
         return ROOT.getAllocatedMemory();
+    }
+
+    /**
+     * Loads libtarn.so (its path) into this JVM, so that streams opened from Java with
+     * {@link #openTable} or {@link #openSplit} for a native consumer are exported by Tarn's own
+     * exporter (no per-batch copy into new vectors) rather than Arrow Java's. A C host that called
+     * {@code tarn_init} has it loaded already. Loading it again is harmless.
+     *
+     * @throws UnsatisfiedLinkError if the library cannot be loaded or does not match these classes
+     */
+    public static void loadLibrary(String path)
+    {
+        System.load(path);
+    }
+
+    /** Streams' allocators not yet closed, for tests: each closes once its stream and every batch of it are released. */
+    static int openAllocators()
+    {
+        return ROOT.getChildAllocators().size();
     }
 
     // The entry points of libtarn.so. Strings cross JNI as UTF-8 bytes, not through NewStringUTF's
@@ -167,10 +203,18 @@ public final class TarnBridge
         return text == null ? null : text.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static void export(PaimonTable table, TableSchema schema, List<DataSplit> splits, ReadRequest request, long streamAddress)
+    /**
+     * Exports the splits' rows as an Arrow C stream: through libtarn.so's callbacks and
+     * {@link BatchExporter} when libtarn.so is loaded in this JVM (always, when C called), else
+     * through Arrow Java's {@code Data.exportArrayStream}, which copies every batch into a new
+     * struct vector first. {@code tarnExporter} false forces Arrow Java's exporter (tests compare
+     * the two).
+     */
+    private static void export(PaimonTable table, TableSchema schema, List<DataSplit> splits, ReadRequest request, long streamAddress, boolean tarnExporter)
+            throws IOException
     {
         BufferAllocator allocator = ROOT.newChildAllocator("tarn-stream", 0, Long.MAX_VALUE);
-        ArrowReader reader;
+        SplitStreamReader reader;
         try {
             reader = new SplitStreamReader(table, schema, splits, request, allocator);
         }
@@ -178,8 +222,24 @@ public final class TarnBridge
             allocator.close();
             throw e;
         }
+        try {
+            if (tarnExporter && !Boolean.getBoolean(ARROW_EXPORTER) && NativeStream.canExport(reader)) {
+                NativeStream.export(reader, allocator, ROOT, streamAddress);
+            }
+            else {
+                Data.exportArrayStream(ROOT, reader, ArrowArrayStream.wrap(streamAddress));
+            }
+        }
+        catch (IOException | RuntimeException | Error e) {
+            try {
+                reader.close();
+            }
+            catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
         // from here the stream owns the reader: its release callback closes it
-        Data.exportArrayStream(ROOT, reader, ArrowArrayStream.wrap(streamAddress));
     }
 
     private static ReadRequest request(List<DataField> columns, Optional<Predicate> filter)
@@ -210,7 +270,7 @@ public final class TarnBridge
         }
     }
 
-    private static String failure(Throwable failure)
+    static String failure(Throwable failure)
     {
         try {
             return Status.of(failure).code() + "\t" + describe(failure);

@@ -96,6 +96,8 @@ public class TestTarnBridge
         commands.add(command("descriptor", "garbage_descriptor", "200"));
         commands.add(command("scan", "after_errors", warehouse.toString(), DV, null, null, null, "table"));
         commands.add(command("threads", "threads", warehouse.toString(), BUCKETED, "4"));
+        commands.add(command("hold", "hold_bucketed", warehouse.toString(), BUCKETED));
+        commands.add(command("hold", "hold_nested", warehouse.toString(), NESTED));
         commands.add(command("cycles", "cycles", warehouse.toString(), DV, Integer.toString(CYCLES)));
         output = NativeProgram.run(commands, NativeProgram.environment());
     }
@@ -178,6 +180,31 @@ public class TestTarnBridge
         }
         assertThat(threads.value("rows")).isEqualTo(ReferenceTables.APPEND_BUCKETED.expectedRowCount());
         assertThat(CanonicalRows.of(threads.lines())).isEqualTo(ReferenceReader.read(warehouse, BUCKETED));
+    }
+
+    @Test
+    public void testEveryBatchIsAValidExport()
+    {
+        // tarn_test.c checks each batch it reads (check_array) and fails the case on the first violation
+        for (ScanCase scan : scans) {
+            assertThat(output.get(scan.name()).error()).as(scan.name()).doesNotContain("batch");
+        }
+    }
+
+    @Test
+    public void testBatchesOutliveTheStreamAndAreReleasedInAnyOrder()
+    {
+        for (String name : List.of("hold_bucketed", "hold_nested")) {
+            Case hold = output.get(name);
+            assertThat(hold.status()).as(name + ": " + hold.error()).isZero();
+            assertThat(hold.value("moved_ok")).as(name + ": the column moved out of the first batch reads the same after the batch's release").isEqualTo(1);
+            assertThat(hold.value("allocated_moved")).as(name + ": the moved column keeps its batch's memory").isGreaterThan(hold.value("allocated_released"));
+            assertThat(hold.value("allocated")).as(name + ": bytes left after every release").isZero();
+        }
+        // rows read after the stream's release, from batches released out of order afterwards
+        assertThat(output.get("hold_bucketed").value("batches")).isGreaterThan(2);
+        assertThat(CanonicalRows.of(output.get("hold_bucketed").lines())).isEqualTo(ReferenceReader.read(warehouse, BUCKETED));
+        assertThat(CanonicalRows.of(output.get("hold_nested").lines())).isEqualTo(ReferenceReader.read(warehouse, NESTED));
     }
 
     @Test

@@ -37,8 +37,8 @@ import java.util.stream.Collectors;
  * sides interleaved round by round, written to {@code RESULTS_DIR/jni.md}:
  * <ol>
  * <li>rows/s of a full scan read from C through the Arrow C stream ({@code tarn-bench}, built with
- *     the jni-bridge tests) against the same scan inside that process's JVM ({@link JvmScan}), both
- *     folding every value into the same checksum;</li>
+ *     the jni-bridge tests) against the same scan inside that process's JVM ({@link JvmScan}) and
+ *     the same C scan with Arrow Java's exporter, all folding every value into the same checksum;</li>
  * <li>DuckDB (threads=1) aggregating the table read from a Tarn {@code ArrowArrayStream} against
  *     DuckDB's own {@code read_parquet} on the same data files.</li>
  * </ol>
@@ -60,10 +60,11 @@ public final class BenchmarkJni
         List<Map<String, Double>> cRounds = cStream(warehouse, table, jniTarget, warmup, rounds);
         double cRate = median(cRounds.stream().map(round -> round.get("c_rows_per_second")).toList());
         double jvmRate = median(cRounds.stream().map(round -> round.get("jvm_rows_per_second")).toList());
+        double arrowRate = median(cRounds.stream().map(round -> round.get("c_arrow_rows_per_second")).toList());
 
         List<Double> overTarn = new ArrayList<>();
         List<Double> overParquet = new ArrayList<>();
-        duckDb(warehouse, table, warmup, rounds, overTarn, overParquet);
+        duckDb(warehouse, table, jniTarget, warmup, rounds, overTarn, overParquet);
         double tarnSeconds = median(overTarn);
         double parquetSeconds = median(overParquet);
 
@@ -79,20 +80,24 @@ public final class BenchmarkJni
                 .append(warmup).append(" warm-up and ").append(rounds).append(" measured rounds, sides interleaved; medians.\n\n");
         report.append("## C stream vs the same scan in the JVM\n\n");
         report.append("One process (`jni-bridge/target/tarn-bench`): each round reads every column of the whole table once from C through `tarn_open_table` ")
-                .append("and the Arrow C stream, and once inside the JVM through `TableRead` (`JvmScan`), on the same JVM. Both sides fold every value into the same checksum ")
+                .append("and the Arrow C stream, once inside the JVM through `TableRead` (`JvmScan`), on the same JVM, and once more from C with Arrow Java's exporter ")
+                .append("(`Data.exportArrayStream`, what the bridge used before; system property `").append(TarnBridge.ARROW_EXPORTER).append("`). ")
+                .append("All sides fold every value into the same checksum ")
                 .append("(fixed-width slots summed, string lengths summed) and the rounds check that rows and checksums agree.\n\n");
         report.append("| side | rows/s (median) | per round |\n|---|---:|---|\n");
         report.append(String.format(Locale.ROOT, "| C through ArrowArrayStream | %,.0f | %s |%n", cRate, perRound(cRounds, "c_rows_per_second")));
         report.append(String.format(Locale.ROOT, "| JVM, same reader | %,.0f | %s |%n", jvmRate, perRound(cRounds, "jvm_rows_per_second")));
-        report.append(String.format(Locale.ROOT, "%n**C / JVM = %.2f** (target ≥ 0.9).%n%n", cRate / jvmRate));
+        report.append(String.format(Locale.ROOT, "| C through ArrowArrayStream, Arrow Java's exporter | %,.0f | %s |%n", arrowRate, perRound(cRounds, "c_arrow_rows_per_second")));
+        report.append(String.format(Locale.ROOT, "%n**C / JVM = %.2f** (target ≥ 0.9); with Arrow Java's exporter, in the same rounds: %.2f.%n%n", cRate / jvmRate, arrowRate / jvmRate));
         report.append(String.format(Locale.ROOT, "Where the C side's time goes (medians per round): %.3f s inside `get_next` (Tarn reading, the batch exported), "
-                        + "%.3f s folding the values in C, %.3f s in the batches' release callbacks. The sides alternate which goes first in a round.%n%n",
+                        + "%.3f s folding the values in C, %.3f s in the batches' release callbacks. The sides rotate which goes first in a round. "
+                        + "Batches are exported by Tarn's exporter (`BatchExporter`) straight from the split reader's vectors; see `jni-profile.md`.%n%n",
                 median(cRounds.stream().map(round -> round.get("c_get_next_seconds")).toList()),
                 median(cRounds.stream().map(round -> round.get("c_fold_seconds")).toList()),
                 median(cRounds.stream().map(round -> round.get("c_release_seconds")).toList())));
         report.append("## DuckDB over Tarn vs DuckDB on the Parquet files\n\n");
         report.append("`").append(String.format(AGGREGATION, "t")).append("`, DuckDB ").append(duckDbVersion()).append(" with `threads=1`. ")
-                .append("Over Tarn: `TarnBridge.openTable` (the Java half of `tarn_open_table`) fills an `ArrowArrayStream` with the ")
+                .append("Over Tarn: `TarnBridge.openTable` (the Java half of `tarn_open_table`, with libtarn.so loaded into the JVM so that batches go through Tarn's exporter as from C) fills an `ArrowArrayStream` with the ")
                 .append(DUCKDB_COLUMNS.size()).append(" columns the query reads, DuckDB's native code consumes it (`registerArrowStream`). ")
                 .append("Directly: `read_parquet` on the table's live data files, with DuckDB's own projection pushdown.\n\n");
         report.append("| reader | seconds (median) | per round |\n|---|---:|---|\n");
@@ -138,9 +143,11 @@ public final class BenchmarkJni
         return measured;
     }
 
-    private static void duckDb(Path warehouse, String table, int warmup, int rounds, List<Double> overTarn, List<Double> overParquet)
+    private static void duckDb(Path warehouse, String table, Path jniTarget, int warmup, int rounds, List<Double> overTarn, List<Double> overParquet)
             throws IOException, SQLException
     {
+        // streams opened from Java then go through libtarn.so's callbacks and Tarn's exporter, as from C
+        TarnBridge.loadLibrary(jniTarget.resolve("libtarn.so").toAbsolutePath().toString());
         PaimonTable paimonTable = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse.toString()), Identifier.parse(table));
         ScanPlan plan = paimonTable.newScan().plan(paimonTable.snapshot(ScanVersion.latest()));
         List<String> files = new ArrayList<>();
