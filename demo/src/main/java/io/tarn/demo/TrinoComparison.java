@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
@@ -180,7 +179,7 @@ public final class TrinoComparison
             TrinoServer.deleteRecursively(hiveRoot.resolve(identifier.table()));
             PaimonTable table = PaimonTable.load(catalog, identifier);
             Path tableDirectory = Path.of(table.location());
-            for (PlannedFile planned : table.newScan().plan(Optional.empty()).files()) {
+            for (PlannedFile planned : table.newScan().plan(table.snapshotManager().latest()).files()) {
                 Path file = Path.of(table.dataFilePath(planned.partition(), planned.bucket(), planned.file(), planned.file().fileName()));
                 Path relative = tableDirectory.relativize(file);
                 // l_shipyear=1994/bucket-0/data-….parquet → l_shipyear=1994/data-….parquet
