@@ -5,7 +5,9 @@ import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.TemporaryDirectories;
 import io.trino.Session;
+import io.trino.spi.type.Type;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -97,6 +99,39 @@ public class TestTarnWrites
         runner.execute(created.replace("tarn.w.orders", "tarn.w.orders_again"));
         assertThat((String) runner.execute("SHOW CREATE TABLE tarn.w.orders_again").getOnlyValue()).isEqualTo(created.replace("tarn.w.orders", "tarn.w.orders_again"));
         assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"orders$snapshots\"").getOnlyValue()).isEqualTo(2L);
+    }
+
+    @Test
+    public void testNestedTypesReadBackByPaimon()
+    {
+        runner.execute("""
+                CREATE TABLE tarn.w.nested (
+                    id integer,
+                    tags array(varchar),
+                    attrs map(varchar, bigint),
+                    point row(x double, y double, label varchar),
+                    deep array(row(k varchar, vs array(integer))),
+                    lists map(integer, array(varchar)))""");
+        runner.execute("""
+                INSERT INTO tarn.w.nested VALUES
+                    (1, ARRAY['a', NULL, 'c"q'], MAP(ARRAY['k1', 'k2'], ARRAY[1, NULL]), ROW(1.5, -2.0, 'p'),
+                        ARRAY[ROW('r', ARRAY[1, 2]), NULL, ROW(NULL, NULL)], MAP(ARRAY[7], ARRAY[ARRAY['x']])),
+                    (2, ARRAY[], MAP(), ROW(NULL, NULL, NULL), ARRAY[], NULL),
+                    (3, NULL, NULL, NULL, NULL, MAP(ARRAY[1, 2], ARRAY[NULL, ARRAY[]]))""");
+        // the canonical text of ARRAY [a,b], MAP {k=v}, ROW {a,b}, nested strings quoted, nested NULL null
+        CanonicalRows expected = CanonicalRows.of(List.of(
+                "1\t[\"a\",null,\"c\\\"q\"]\t{\"k1\"=1,\"k2\"=null}\t{1.5,-2.0,\"p\"}\t[{\"r\",[1,2]},null,{null,null}]\t{7=[\"x\"]}",
+                "2\t[]\t{}\t{null,null,null}\t[]\t\\N",
+                "3\t\\N\t\\N\t\\N\t\\N\t{1=null,2=[]}"));
+        assertThat(ReferenceReader.read(warehouse, "w.nested")).isEqualTo(expected);
+        MaterializedResult read = runner.execute("SELECT id, tags, map_entries(attrs), point, deep, map_entries(lists) FROM tarn.w.nested");
+        List<Type> types = runner.execute("SELECT * FROM tarn.w.nested LIMIT 0").getTypes();
+        assertThat(TrinoCanonicalRows.of(read, types)).isEqualTo(expected);
+
+        runner.execute("CREATE TABLE tarn.w.nested_copy AS SELECT id, point, deep FROM tarn.w.nested WHERE id <> 2");
+        assertThat(ReferenceReader.read(warehouse, "w.nested_copy")).isEqualTo(CanonicalRows.of(List.of(
+                "1\t{1.5,-2.0,\"p\"}\t[{\"r\",[1,2]},null,{null,null}]",
+                "3\t\\N\t\\N")));
     }
 
     @Test
