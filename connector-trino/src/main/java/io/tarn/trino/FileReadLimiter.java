@@ -92,6 +92,7 @@ final class FileReadLimiter
 
     private void take(Reservation reservation)
     {
+        reservation.waitNanos = System.nanoTime() - reservation.createdNanos;
         reservation.held = true;
         inUse += reservation.files;
         peakInUse = Math.max(peakInUse, inUse);
@@ -139,9 +140,6 @@ final class FileReadLimiter
                     take(this);
                     overdrawn = true;
                 }
-                if (held && waitNanos < 0) {
-                    waitNanos = System.nanoTime() - createdNanos;
-                }
                 return held;
             }
         }
@@ -154,7 +152,7 @@ final class FileReadLimiter
         }
 
         /**
-         * How long the page source waited for its files; 0 before it started.
+         * How long the reservation waited for its files to be granted (0 before that).
          */
         long waitNanos()
         {

@@ -6,6 +6,7 @@ import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
+import io.trino.jdbc.TrinoResultSet;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -45,7 +46,7 @@ public final class TrinoComparison
 
     private TrinoComparison() {}
 
-    private record Timing(String title, String sql, double tarnSeconds, double hiveSeconds, int rows)
+    private record Timing(String title, String sql, double tarnSeconds, double hiveSeconds, double tarnCpuSeconds, double hiveCpuSeconds, int rows)
     {
         Timing
         {
@@ -77,7 +78,8 @@ public final class TrinoComparison
                         .withPlugin("hive", hivePlugin)
                         .withTarnCatalog("tarn", warehouse)
                         .withCatalog("hive", hiveCatalog(hiveRoot))
-                        .withHeap("3G"),
+                        .withHeap("3G")
+                        .withJvmOptions(profilingOptions()),
                 Duration.ofMinutes(4)).stopOnExit();
         List<Timing> timings = new ArrayList<>();
         try (Connection connection = server.connect()) {
@@ -111,14 +113,21 @@ public final class TrinoComparison
         }
         double[] tarn = new double[runs];
         double[] hive = new double[runs];
+        double[] tarnCpu = new double[runs];
+        double[] hiveCpu = new double[runs];
         for (int run = 0; run < runs; run++) {
             execute(connection, tarnSql);
-            tarn[run] = timed(connection, query.sql());
+            double[] tarnRun = timed(connection, query.sql());
+            tarn[run] = tarnRun[0];
+            tarnCpu[run] = tarnRun[1];
             execute(connection, hiveSql);
-            hive[run] = timed(connection, query.sql());
+            double[] hiveRun = timed(connection, query.sql());
+            hive[run] = hiveRun[0];
+            hiveCpu[run] = hiveRun[1];
         }
-        Timing timing = new Timing(query.title(), query.sql(), median(tarn), median(hive), tarnRows.size());
-        System.err.printf(Locale.ROOT, "%s: Tarn %.3f s, Hive %.3f s%n", query.title(), timing.tarnSeconds(), timing.hiveSeconds());
+        Timing timing = new Timing(query.title(), query.sql(), median(tarn), median(hive), median(tarnCpu), median(hiveCpu), tarnRows.size());
+        System.err.printf(Locale.ROOT, "%s: Tarn %.3f s (CPU %.3f s), Hive %.3f s (CPU %.3f s)%n",
+                query.title(), timing.tarnSeconds(), timing.tarnCpuSeconds(), timing.hiveSeconds(), timing.hiveCpuSeconds());
         return timing;
     }
 
@@ -207,11 +216,13 @@ public final class TrinoComparison
                 .append("%d Parquet files in all. The Hive catalog (`hive.metastore=file`, local file system) reads hard links of the same Parquet files. ".formatted(files))
                 .append("Each query ran once per connector to warm up, then %d times per connector, alternating; the table shows medians. ".formatted(runs))
                 .append("Both connectors returned the same rows for every query. A ratio above 1 means Tarn is faster.\n\n");
-        text.append("| query | rows | Tarn (s) | Hive (s) | Hive / Tarn |\n|---|---:|---:|---:|---:|\n");
+        text.append("| query | rows | Tarn (s) | Hive (s) | Hive / Tarn | Tarn CPU (s) | Hive CPU (s) | Hive / Tarn CPU |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Timing timing : timings) {
-            text.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.2f |%n",
-                    timing.title(), timing.rows(), timing.tarnSeconds(), timing.hiveSeconds(), timing.hiveSeconds() / timing.tarnSeconds()));
+            text.append(String.format(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.2f | %.3f | %.3f | %.2f |%n",
+                    timing.title(), timing.rows(), timing.tarnSeconds(), timing.hiveSeconds(), timing.hiveSeconds() / timing.tarnSeconds(),
+                    timing.tarnCpuSeconds(), timing.hiveCpuSeconds(), timing.hiveCpuSeconds() / Math.max(timing.tarnCpuSeconds(), 0.001)));
         }
+        text.append("\nSeconds are the elapsed time the JDBC client saw; CPU is the CPU time Trino reported for the query (all threads), which other work on the machine inflates much less.\n");
         if (indexFiles == 0) {
             text.append("\nThe tables declare Bloom-filter and bitmap file indexes, but the warehouse holds no index file: ")
                     .append("the selective queries skip by partitions and min/max statistics only.\n");
@@ -246,12 +257,22 @@ public final class TrinoComparison
         }
     }
 
-    private static double timed(Connection connection, String sql)
+    /**
+     * The elapsed seconds of a query as the client saw it, and the CPU seconds Trino spent on it
+     * (which other work on the machine inflates much less).
+     */
+    private static double[] timed(Connection connection, String sql)
             throws SQLException
     {
         long started = System.nanoTime();
-        rows(connection, sql);
-        return (System.nanoTime() - started) / 1e9;
+        try (Statement statement = connection.createStatement();
+                ResultSet resultSet = statement.executeQuery(sql)) {
+            while (resultSet.next()) {
+                resultSet.getString(1);
+            }
+            double elapsed = (System.nanoTime() - started) / 1e9;
+            return new double[] {elapsed, resultSet.unwrap(TrinoResultSet.class).getStats().getCpuTimeMillis() / 1e3};
+        }
     }
 
     private static List<String> rows(Connection connection, String sql)
@@ -278,6 +299,15 @@ public final class TrinoComparison
         Arrays.sort(sorted);
         int middle = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+    }
+
+    /**
+     * With {@code TARN_BENCH_JFR=FILE} in the environment the server records a JFR profile there.
+     */
+    private static List<String> profilingOptions()
+    {
+        String jfr = System.getenv("TARN_BENCH_JFR");
+        return jfr == null || jfr.isBlank() ? List.of() : List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
     }
 
     private static String requiredProperty(String name)
