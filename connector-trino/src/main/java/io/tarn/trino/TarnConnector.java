@@ -22,6 +22,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.time.Duration;
 import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.CONFIGURATION_INVALID;
@@ -36,6 +37,9 @@ import static java.util.Objects.requireNonNull;
 public class TarnConnector
         implements Connector
 {
+    // past this wait for tarn.max-concurrent-file-reads a page source reads anyway (see FileReadLimiter)
+    private static final Duration FILE_READ_MAX_WAIT = Duration.ofSeconds(2);
+
     private final String catalogName;
     private final BufferAllocator allocator;
     private final TarnTables tables;
@@ -56,7 +60,8 @@ public class TarnConnector
         this.tableProperties = new TarnTableProperties(typeManager);
         this.allocator = new RootAllocator();
         this.splitManager = new TarnSplitManager(tables, config);
-        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator, config.isFileIndexEnabled());
+        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator, config.isFileIndexEnabled(),
+                new FileReadLimiter(config.getMaxConcurrentFileReads(), FILE_READ_MAX_WAIT));
         this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
         this.procedures = new TarnProcedures(tables).procedures();
     }

@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
@@ -48,14 +50,16 @@ final class TarnPageSource
     private final BufferAllocator allocator;
     private final BatchReader reader;
     private final long fileCount;
+    private final FileReadLimiter.Reservation fileReservation;
 
+    private boolean started;
     private boolean finished;
     private long rowsProduced;
     private long readTimeNanos;
     private ReadMetrics finalMetrics;
 
     TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, OptionalLong limit, boolean useFileIndexes,
-            BufferAllocator parentAllocator)
+            BufferAllocator parentAllocator, FileReadLimiter fileReads)
     {
         this.tableName = table.name();
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
@@ -89,12 +93,16 @@ final class TarnPageSource
             request = request.withFilter(filter.get());
         }
         this.allocator = parentAllocator.newChildAllocator("tarn-page-source", 0, Long.MAX_VALUE);
+        // a merge opens every file of its split at once, a plain split one file after the other
+        this.fileReservation = fileReads.reserve(split.mergeRequired() ? split.files().size() : 1);
         try {
+            // the readers open no file before their first batch
             this.reader = split.mergeRequired()
                     ? BatchReader.of(new MergeSplitReader(table, schema, split, request, allocator))
                     : BatchReader.of(new SplitReader(table, schema, split, request, allocator));
         }
         catch (IOException | RuntimeException e) {
+            fileReservation.close();
             allocator.close();
             throw TarnExceptions.translate("Cannot read table " + tableName, e);
         }
@@ -105,6 +113,13 @@ final class TarnPageSource
     {
         if (finished) {
             return null;
+        }
+        if (!started) {
+            if (!fileReservation.tryStart()) {
+                // isBlocked() hands Trino the future to wait on
+                return null;
+            }
+            started = true;
         }
         long start = System.nanoTime();
         try {
@@ -145,11 +160,21 @@ final class TarnPageSource
         return current;
     }
 
+    @Override
+    public CompletableFuture<?> isBlocked()
+    {
+        if (started || finished || fileReservation.tryStart()) {
+            return NOT_BLOCKED;
+        }
+        return fileReservation.ready();
+    }
+
     private void finish()
     {
         if (!finished) {
             finished = true;
             finalMetrics = reader.metrics();
+            fileReservation.close();
         }
     }
 
@@ -193,6 +218,8 @@ final class TarnPageSource
     {
         Map<String, Long> counters = new LinkedHashMap<>();
         counters.put("files_in_splits", fileCount);
+        counters.put("file_reads_wait_millis", TimeUnit.NANOSECONDS.toMillis(fileReservation.waitNanos()));
+        counters.put("file_reads_over_limit", fileReservation.overdrawn() ? 1L : 0L);
         currentMetrics().asMap().forEach((key, value) -> counters.put(key, value));
         return TarnSplitSource.counters(counters);
     }
@@ -205,6 +232,7 @@ final class TarnPageSource
             reader.close();
         }
         finally {
+            fileReservation.close();
             allocator.close();
         }
     }

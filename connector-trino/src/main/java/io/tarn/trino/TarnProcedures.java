@@ -1,6 +1,7 @@
 package io.tarn.trino;
 
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotExpiration;
 import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;
@@ -30,7 +31,6 @@ import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -115,21 +115,14 @@ final class TarnProcedures
     }
 
     /**
-     * Makes {@code snapshotId} the latest snapshot again: the later snapshot files are deleted,
-     * newest first, so that an interrupted rollback still leaves a consistent history, and the
-     * {@code LATEST} hint is rewritten (Paimon trusts it when the next snapshot does not exist).
-     * Data files only the removed snapshots referenced stay as orphans.
+     * Makes {@code snapshotId} the latest snapshot again and deletes the files only the removed
+     * later snapshots referenced ({@link SnapshotExpiration#rollbackTo}).
      */
     public void rollbackTo(String schemaName, String tableName, Long snapshotId)
     {
         PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
         try {
-            Snapshot target = table.snapshotManager().snapshot(requireNonNull(snapshotId, "snapshotId is null"));
-            List<Long> later = table.snapshotManager().listIds().stream().filter(id -> id > target.id()).sorted((left, right) -> Long.compare(right, left)).toList();
-            for (long id : later) {
-                table.fileIO().delete(table.snapshotManager().snapshotPath(id));
-            }
-            writeHint(table, "LATEST", target.id());
+            SnapshotExpiration.rollbackTo(table, requireNonNull(snapshotId, "snapshotId is null"));
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot roll back table " + table.name() + " to snapshot " + snapshotId, e);
@@ -137,25 +130,17 @@ final class TarnProcedures
     }
 
     /**
-     * Keeps the newest {@code retainLast} snapshots and deletes the older snapshot files, oldest
-     * first, then rewrites the {@code EARLIEST} hint. Tags keep their snapshots readable. Data and
-     * manifest files are not deleted yet: they stay as orphans.
+     * Keeps the newest {@code retainLast} snapshots, removes the older ones and deletes the data
+     * and metadata files no remaining snapshot or tag references ({@link SnapshotExpiration#expire}).
      */
     public void expireSnapshots(String schemaName, String tableName, Long retainLast)
     {
         PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        if (retainLast == null || retainLast < 1 || retainLast > Integer.MAX_VALUE) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "retain_last must be between 1 and %s: %s".formatted(Integer.MAX_VALUE, retainLast));
+        }
         try {
-            if (retainLast == null || retainLast < 1) {
-                throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "retain_last must be at least 1: " + retainLast);
-            }
-            List<Long> ids = table.snapshotManager().listIds();
-            int expire = (int) Math.max(0, ids.size() - retainLast);
-            for (long id : ids.subList(0, expire)) {
-                table.fileIO().delete(table.snapshotManager().snapshotPath(id));
-            }
-            if (expire > 0) {
-                writeHint(table, "EARLIEST", ids.get(expire));
-            }
+            SnapshotExpiration.expire(table, retainLast.intValue());
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot expire snapshots of table " + table.name(), e);
@@ -213,12 +198,6 @@ final class TarnProcedures
             specs.add(values);
         }
         return specs;
-    }
-
-    private static void writeHint(PaimonTable table, String hint, long id)
-            throws IOException
-    {
-        table.fileIO().writeFile(table.location() + "/snapshot/" + hint, Long.toString(id).getBytes(UTF_8), true);
     }
 
     public void deleteTag(String schemaName, String tableName, String tag)

@@ -38,6 +38,9 @@ import static java.util.Objects.requireNonNull;
 final class TarnSplitSource
         implements ConnectorSplitSource
 {
+    // a query planned into fewer files than this gets one split per file
+    static final int MIN_SPLITS = 32;
+
     private final PaimonTable table;
     private final TarnTableHandle handle;
     private final DynamicFilter dynamicFilter;
@@ -103,8 +106,9 @@ final class TarnSplitSource
             counters.put("planning.dynamic_filter_used", dynamic.isAll() ? 0L : 1L);
             List<TarnSplit> result = new ArrayList<>();
             long rowsPlanned = 0;
+            int maxFiles = maxFilesPerSplit(plan.splits());
             for (DataSplit split : plan.splits()) {
-                for (DataSplit part : divide(split)) {
+                for (DataSplit part : divide(split, targetSize, maxFiles)) {
                     if (handle.limit().isPresent() && handle.filter().isAll() && rowsPlanned >= handle.limit().getAsLong()) {
                         counters.merge("planning.splits_skipped_limit", 1L, Long::sum);
                         continue;
@@ -114,6 +118,7 @@ final class TarnSplitSource
                     result.add(new TarnSplit(DataSplitCodec.encode(part), part.sizeInBytes(), part.rowCount(), weight, OptionalLong.empty()));
                 }
             }
+            counters.put("splits", (long) result.size());
             metrics = counters(counters);
             return result;
         }
@@ -143,19 +148,37 @@ final class TarnSplitSource
     }
 
     /**
-     * Splits of raw-readable files larger than the target size are divided by file; merge splits
-     * stay whole, because every sorted run of the bucket takes part in the merge.
+     * At most this many raw-readable files go into one split: enough splits that a table of few
+     * files is still read by several drivers at once. Small files summed up to the target size
+     * would otherwise make one split of a selective query's whole table, whose files (most of
+     * them skipped by their indexes one after the other) a single thread then works through.
      */
-    private List<DataSplit> divide(DataSplit split)
+    static int maxFilesPerSplit(List<DataSplit> splits)
     {
-        if (split.mergeRequired() || split.files().size() <= 1 || split.sizeInBytes() <= targetSize) {
+        long files = 0;
+        for (DataSplit split : splits) {
+            if (!split.mergeRequired()) {
+                files += split.files().size();
+            }
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (files + MIN_SPLITS - 1) / MIN_SPLITS));
+    }
+
+    /**
+     * Splits of raw-readable files are divided by file into parts of at most {@code targetSize}
+     * bytes and {@code maxFiles} files; merge splits stay whole, because every sorted run of the
+     * bucket takes part in the merge.
+     */
+    static List<DataSplit> divide(DataSplit split, long targetSize, int maxFiles)
+    {
+        if (split.mergeRequired() || split.files().size() <= 1 || (split.sizeInBytes() <= targetSize && split.files().size() <= maxFiles)) {
             return List.of(split);
         }
         List<DataSplit> parts = new ArrayList<>();
         List<PlannedFile> current = new ArrayList<>();
         long currentSize = 0;
         for (PlannedFile file : split.files()) {
-            if (!current.isEmpty() && currentSize + file.file().fileSize() > targetSize) {
+            if (!current.isEmpty() && (currentSize + file.file().fileSize() > targetSize || current.size() == maxFiles)) {
                 parts.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), current, false));
                 current = new ArrayList<>();
                 currentSize = 0;

@@ -9,9 +9,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
+import static io.trino.spi.type.TypeSignature.mapType;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -33,6 +35,16 @@ final class TarnTableProperties
     static final String BLOOM_FILTER_OPTION = "file-index.bloom-filter.columns";
     static final String BITMAP_OPTION = "file-index.bitmap.columns";
 
+    private static final Pattern OPTION_KEY = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
+    // options Paimon keeps in the schema itself, and those the other table properties set
+    private static final Map<String, String> DEDICATED_OPTIONS = Map.of(
+            "bucket", BUCKET,
+            "bucket-key", BUCKET_KEY,
+            "primary-key", PRIMARY_KEY,
+            "partition", PARTITIONED_BY,
+            BLOOM_FILTER_OPTION, BLOOM_FILTER_COLUMNS,
+            BITMAP_OPTION, BITMAP_COLUMNS);
+
     private final List<PropertyMetadata<?>> properties;
 
     TarnTableProperties(TypeManager typeManager)
@@ -47,13 +59,13 @@ final class TarnTableProperties
                 columnList(BITMAP_COLUMNS, "Columns with a bitmap file index"),
                 new PropertyMetadata<>(
                         OPTIONS,
-                        "Other Paimon table options, as 'key=value' entries",
-                        new ArrayType(VARCHAR),
+                        "Other Paimon table options, as a map from option key to value",
+                        typeManager.getType(mapType(VARCHAR.getTypeSignature(), VARCHAR.getTypeSignature())),
                         Map.class,
                         Map.of(),
                         false,
-                        value -> options((List<?>) value),
-                        value -> encodeOptions((Map<?, ?>) value)));
+                        value -> options((Map<?, ?>) value),
+                        value -> value));
     }
 
     List<PropertyMetadata<?>> properties()
@@ -75,25 +87,26 @@ final class TarnTableProperties
                 value -> value);
     }
 
-    private static List<String> encodeOptions(Map<?, ?> options)
-    {
-        return options.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).toList();
-    }
-
     /**
-     * The options as a map; SHOW CREATE TABLE cannot print a map literal, so the property is
-     * an array of {@code key=value} entries.
+     * The options, checked: keys are Paimon option keys (letters, digits, {@code . - _}), values
+     * are not null, and what a dedicated table property sets is not set here as well.
      */
-    private static Map<String, String> options(List<?> entries)
+    private static Map<String, String> options(Map<?, ?> entries)
     {
         Map<String, String> map = new LinkedHashMap<>();
-        for (Object entry : entries) {
-            String text = (String) entry;
-            int equals = text.indexOf('=');
-            if (equals <= 0) {
-                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table option '%s' is not of the form key=value".formatted(text));
+        for (Map.Entry<?, ?> entry : entries.entrySet()) {
+            String key = (String) entry.getKey();
+            if (key == null || !OPTION_KEY.matcher(key).matches()) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table option key '%s' is not a Paimon option key (letters, digits, '.', '-' and '_')".formatted(key));
             }
-            map.put(text.substring(0, equals).trim(), text.substring(equals + 1).trim());
+            String dedicated = DEDICATED_OPTIONS.get(key);
+            if (dedicated != null) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table option '%s' is set through the table property %s, not through %s".formatted(key, dedicated, OPTIONS));
+            }
+            if (entry.getValue() == null) {
+                throw new TrinoException(INVALID_TABLE_PROPERTY, "Table option '%s' has a null value".formatted(key));
+            }
+            map.put(key, (String) entry.getValue());
         }
         return map;
     }

@@ -5,15 +5,20 @@ import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.TemporaryDirectories;
 import io.trino.Session;
+import io.trino.spi.type.Type;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -64,7 +69,8 @@ public class TestTarnWrites
                     ratio real,
                     small smallint,
                     payload varbinary)
-                WITH (partitioned_by = ARRAY['d'], file_index_bloom_filter_columns = ARRAY['name'], options = ARRAY['target-file-size=64MB'])""");
+                WITH (partitioned_by = ARRAY['d'], file_index_bloom_filter_columns = ARRAY['name'],
+                      options = MAP(ARRAY['target-file-size', 'file-index.bloom-filter.name.fpp'], ARRAY['64MB', '0.01']))""");
         runner.execute("""
                 INSERT INTO tarn.w.orders VALUES
                     (1, 'apple', 12.50, 123456789012345678901234.5, DATE '2024-01-02', TIMESTAMP '2024-01-02 10:00:00.123456', TIMESTAMP '2024-01-02 10:00:00.123 UTC', true, 1.5, 7, X'0aff'),
@@ -85,8 +91,47 @@ public class TestTarnWrites
                 .contains("COMMENT 'order id'")
                 .contains("partitioned_by = ARRAY['d']")
                 .contains("file_index_bloom_filter_columns = ARRAY['name']")
-                .contains("'target-file-size=64MB'");
+                .doesNotContain("options");
+        assertThat(runner.execute("SELECT key, value FROM tarn.w.\"orders$options\" WHERE key IN ('target-file-size', 'file-index.bloom-filter.name.fpp') ORDER BY key")
+                .getMaterializedRows().stream().map(row -> row.getField(0) + "=" + row.getField(1)).toList())
+                .containsExactly("file-index.bloom-filter.name.fpp=0.01", "target-file-size=64MB");
+        // SHOW CREATE TABLE's text creates the table again
+        runner.execute(created.replace("tarn.w.orders", "tarn.w.orders_again"));
+        assertThat((String) runner.execute("SHOW CREATE TABLE tarn.w.orders_again").getOnlyValue()).isEqualTo(created.replace("tarn.w.orders", "tarn.w.orders_again"));
         assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"orders$snapshots\"").getOnlyValue()).isEqualTo(2L);
+    }
+
+    @Test
+    public void testNestedTypesReadBackByPaimon()
+    {
+        runner.execute("""
+                CREATE TABLE tarn.w.nested (
+                    id integer,
+                    tags array(varchar),
+                    attrs map(varchar, bigint),
+                    point row(x double, y double, label varchar),
+                    deep array(row(k varchar, vs array(integer))),
+                    lists map(integer, array(varchar)))""");
+        runner.execute("""
+                INSERT INTO tarn.w.nested VALUES
+                    (1, ARRAY['a', NULL, 'c"q'], MAP(ARRAY['k1', 'k2'], ARRAY[1, NULL]), ROW(1.5, -2.0, 'p'),
+                        ARRAY[ROW('r', ARRAY[1, 2]), NULL, ROW(NULL, NULL)], MAP(ARRAY[7], ARRAY[ARRAY['x']])),
+                    (2, ARRAY[], MAP(), ROW(NULL, NULL, NULL), ARRAY[], NULL),
+                    (3, NULL, NULL, NULL, NULL, MAP(ARRAY[1, 2], ARRAY[NULL, ARRAY[]]))""");
+        // the canonical text of ARRAY [a,b], MAP {k=v}, ROW {a,b}, nested strings quoted, nested NULL null
+        CanonicalRows expected = CanonicalRows.of(List.of(
+                "1\t[\"a\",null,\"c\\\"q\"]\t{\"k1\"=1,\"k2\"=null}\t{1.5,-2.0,\"p\"}\t[{\"r\",[1,2]},null,{null,null}]\t{7=[\"x\"]}",
+                "2\t[]\t{}\t{null,null,null}\t[]\t\\N",
+                "3\t\\N\t\\N\t\\N\t\\N\t{1=null,2=[]}"));
+        assertThat(ReferenceReader.read(warehouse, "w.nested")).isEqualTo(expected);
+        MaterializedResult read = runner.execute("SELECT id, tags, map_entries(attrs), point, deep, map_entries(lists) FROM tarn.w.nested");
+        List<Type> types = runner.execute("SELECT * FROM tarn.w.nested LIMIT 0").getTypes();
+        assertThat(TrinoCanonicalRows.of(read, types)).isEqualTo(expected);
+
+        runner.execute("CREATE TABLE tarn.w.nested_copy AS SELECT id, point, deep FROM tarn.w.nested WHERE id <> 2");
+        assertThat(ReferenceReader.read(warehouse, "w.nested_copy")).isEqualTo(CanonicalRows.of(List.of(
+                "1\t{1.5,-2.0,\"p\"}\t[{\"r\",[1,2]},null,{null,null}]",
+                "3\t\\N\t\\N")));
     }
 
     @Test
@@ -114,8 +159,15 @@ public class TestTarnWrites
     {
         assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad (id integer) WITH (partitioned_by = ARRAY['nope'])"))
                 .hasMessageContaining("nope");
-        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad2 (id integer) WITH (options = ARRAY['novalue'])"))
-                .hasMessageContaining("key=value");
+        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad2 (id integer) WITH (options = ARRAY['target-file-size=1MB'])"))
+                .hasMessageContaining("options");
+        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad3 (id integer) WITH (options = MAP(ARRAY['target file size'], ARRAY['1MB']))"))
+                .hasMessageContaining("'target file size' is not a Paimon option key");
+        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad4 (id integer) WITH (options = MAP(ARRAY['bucket'], ARRAY['4']))"))
+                .hasMessageContaining("Table option 'bucket' is set through the table property bucket");
+        assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.w.bad5 (id integer) WITH (options = MAP(ARRAY['target-file-size'], ARRAY[CAST(NULL AS varchar)]))"))
+                .hasMessageContaining("null value");
+        assertThat(runner.execute("SHOW TABLES FROM tarn.w LIKE 'bad%'").getRowCount()).isZero();
     }
 
     @Test
@@ -171,16 +223,36 @@ public class TestTarnWrites
         runner.execute("INSERT INTO tarn.w.history VALUES 1");
         runner.execute("INSERT INTO tarn.w.history VALUES 2");
         runner.execute("INSERT INTO tarn.w.history VALUES 3");
+        Path table = warehouse.resolve("w.db/history");
+        assertThat(files(table, "bucket-0")).hasSize(3);
         runner.execute("CALL tarn.system.rollback_to('w', 'history', 2)");
         assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(CanonicalRows.of(List.of("1", "2")));
+        // the third insert's data file went with its snapshot
+        assertThat(files(table, "bucket-0")).hasSize(2);
         runner.execute("INSERT INTO tarn.w.history VALUES 4");
         CanonicalRows expected = CanonicalRows.of(List.of("1", "2", "4"));
         assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(expected);
 
+        List<Path> manifests = files(table, "manifest");
         runner.execute("CALL tarn.system.expire_snapshots('w', 'history', 1)");
         assertThat(runner.execute("SELECT snapshot_id FROM tarn.w.\"history$snapshots\"").getOnlyValue()).isEqualTo(3L);
         assertThat(ReferenceReader.read(warehouse, "w.history")).isEqualTo(expected);
         assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.history"))).isEqualTo(expected);
+        // every data file is still live; the expired snapshots' manifest lists are gone
+        assertThat(files(table, "bucket-0")).hasSize(3);
+        assertThat(files(table, "manifest")).hasSizeLessThan(manifests.size());
+        assertThatThrownBy(() -> runner.execute("CALL tarn.system.expire_snapshots('w', 'history', 0)"))
+                .hasMessageContaining("retain_last");
+    }
+
+    private static List<Path> files(Path table, String directory)
+    {
+        try (Stream<Path> paths = Files.list(table.resolve(directory))) {
+            return paths.toList();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Test

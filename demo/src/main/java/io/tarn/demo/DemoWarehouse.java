@@ -8,6 +8,7 @@ import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
+import io.tarn.storage.snapshot.SnapshotExpiration;
 import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;
@@ -49,8 +50,11 @@ import static java.util.Objects.requireNonNull;
  * has a Bloom-filter index on {@code l_partkey} and bitmap indexes on {@code l_shipmode} and
  * {@code l_returnflag}; {@code orders} has a Bloom filter on {@code o_custkey} and a bitmap on
  * {@code o_orderpriority}. Small target file sizes give several files per partition, so that
- * skipping by statistics and indexes shows. A z-ordered copy is left out until Tarn's
- * sort-compact exists, and a primary-key table until Tarn writes them.
+ * skipping by statistics and indexes shows; the indexes go to {@code .index} files beside the
+ * data files. {@code lineitem_zorder} holds the same line items, unpartitioned, rewritten by
+ * Tarn's sort-compact in z-order of {@link #ZORDER_COLUMNS}; the snapshots before the sort are
+ * expired and the files they alone referenced deleted. A primary-key table is left out until Tarn
+ * writes them.
  */
 public final class DemoWarehouse
 {
@@ -62,6 +66,8 @@ public final class DemoWarehouse
     public static final int DEFAULT_ORDERS = 300_000;
 
     private static final String COMPLETE_MARKER = "demo-warehouse.complete";
+    // 2: file-index files written by Tarn's writer; the z-ordered copy without the files it replaced
+    private static final int LAYOUT_VERSION = 2;
     private static final int BATCH_ROWS = 16_384;
     private static final String COMMIT_USER = "tarn-demo";
 
@@ -120,7 +126,8 @@ public final class DemoWarehouse
             throws IOException
     {
         Path marker = warehouse.resolve(COMPLETE_MARKER);
-        String expected = "orders=" + generator.orderCount() + " seed=" + generator.seed() + "\n";
+        // the layout version changes whenever the writer or the tables change, so a warehouse of an older Tarn is rewritten
+        String expected = "orders=" + generator.orderCount() + " seed=" + generator.seed() + " layout=" + LAYOUT_VERSION + "\n";
         if (Files.isRegularFile(marker) && Files.readString(marker).equals(expected)) {
             progress.accept("Sample warehouse: " + warehouse + " (written earlier)");
             return warehouse;
@@ -173,7 +180,10 @@ public final class DemoWarehouse
             });
             long sortStarted = System.nanoTime();
             SortCompaction.run(PaimonTable.load(catalog, LINEITEM_ZORDER), SortCompactRequest.of(SortStrategy.ZORDER, ZORDER_COLUMNS), allocator);
-            progress.accept("  %s sort-compacted in z-order of %s (%.1f s)".formatted(LINEITEM_ZORDER, ZORDER_COLUMNS, seconds(sortStarted)));
+            PaimonTable sorted = PaimonTable.load(catalog, LINEITEM_ZORDER);
+            SnapshotExpiration.Result expired = SnapshotExpiration.expire(sorted, 1);
+            progress.accept("  %s sort-compacted in z-order of %s, %d files it replaced deleted (%.1f s)".formatted(
+                    LINEITEM_ZORDER, ZORDER_COLUMNS, expired.deletedDataFiles(), seconds(sortStarted)));
         }
     }
 

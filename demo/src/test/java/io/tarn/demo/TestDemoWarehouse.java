@@ -4,8 +4,10 @@ import io.tarn.demo.TpchLikeGenerator.LineItem;
 import io.tarn.demo.TpchLikeGenerator.Order;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.CanonicalValueFormatter;
+import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
 import org.apache.paimon.catalog.Catalog;
@@ -20,9 +22,11 @@ import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -79,10 +83,33 @@ public class TestDemoWarehouse
 
     @Test
     public void testZOrderedCopyHoldsTheSameLineItems()
+            throws IOException
     {
         assertThat(ReferenceReader.read(warehouse, "tpch.lineitem_zorder").text()).isEqualTo(CanonicalRows.of(lineitemLines).text());
-        // two commits of the filler, then sort-compact's OVERWRITE
-        assertThat(ReferenceTables.snapshots(warehouse, "tpch.lineitem_zorder")).hasSize(3);
+        // two commits of the filler, then sort-compact's OVERWRITE; the first two expired
+        List<ReferenceSnapshot> snapshots = ReferenceTables.snapshots(warehouse, "tpch.lineitem_zorder");
+        assertThat(snapshots).hasSize(1);
+        assertThat(snapshots.get(0).id()).isEqualTo(3);
+        assertThat(snapshots.get(0).commitKind()).isEqualTo("OVERWRITE");
+        // the files the sort replaced are deleted: what is left is what Paimon's plan reads
+        assertThat(files("lineitem_zorder", ".parquet")).isEqualTo(ReferencePlan.plan(warehouse, "tpch.lineitem_zorder").size());
+    }
+
+    @Test
+    public void testWriterWroteIndexFiles()
+            throws IOException
+    {
+        // the Bloom filters ask for 100,000 items: far above the in-manifest threshold, so each data file has a .index file
+        assertThat(files("orders", ".index")).isEqualTo(files("orders", ".parquet")).isPositive();
+        assertThat(files("lineitem", ".index")).isEqualTo(files("lineitem", ".parquet")).isPositive();
+    }
+
+    private long files(String table, String suffix)
+            throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(warehouse.resolve("tpch.db").resolve(table))) {
+            return paths.filter(path -> path.getFileName().toString().endsWith(suffix)).count();
+        }
     }
 
     @Test

@@ -1,0 +1,309 @@
+package io.tarn.storage.snapshot;
+
+import io.tarn.storage.MissingFileException;
+import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.manifest.FileIdentifier;
+import io.tarn.storage.manifest.FileKind;
+import io.tarn.storage.manifest.IndexManifestEntry;
+import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.table.PaimonTable;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Removes snapshots of a table and then the files only they referenced, as Paimon's snapshot
+ * expiration does: data files and their extra files (file indexes), manifests, manifest lists
+ * (base, delta, changelog), index manifests and their index files, and statistics files.
+ *
+ * <p>A file is deleted only if a removed snapshot referenced it and neither a remaining snapshot
+ * nor a tag does; for a remaining snapshot or a tag, the referenced data files are those its
+ * manifests leave live (an {@code ADD} not cancelled by a {@code DELETE}). Files no removed snapshot
+ * knows of, such as those of a commit in progress, are never touched. The snapshot files go
+ * first, so an interrupted run leaves orphans, never a snapshot whose files are gone.
+ */
+public final class SnapshotExpiration
+{
+    private SnapshotExpiration() {}
+
+    /**
+     * What a run removed: the snapshot ids and the counts of deleted data files (with their extra
+     * files) and of deleted metadata files (manifests, manifest lists, index and statistics files).
+     */
+    public record Result(List<Long> removedSnapshots, int deletedDataFiles, int deletedMetadataFiles)
+    {
+        public Result
+        {
+            removedSnapshots = List.copyOf(requireNonNull(removedSnapshots, "removedSnapshots is null"));
+        }
+    }
+
+    /**
+     * Keeps the newest {@code retainLast} snapshots and removes the older ones, oldest first, then
+     * rewrites the {@code EARLIEST} hint and deletes the files no remaining snapshot or tag
+     * references.
+     */
+    public static Result expire(PaimonTable table, int retainLast)
+            throws IOException
+    {
+        if (retainLast < 1) {
+            throw new IllegalArgumentException("retainLast must be at least 1: " + retainLast);
+        }
+        SnapshotManager snapshots = table.snapshotManager();
+        List<Long> ids = snapshots.listIds();
+        List<Long> removed = ids.subList(0, Math.max(0, ids.size() - retainLast));
+        if (removed.isEmpty()) {
+            return new Result(List.of(), 0, 0);
+        }
+        List<Snapshot> removedSnapshots = read(snapshots, removed);
+        for (long id : removed) {
+            table.fileIO().delete(snapshots.snapshotPath(id));
+        }
+        writeHint(table, "EARLIEST", ids.get(removed.size()));
+        return deleteUnreferenced(table, removed, removedSnapshots);
+    }
+
+    /**
+     * Makes {@code snapshotId} the latest snapshot again: the later snapshot files are deleted,
+     * newest first, so that an interrupted rollback still leaves a consistent history, the
+     * {@code LATEST} hint is rewritten (Paimon trusts it when the next snapshot does not exist), and
+     * the files only the removed snapshots referenced are deleted.
+     */
+    public static Result rollbackTo(PaimonTable table, long snapshotId)
+            throws IOException
+    {
+        SnapshotManager snapshots = table.snapshotManager();
+        Snapshot target = snapshots.snapshot(snapshotId);
+        List<Long> removed = snapshots.listIds().stream()
+                .filter(id -> id > target.id())
+                .sorted((left, right) -> Long.compare(right, left))
+                .toList();
+        List<Snapshot> removedSnapshots = read(snapshots, removed);
+        for (long id : removed) {
+            table.fileIO().delete(snapshots.snapshotPath(id));
+        }
+        writeHint(table, "LATEST", target.id());
+        return deleteUnreferenced(table, removed, removedSnapshots);
+    }
+
+    private static List<Snapshot> read(SnapshotManager snapshots, List<Long> ids)
+            throws IOException
+    {
+        List<Snapshot> result = new ArrayList<>();
+        for (long id : ids) {
+            result.add(snapshots.snapshot(id));
+        }
+        return result;
+    }
+
+    private static Result deleteUnreferenced(PaimonTable table, List<Long> removed, List<Snapshot> removedSnapshots)
+            throws IOException
+    {
+        References references = new References(table);
+        // what the remaining history still needs, read after the snapshot files are gone
+        FileSet live = new FileSet();
+        for (long id : table.snapshotManager().listIds()) {
+            references.addLive(table.snapshotManager().snapshot(id), live);
+        }
+        for (String tag : table.tagManager().tagNames()) {
+            Optional<Tag> tagged = table.tagManager().tag(tag);
+            if (tagged.isPresent()) {
+                references.addLive(tagged.get().snapshot(), live);
+            }
+        }
+        FileSet candidates = new FileSet();
+        for (Snapshot snapshot : removedSnapshots) {
+            references.addAll(snapshot, candidates);
+        }
+        int dataFiles = 0;
+        for (String path : candidates.dataFiles) {
+            if (!live.dataFiles.contains(path) && table.fileIO().delete(path)) {
+                dataFiles++;
+            }
+        }
+        int metadataFiles = 0;
+        for (String path : candidates.metadataFiles) {
+            if (!live.metadataFiles.contains(path) && table.fileIO().delete(path)) {
+                metadataFiles++;
+            }
+        }
+        return new Result(removed, dataFiles, metadataFiles);
+    }
+
+    private static void writeHint(PaimonTable table, String hint, long id)
+            throws IOException
+    {
+        String snapshotPath = table.snapshotManager().snapshotPath(id);
+        String directory = snapshotPath.substring(0, snapshotPath.lastIndexOf('/'));
+        table.fileIO().writeFile(directory + "/" + hint, Long.toString(id).getBytes(UTF_8), true);
+    }
+
+    /**
+     * Paths of data files (with their extra files) and of metadata files, in insertion order.
+     */
+    private static final class FileSet
+    {
+        final Set<String> dataFiles = new LinkedHashSet<>();
+        final Set<String> metadataFiles = new LinkedHashSet<>();
+    }
+
+    /**
+     * Reads what snapshots reference; manifests are immutable, so each is read once.
+     */
+    private static final class References
+    {
+        private final PaimonTable table;
+        private final Map<String, List<ManifestFileMeta>> manifestLists = new HashMap<>();
+        private final Map<String, List<ManifestEntry>> manifests = new HashMap<>();
+
+        References(PaimonTable table)
+        {
+            this.table = table;
+        }
+
+        /**
+         * Everything a remaining snapshot or tag needs: its metadata files and its live data files.
+         * A missing file here fails the run before anything else is deleted.
+         */
+        void addLive(Snapshot snapshot, FileSet files)
+                throws IOException
+        {
+            Map<FileIdentifier, ManifestEntry> liveFiles = new LinkedHashMap<>();
+            for (String list : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
+                files.metadataFiles.add(table.manifestPath(list));
+                for (ManifestFileMeta manifest : manifestList(list, false)) {
+                    files.metadataFiles.add(table.manifestPath(manifest.fileName()));
+                    for (ManifestEntry entry : manifest(manifest.fileName(), false)) {
+                        if (entry.kind() == FileKind.ADD) {
+                            liveFiles.put(entry.identifier(), entry);
+                        }
+                        else {
+                            liveFiles.remove(entry.identifier());
+                        }
+                    }
+                }
+            }
+            for (ManifestEntry entry : liveFiles.values()) {
+                addDataFile(entry, files);
+            }
+            addChangelogAndIndexes(snapshot, files, false);
+        }
+
+        /**
+         * Everything a removed snapshot referenced, including the files its manifests mark as
+         * deleted. Files already gone are skipped: an earlier run may have been interrupted.
+         */
+        void addAll(Snapshot snapshot, FileSet files)
+                throws IOException
+        {
+            for (String list : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
+                files.metadataFiles.add(table.manifestPath(list));
+                for (ManifestFileMeta manifest : manifestList(list, true)) {
+                    files.metadataFiles.add(table.manifestPath(manifest.fileName()));
+                    for (ManifestEntry entry : manifest(manifest.fileName(), true)) {
+                        addDataFile(entry, files);
+                    }
+                }
+            }
+            addChangelogAndIndexes(snapshot, files, true);
+        }
+
+        private void addChangelogAndIndexes(Snapshot snapshot, FileSet files, boolean tolerateMissing)
+                throws IOException
+        {
+            if (snapshot.changelogManifestList().isPresent()) {
+                String list = snapshot.changelogManifestList().get();
+                files.metadataFiles.add(table.manifestPath(list));
+                for (ManifestFileMeta manifest : manifestList(list, tolerateMissing)) {
+                    files.metadataFiles.add(table.manifestPath(manifest.fileName()));
+                    for (ManifestEntry entry : manifest(manifest.fileName(), tolerateMissing)) {
+                        addDataFile(entry, files);
+                    }
+                }
+            }
+            if (snapshot.indexManifest().isPresent()) {
+                String indexManifest = snapshot.indexManifest().get();
+                files.metadataFiles.add(table.manifestPath(indexManifest));
+                List<IndexManifestEntry> entries;
+                try {
+                    entries = table.readIndexManifest(indexManifest);
+                }
+                catch (MissingFileException e) {
+                    if (!tolerateMissing) {
+                        throw e;
+                    }
+                    entries = List.of();
+                }
+                for (IndexManifestEntry entry : entries) {
+                    files.metadataFiles.add(entry.externalPath().orElse(table.indexFilePath(entry.fileName())));
+                }
+            }
+            if (snapshot.statistics().isPresent()) {
+                files.metadataFiles.add(table.location() + "/statistics/" + snapshot.statistics().get());
+            }
+        }
+
+        private void addDataFile(ManifestEntry entry, FileSet files)
+                throws IOException
+        {
+            DataFileMeta file = entry.file();
+            files.dataFiles.add(table.dataFilePath(entry.partition(), entry.bucket(), file, file.fileName()));
+            for (String extra : file.extraFiles()) {
+                files.dataFiles.add(table.dataFilePath(entry.partition(), entry.bucket(), file, extra));
+            }
+        }
+
+        private List<ManifestFileMeta> manifestList(String fileName, boolean tolerateMissing)
+                throws IOException
+        {
+            List<ManifestFileMeta> cached = manifestLists.get(fileName);
+            if (cached == null) {
+                cached = readOrEmpty(() -> table.readManifestList(fileName), tolerateMissing);
+                manifestLists.put(fileName, cached);
+            }
+            return cached;
+        }
+
+        private List<ManifestEntry> manifest(String fileName, boolean tolerateMissing)
+                throws IOException
+        {
+            List<ManifestEntry> cached = manifests.get(fileName);
+            if (cached == null) {
+                cached = readOrEmpty(() -> table.readManifest(fileName), tolerateMissing);
+                manifests.put(fileName, cached);
+            }
+            return cached;
+        }
+
+        private static <T> List<T> readOrEmpty(Reader<T> reader, boolean tolerateMissing)
+                throws IOException
+        {
+            try {
+                return reader.read();
+            }
+            catch (MissingFileException e) {
+                if (!tolerateMissing) {
+                    throw e;
+                }
+                return List.of();
+            }
+        }
+    }
+
+    private interface Reader<T>
+    {
+        List<T> read()
+                throws IOException;
+    }
+}
