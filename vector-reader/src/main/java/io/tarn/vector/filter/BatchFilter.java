@@ -23,6 +23,7 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -38,6 +39,9 @@ import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.util.TransferPair;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -55,9 +59,9 @@ import static java.util.Objects.requireNonNull;
  * TRUE and the rows where it is FALSE; a row in neither is unknown (SQL NULL). AND, OR and NOT
  * combine the bitmaps under Kleene logic, so the result equals {@link RowEvaluator#test} row by
  * row. Comparisons, IN and starts_with on integer, date, time, timestamp, floating-point, string
- * and binary columns read the Arrow buffers directly with the literal in the vector's own
- * representation; other types (BOOLEAN, DECIMAL) go through {@link ArrowValues} and
- * {@link RowEvaluator} row by row.
+ * and binary columns, and comparisons on decimals of up to 18 digits, read the Arrow buffers
+ * directly with the literal in the vector's own representation; other cases (BOOLEAN, wider
+ * DECIMAL, IN on decimals) go through {@link ArrowValues} and {@link RowEvaluator} row by row.
  *
  * <p>Strings are compared by their UTF-8 bytes, which is code-point order for well-formed UTF-8
  * (all that Paimon writes); a literal that is not well-formed UTF-16 (a lone surrogate) is
@@ -65,6 +69,8 @@ import static java.util.Objects.requireNonNull;
  */
 public final class BatchFilter
 {
+    private static final int MAX_LONG_DECIMAL_PRECISION = 18;
+
     private BatchFilter() {}
 
     /**
@@ -336,6 +342,21 @@ public final class BatchFilter
                 compareIntegers(timestamps, scaled[0], scaled[1] != 0, op, rows, truth);
                 return true;
             }
+            case DECIMAL -> {
+                // up to 18 digits the unscaled values are longs, compared like integers with the
+                // literal at the column's scale (rounded down, remembering a cut-off fraction)
+                DecimalVector decimals = as(vector, DecimalVector.class, comparison.field());
+                if (decimals.getPrecision() > MAX_LONG_DECIMAL_PRECISION || !(literal instanceof BigDecimal value)) {
+                    return false;
+                }
+                BigDecimal floor = value.setScale(decimals.getScale(), RoundingMode.FLOOR);
+                BigInteger unscaled = floor.unscaledValue();
+                if (unscaled.bitLength() >= Long.SIZE) {
+                    return false;
+                }
+                compareIntegers(decimals, unscaled.longValue(), floor.compareTo(value) != 0, op, rows, truth);
+                return true;
+            }
             case FLOAT -> {
                 Float4Vector floats = as(vector, Float4Vector.class, comparison.field());
                 float value = (Float) literal;
@@ -458,9 +479,15 @@ public final class BatchFilter
                     mask |= (Long.compareUnsigned(data.getInt((first + i) << 2) - low, span) <= 0 ? 1L : 0L) << i;
                 }
             }
-            default -> {
+            case 8 -> {
                 for (int i = 0; i < count; i++) {
                     mask |= (Long.compareUnsigned(data.getLong((first + i) << 3) - low, span) <= 0 ? 1L : 0L) << i;
+                }
+            }
+            default -> {
+                // a 128-bit decimal of at most 18 digits: the low little-endian word is the value
+                for (int i = 0; i < count; i++) {
+                    mask |= (Long.compareUnsigned(data.getLong((first + i) << 4) - low, span) <= 0 ? 1L : 0L) << i;
                 }
             }
         }

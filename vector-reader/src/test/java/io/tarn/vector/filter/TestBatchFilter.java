@@ -164,6 +164,43 @@ public class TestBatchFilter
     }
 
     @Test
+    public void testDecimalLiteralsOfAnotherScale()
+    {
+        DataField narrow = new DataField(1, "d", DataTypes.decimal(10, 2));
+        DataField wide = new DataField(2, "w", DataTypes.decimal(30, 2));
+        List<DataField> fields = List.of(narrow, wide);
+        List<List<Object>> rows = new ArrayList<>();
+        for (String value : List.of("-1.51", "-1.50", "0.00", "1.50", "1.51", "99999999.99", "-99999999.99")) {
+            rows.add(List.of(new BigDecimal(value), new BigDecimal(value)));
+        }
+        rows.add(Arrays.asList(null, null));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, fields, rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
+            for (DataField field : fields) {
+                FieldRef ref = FieldRef.of(field);
+                for (String literal : List.of("1.505", "-1.505", "1.5", "2", "-2", "0", "1.50000", "123456789012345678901234567.5")) {
+                    for (Operator op : Operator.values()) {
+                        Predicate predicate = Predicates.compare(ref, op, new BigDecimal(literal));
+                        List<Integer> expected = new ArrayList<>();
+                        for (int row = 0; row < rows.size(); row++) {
+                            int current = row;
+                            if (RowEvaluator.test(predicate, f -> ArrowValues.value(root.getVector(columns.get(f.fieldId())), current, f.type()))) {
+                                expected.add(row);
+                            }
+                        }
+                        assertThat(select(predicate, root, columns)).as("%s", predicate).containsExactlyElementsOf(expected);
+                    }
+                }
+            }
+            // worked by hand: 1.505 lies between 1.50 and 1.51
+            FieldRef d = FieldRef.of(narrow);
+            assertThat(select(Predicates.greaterThan(d, new BigDecimal("1.505")), root, columns)).containsExactly(4, 5);
+            assertThat(select(Predicates.lessOrEqual(d, new BigDecimal("-1.505")), root, columns)).containsExactly(0, 6);
+            assertThat(select(Predicates.equal(d, new BigDecimal("1.5")), root, columns)).containsExactly(3);
+        }
+    }
+
+    @Test
     public void testTimestampLiteralBeyondTheUnitsRange()
     {
         DataField nanos = new DataField(1, "ns", DataTypes.timestamp(9));
