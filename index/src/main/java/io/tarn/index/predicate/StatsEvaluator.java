@@ -13,6 +13,8 @@ import io.tarn.index.predicate.Predicate.StartsWith;
 import io.tarn.types.DataType;
 import io.tarn.types.ValueComparator;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -43,6 +45,75 @@ public final class StatsEvaluator
             return false;
         }
         return visit(Predicates.pushNotDown(predicate), stats);
+    }
+
+    /**
+     * Whether every row of the unit makes the predicate TRUE, so that it need not be evaluated on
+     * them. Decided only for predicates over columns whose bounds are exact and hold every value:
+     * integers, dates, times, timestamps, decimals and booleans (string bounds may be truncated,
+     * and floating-point bounds leave NaN out), each with a known null count of zero, so that no
+     * row is unknown; then every row is TRUE exactly when no row can make its negation TRUE.
+     */
+    public static boolean allMatch(Predicate predicate, StatsProvider stats)
+    {
+        requireNonNull(predicate, "predicate is null");
+        requireNonNull(stats, "stats is null");
+        List<FieldRef> fields = new ArrayList<>();
+        if (!leafFields(predicate, fields)) {
+            return false;
+        }
+        for (FieldRef field : fields) {
+            if (!exactBounds(field.type())) {
+                return false;
+            }
+            Optional<ColumnStats> column = stats.columnStats(field);
+            if (column.isEmpty() || column.get().nullCount() == null || column.get().nullCount() != 0) {
+                return false;
+            }
+        }
+        return !mightMatch(Predicates.not(predicate), stats);
+    }
+
+    /**
+     * Collects the fields of the predicate's leaves; false when a leaf is not a comparison, IN or
+     * NULL test.
+     */
+    private static boolean leafFields(Predicate predicate, List<FieldRef> fields)
+    {
+        if (predicate instanceof And and) {
+            return and.children().stream().allMatch(child -> leafFields(child, fields));
+        }
+        if (predicate instanceof Or or) {
+            return or.children().stream().allMatch(child -> leafFields(child, fields));
+        }
+        if (predicate instanceof Not not) {
+            return leafFields(not.predicate(), fields);
+        }
+        if (predicate instanceof Comparison comparison) {
+            fields.add(comparison.field());
+            return true;
+        }
+        if (predicate instanceof In in) {
+            fields.add(in.field());
+            return true;
+        }
+        if (predicate instanceof IsNull isNull) {
+            fields.add(isNull.field());
+            return true;
+        }
+        if (predicate instanceof IsNotNull isNotNull) {
+            fields.add(isNotNull.field());
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean exactBounds(DataType type)
+    {
+        return switch (type.root()) {
+            case BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, DECIMAL, DATE, TIME, TIMESTAMP, TIMESTAMP_LTZ -> true;
+            default -> false;
+        };
     }
 
     private static boolean visit(Predicate predicate, StatsProvider stats)

@@ -85,6 +85,49 @@ public class TestStatsEvaluator
         assertThat(skipped).as("skipped of %s non-matching cases with exact stats (seed %s)", noMatch, seed).isGreaterThan(noMatch / 3);
     }
 
+    @Test
+    public void testAllMatchOnlyWhenEveryRowIsTrue()
+    {
+        long seed = System.nanoTime();
+        System.out.println("TestStatsEvaluator.testAllMatchOnlyWhenEveryRowIsTrue seed: " + seed);
+        Random random = new Random(seed);
+        RandomPredicates generator = new RandomPredicates(random);
+        int proven = 0;
+        for (int i = 0; i < 20_000; i++) {
+            List<Object[]> rows = generator.rows(6);
+            Predicate predicate = generator.predicate(3);
+            StatsProvider stats = generator.stats(rows, random.nextBoolean());
+            if (StatsEvaluator.allMatch(predicate, stats)) {
+                proven++;
+                for (Object[] row : rows) {
+                    if (!RowEvaluator.test(predicate, RandomPredicates.valueOf(row))) {
+                        fail("Wrong all-match (seed %s, case %s): %s on rows %s with stats %s", seed, i, predicate, describe(rows), stats);
+                    }
+                }
+            }
+        }
+        assertThat(proven).as("units proven to match entirely (seed %s)", seed).isGreaterThan(100);
+    }
+
+    @Test
+    public void testAllMatchWorkedByHand()
+    {
+        StatsProvider stats = stats(X, 0, 5, 0L, 10);
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(X, 5), stats)).isTrue();
+        assertThat(StatsEvaluator.allMatch(lessThan(X, 5), stats)).isFalse();
+        assertThat(StatsEvaluator.allMatch(not(equal(X, 7)), stats)).isTrue();
+        assertThat(StatsEvaluator.allMatch(or(greaterThan(X, 3), lessOrEqual(X, 5)), stats)).isTrue();
+        assertThat(StatsEvaluator.allMatch(isNotNull(X), stats)).isTrue();
+        // a NULL makes its row unknown, and an unknown null count proves nothing
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(X, 5), stats(X, 0, 5, 1L, 10))).isFalse();
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(X, 5), stats(X, 0, 5, null, 10))).isFalse();
+        // string bounds may be truncated, floating-point bounds leave NaN out
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(S, "b"), stats(S, "a", "ab", 0L, 10))).isFalse();
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(D, 9.0), stats(D, 1.0, 2.0, 0L, 10))).isFalse();
+        // no statistics for a column
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(Y, 5), stats)).isFalse();
+    }
+
     /**
      * An independent check that an equality or range literal strictly outside the exact value
      * range of a column without NaN or zeros is pruned.

@@ -1,6 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.index.fileindex.FileIndexResult;
+import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.deletion.DeletionVectorReader;
@@ -8,6 +9,7 @@ import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.FileIndexFilter;
+import io.tarn.storage.scan.FileStatistics;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
@@ -44,7 +46,8 @@ import static java.util.Objects.requireNonNull;
  * the rows its bitmap index gives, after the deletion vector is subtracted; then, unless the
  * bitmap answered the whole filter exactly, the filter columns of the selected rows are read first
  * and the rows that satisfy the filter become the row selection of the other columns, so pages
- * without a matching row are not decoded at all (late materialization).
+ * without a matching row are not decoded at all (late materialization). A file whose statistics
+ * prove that every row matches the filter is read without testing it.
  *
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
@@ -80,6 +83,8 @@ public final class SplitReader
     private final VectorSchemaRoot output;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
     private final Map<String, RoaringBitmap> rowSelections;
+    private FileStatistics fileStatistics;
+    private boolean currentFileAllMatch;
 
     private int nextFile;
     private ParquetReader current;
@@ -185,7 +190,7 @@ public final class SplitReader
                 metrics = metrics.plus(returned(rows, 0));
                 return true;
             }
-            int[] selected = residualFilter.isPresent()
+            int[] selected = residualFilter.isPresent() && !currentFileAllMatch
                     ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId)
                     : allRows(rows);
             if (valueKindColumn >= 0) {
@@ -231,6 +236,14 @@ public final class SplitReader
         }
     }
 
+    private FileStatistics fileStatistics()
+    {
+        if (fileStatistics == null) {
+            fileStatistics = new FileStatistics(table, readSchema);
+        }
+        return fileStatistics;
+    }
+
     /**
      * Opens a file for reading, unless its file index proves that no live row matches.
      */
@@ -253,8 +266,10 @@ public final class SplitReader
             selection.andNot(deleted);
             currentFileRowsDeleted = deleted.getLongCardinality();
         }
+        // statistics that prove every row of the file matches leave nothing to test
+        currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), fileStatistics().valueStats(file));
         boolean selectionExact = false;
-        if (indexFilter.isPresent()) {
+        if (indexFilter.isPresent() && !currentFileAllMatch) {
             FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
             long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
             FileIndexResult result = outcome.result();
@@ -275,7 +290,7 @@ public final class SplitReader
             long skipped = live - selected;
             metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
-        if (!filterColumns.isEmpty() && !selectionExact) {
+        if (!filterColumns.isEmpty() && !selectionExact && !currentFileAllMatch) {
             long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
             RoaringBitmap matches = matchingRows(file, selection);
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));

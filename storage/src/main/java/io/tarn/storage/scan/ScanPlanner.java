@@ -1,12 +1,10 @@
 package io.tarn.storage.scan;
 
-import io.tarn.index.predicate.ColumnStats;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.StatsProvider;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
-import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.DeletionVectorMeta;
 import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.IndexManifestEntry;
@@ -123,19 +121,12 @@ public final class ScanPlanner
         private final boolean skipLevel0;
         private final List<DataField> partitionFields;
         private final Map<Integer, Integer> partitionPositionById = new HashMap<>();
-        private final Map<Integer, DataField> readFieldsById = new HashMap<>();
         private final FieldStatsMapping manifestPartitionStats;
+        private final FileStatistics fileStatistics;
         private final Optional<BucketSelector> bucketSelector;
         private final Counters counters = new Counters();
         private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
-        private final Map<StatsLayout, FieldStatsMapping> mappings = new HashMap<>();
         private BinaryRow lastPartition;
-        private FieldStatsMapping lastValueMapping;
-        private long lastValueSchemaId;
-        private List<String> lastValueColumns;
-        private int lastFieldId = -1;
-        private boolean lastFieldIsPartition;
-        private DataField lastReadField;
         private boolean lastPartitionMatches;
 
         Planning(Snapshot snapshot)
@@ -153,9 +144,7 @@ public final class ScanPlanner
             for (int i = 0; i < partitionFields.size(); i++) {
                 partitionPositionById.put(partitionFields.get(i).id(), i);
             }
-            for (DataField field : schema.fields()) {
-                readFieldsById.put(field.id(), field);
-            }
+            this.fileStatistics = new FileStatistics(table, schema);
             this.bucketSelector = filter.flatMap(predicate -> options.bucket() > 0
                     ? BucketSelector.create(predicate, bucketKeyFields(schema), options.modBucketFunction())
                     : Optional.empty());
@@ -247,7 +236,7 @@ public final class ScanPlanner
             if (partition != lastPartition) {
                 lastPartition = partition;
                 lastPartitionMatches = partitionMatches.computeIfAbsent(partition,
-                        row -> StatsEvaluator.mightMatch(filter.get(), field -> partitionStats(row, field.fieldId(), 1)));
+                        row -> StatsEvaluator.mightMatch(filter.get(), field -> fileStatistics.partitionStats(row, field.fieldId(), 1)));
             }
             return lastPartitionMatches;
         }
@@ -311,7 +300,7 @@ public final class ScanPlanner
                 Optional<FileIndexFilter> indexFilter = useFileIndexes && options.fileIndexReadEnabled() ? Optional.of(new FileIndexFilter(table, predicate)) : Optional.empty();
                 List<PlannedFile> kept = new ArrayList<>();
                 for (PlannedFile file : files) {
-                    if (!StatsEvaluator.mightMatch(predicate, valueStats(file))) {
+                    if (!StatsEvaluator.mightMatch(predicate, fileStatistics.valueStats(file))) {
                         counters.filesSkippedByStats++;
                         continue;
                     }
@@ -331,7 +320,7 @@ public final class ScanPlanner
             MergeEngine mergeEngine = options.mergeEngine();
             Map<List<Object>, List<PlannedFile>> buckets = new LinkedHashMap<>();
             for (PlannedFile file : files) {
-                if (StatsEvaluator.mightMatch(predicate, keyStats(file))) {
+                if (StatsEvaluator.mightMatch(predicate, fileStatistics.keyStats(file))) {
                     buckets.computeIfAbsent(List.of(file.partition(), file.bucket()), ignored -> new ArrayList<>()).add(file);
                 }
                 else {
@@ -342,7 +331,7 @@ public final class ScanPlanner
             for (List<PlannedFile> bucketFiles : buckets.values()) {
                 List<PlannedFile> matching = new ArrayList<>();
                 for (PlannedFile file : bucketFiles) {
-                    if (StatsEvaluator.mightMatch(predicate, valueStats(file))) {
+                    if (StatsEvaluator.mightMatch(predicate, fileStatistics.valueStats(file))) {
                         matching.add(file);
                     }
                 }
@@ -364,84 +353,10 @@ public final class ScanPlanner
             return kept;
         }
 
-        private StatsProvider valueStats(PlannedFile planned)
-                throws IOException
-        {
-            DataFileMeta file = planned.file();
-            List<String> statsColumns = file.valueStatsCols().or(file::writeCols).orElse(null);
-            // files mostly share one layout, and the manifest reader one columns list
-            FieldStatsMapping mapping;
-            if (lastValueMapping != null && file.schemaId() == lastValueSchemaId && statsColumns == lastValueColumns) {
-                mapping = lastValueMapping;
-            }
-            else {
-                mapping = mapping(new StatsLayout(file.schemaId(), false, statsColumns), table.schema(file.schemaId()));
-                lastValueMapping = mapping;
-                lastValueSchemaId = file.schemaId();
-                lastValueColumns = statsColumns;
-            }
-            return statsProvider(planned, mapping, file.valueStats());
-        }
-
-        private StatsProvider keyStats(PlannedFile planned)
-                throws IOException
-        {
-            DataFileMeta file = planned.file();
-            TableSchema fileSchema = table.schema(file.schemaId());
-            FieldStatsMapping mapping = mapping(new StatsLayout(file.schemaId(), true, null), fileSchema);
-            return statsProvider(planned, mapping, file.keyStats());
-        }
-
-        private StatsProvider statsProvider(PlannedFile planned, FieldStatsMapping mapping, SimpleStats stats)
-        {
-            long rowCount = planned.file().rowCount();
-            return field -> {
-                // filters mostly name one field, asked about for every file
-                if (field.fieldId() != lastFieldId) {
-                    lastFieldId = field.fieldId();
-                    lastFieldIsPartition = partitionPositionById.containsKey(field.fieldId());
-                    lastReadField = readFieldsById.get(field.fieldId());
-                }
-                if (lastFieldIsPartition) {
-                    return partitionStats(planned.partition(), field.fieldId(), rowCount);
-                }
-                DataField readField = lastReadField;
-                return readField == null ? Optional.empty() : mapping.stats(readField, stats, rowCount);
-            };
-        }
-
-        private FieldStatsMapping mapping(StatsLayout layout, TableSchema fileSchema)
-        {
-            return mappings.computeIfAbsent(layout, key -> {
-                List<DataField> fileFields = fileSchema.fields();
-                List<DataField> statsFields;
-                if (key.keyStats()) {
-                    statsFields = fields(fileSchema, fileSchema.trimmedPrimaryKeys());
-                }
-                else if (key.columns() == null) {
-                    statsFields = fileFields;
-                }
-                else {
-                    statsFields = fields(fileSchema, key.columns());
-                }
-                return new FieldStatsMapping(statsFields, fileFields);
-            });
-        }
-
         private Optional<DataField> partitionField(int fieldId)
         {
             Integer position = partitionPositionById.get(fieldId);
             return position == null ? Optional.empty() : Optional.of(partitionFields.get(position));
-        }
-
-        private Optional<ColumnStats> partitionStats(BinaryRow partition, int fieldId, long rowCount)
-        {
-            Integer position = partitionPositionById.get(fieldId);
-            if (position == null) {
-                return Optional.empty();
-            }
-            Object value = partition.isNullAt(position) ? null : partition.value(position, partitionFields.get(position).type());
-            return Optional.of(new ColumnStats(value, value, value == null ? rowCount : 0L, rowCount));
         }
 
         private Map<DeletionVectorKey, DeletionFile> deletionFiles()
@@ -478,22 +393,11 @@ public final class ScanPlanner
      * The fields named, in order; a name the schema lacks gives a null entry, which keeps the
      * positions of the others and has no statistics.
      */
-    private static List<DataField> fields(TableSchema schema, List<String> names)
-    {
-        List<DataField> fields = new ArrayList<>();
-        for (String name : names) {
-            fields.add(schema.rowType().field(name).orElse(null));
-        }
-        return fields;
-    }
-
     private static List<DataField> bucketKeyFields(TableSchema schema)
     {
-        List<DataField> fields = fields(schema, schema.bucketKeys());
+        List<DataField> fields = FileStatistics.fields(schema, schema.bucketKeys());
         return fields.contains(null) ? List.of() : fields;
     }
-
-    private record StatsLayout(long schemaId, boolean keyStats, List<String> columns) {}
 
     private record DeletionVectorKey(BinaryRow partition, int bucket, String fileName)
     {
