@@ -52,6 +52,7 @@ public final class PaimonTable
     private final TagManager tagManager;
     private final TableSchema latestSchema;
     private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
+    private final Map<Long, DataLayout> dataLayouts = new ConcurrentHashMap<>();
 
     private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch)
             throws IOException
@@ -213,13 +214,27 @@ public final class PaimonTable
      */
     public String dataDirectory(BinaryRow partition, int bucket, TableSchema schema)
     {
-        TableOptions options = new TableOptions(name(), schema.options());
-        String partitionPath = schema.partitionKeys().isEmpty()
-                ? ""
-                : PartitionPath.of(partition, schema.partitionType(), options.partitionDefaultName(), options.partitionLegacyName());
+        // asked for every file a scan opens: the options of a schema are read once
+        DataLayout layout = dataLayouts.computeIfAbsent(schema.id(), ignored -> DataLayout.of(location, name(), schema));
+        String partitionPath = layout.partitioned()
+                ? PartitionPath.of(partition, schema.partitionType(), layout.partitionDefaultName(), layout.partitionLegacyName())
+                : "";
         String bucketDirectory = bucket == POSTPONE_BUCKET ? "bucket-postpone" : "bucket-" + bucket;
-        String dataDirectory = options.get(TableOptions.DATA_FILE_PATH_DIRECTORY).map(directory -> directory + "/").orElse("");
-        return location + "/" + dataDirectory + partitionPath + bucketDirectory;
+        return layout.prefix() + partitionPath + bucketDirectory;
+    }
+
+    /**
+     * How a schema's options lay out data directories: {@code prefix} is the table location with
+     * the data-file directory, if any.
+     */
+    private record DataLayout(String prefix, boolean partitioned, String partitionDefaultName, boolean partitionLegacyName)
+    {
+        static DataLayout of(String location, String tableName, TableSchema schema)
+        {
+            TableOptions options = new TableOptions(tableName, schema.options());
+            String dataDirectory = options.get(TableOptions.DATA_FILE_PATH_DIRECTORY).map(directory -> directory + "/").orElse("");
+            return new DataLayout(location + "/" + dataDirectory, !schema.partitionKeys().isEmpty(), options.partitionDefaultName(), options.partitionLegacyName());
+        }
     }
 
     public String indexFilePath(String fileName)
