@@ -75,7 +75,8 @@ public final class MergeSplitReader
     private final boolean sequenceAscending;
     private final List<DataField> readColumns;
     private final int[] outputValueIndexes;
-    private final VectorSchemaRoot output;
+    // the merged rows; created when first needed (survivor selection hands out the value pass's batches)
+    private VectorSchemaRoot output;
 
     private final Optional<Predicate> keyFilter;
     private final List<FileCursor> cursors = new ArrayList<>();
@@ -156,7 +157,6 @@ public final class MergeSplitReader
         this.keyFilter = request.filter().flatMap(filter -> keyOnly(filter, keyIds));
 
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("merge-split-reader", 0, Long.MAX_VALUE);
-        this.output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator);
     }
 
     /**
@@ -176,6 +176,7 @@ public final class MergeSplitReader
             return survivorReader.nextBatch();
         }
         if (queue == null) {
+            output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), allocator);
             openFiles();
         }
         int count = 0;
@@ -243,7 +244,9 @@ public final class MergeSplitReader
             for (FileCursor cursor : cursors) {
                 cursor.close();
             }
-            output.close();
+            if (output != null) {
+                output.close();
+            }
         }
         finally {
             allocator.close();

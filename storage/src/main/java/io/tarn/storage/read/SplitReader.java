@@ -82,7 +82,8 @@ public final class SplitReader
     // the columns of a file without _VALUE_KIND: a prefix of readColumns
     private final List<DataField> columnsWithoutKind;
     private final Optional<FileIndexFilter> indexFilter;
-    private final VectorSchemaRoot output;
+    // the batch rows are copied into when some are dropped; created on first use
+    private VectorSchemaRoot output;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
     private final Map<String, RoaringBitmap> rowSelections;
 
@@ -162,8 +163,6 @@ public final class SplitReader
                 ? Optional.of(new FileIndexFilter(table, request.filter().get()))
                 : Optional.empty();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
-        boolean mayCopy = readColumns.size() != request.columns().size() || residualFilter.isPresent();
-        this.output = mayCopy ? VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator) : null;
     }
 
     /**
@@ -410,6 +409,9 @@ public final class SplitReader
 
     private void copySelected(int[] selected)
     {
+        if (output == null) {
+            output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), allocator);
+        }
         output.allocateNew();
         for (int column = 0; column < request.columns().size(); column++) {
             FieldVector source = currentRoot.getVector(columnIndexByFieldId.get(request.columns().get(column).id()));

@@ -32,7 +32,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
 
 import static java.util.Objects.requireNonNull;
 
@@ -160,7 +159,7 @@ final class SurvivorSelector
                 }
             }
             boolean[] isolated = isolatedFiles(files);
-            PriorityQueue<Cursor> queue = new PriorityQueue<>(Math.max(1, files.size()), this::compare);
+            CursorHeap queue = new CursorHeap(files.size());
             for (int i = 0; i < files.size(); i++) {
                 PlannedFile file = files.get(i);
                 DataFileMeta meta = file.file();
@@ -174,20 +173,23 @@ final class SurvivorSelector
                 Cursor cursor = new Cursor(file, readsKinds, DataFileReaders.open(table, file, options, allocator));
                 cursors.add(cursor);
                 if (cursor.next()) {
-                    queue.add(cursor);
+                    queue.push(cursor);
                 }
             }
             KeyMerge merge = new KeyMerge();
-            while (!queue.isEmpty()) {
-                Cursor cursor = queue.poll();
-                Cursor next = queue.peek();
+            while (queue.size() > 0) {
+                Cursor cursor = queue.top();
+                Cursor next = queue.second();
                 if (next != null && compareKeys(cursor, next) == 0) {
-                    mergeKey(cursor, queue, merge);
+                    mergeKey(queue, merge);
                     continue;
                 }
                 // the keys of this file below the current key of every other file: each has no
                 // record elsewhere, so it is merged within its file alone, without the queue
                 while (true) {
+                    if (integralKey) {
+                        cursor.takeSingleKeys(next);
+                    }
                     merge.start();
                     merge.add(cursor);
                     boolean more;
@@ -196,10 +198,11 @@ final class SurvivorSelector
                     }
                     merge.finish();
                     if (!more) {
+                        queue.pop();
                         break;
                     }
                     if (next != null && compareKeys(cursor, next) >= 0) {
-                        queue.add(cursor);
+                        queue.topChanged();
                         break;
                     }
                 }
@@ -217,26 +220,112 @@ final class SurvivorSelector
     }
 
     /**
-     * Merges the records of the key of {@code first}, which other files hold too.
+     * Merges the records of the key of the queue's first cursor, which other files hold too.
      */
-    private void mergeKey(Cursor first, PriorityQueue<Cursor> queue, KeyMerge merge)
+    private void mergeKey(CursorHeap queue, KeyMerge merge)
             throws IOException
     {
+        Cursor first = queue.top();
         long longKey = first.longKey;
         Object[] key = first.key;
         merge.start();
-        Cursor current = first;
-        while (true) {
+        while (queue.size() > 0 && hasKey(queue.top(), longKey, key)) {
+            Cursor current = queue.top();
             merge.add(current);
             if (advance(current)) {
-                queue.add(current);
+                queue.topChanged();
             }
-            if (queue.isEmpty() || !hasKey(queue.peek(), longKey, key)) {
-                break;
+            else {
+                queue.pop();
             }
-            current = queue.poll();
         }
         merge.finish();
+    }
+
+    /**
+     * The cursors in merge order ({@link #compare}): a binary min-heap whose first cursor can
+     * move on in place ({@link #topChanged}), one sift instead of a removal and an insertion per
+     * record, and which tells the least of the others ({@link #second}).
+     */
+    private final class CursorHeap
+    {
+        private final Cursor[] heap;
+        private int size;
+
+        CursorHeap(int capacity)
+        {
+            heap = new Cursor[Math.max(1, capacity)];
+        }
+
+        int size()
+        {
+            return size;
+        }
+
+        Cursor top()
+        {
+            return heap[0];
+        }
+
+        /**
+         * The least cursor but the first, or null.
+         */
+        Cursor second()
+        {
+            if (size < 2) {
+                return null;
+            }
+            return size == 2 || compare(heap[1], heap[2]) <= 0 ? heap[1] : heap[2];
+        }
+
+        void push(Cursor cursor)
+        {
+            int index = size++;
+            while (index > 0) {
+                int parent = (index - 1) >>> 1;
+                if (compare(heap[parent], cursor) <= 0) {
+                    break;
+                }
+                heap[index] = heap[parent];
+                index = parent;
+            }
+            heap[index] = cursor;
+        }
+
+        void pop()
+        {
+            size--;
+            Cursor last = heap[size];
+            heap[size] = null;
+            if (size > 0) {
+                heap[0] = last;
+                topChanged();
+            }
+        }
+
+        /**
+         * Restores the order after the first cursor moved to a later record.
+         */
+        void topChanged()
+        {
+            Cursor cursor = heap[0];
+            int index = 0;
+            while (true) {
+                int child = 2 * index + 1;
+                if (child >= size) {
+                    break;
+                }
+                if (child + 1 < size && compare(heap[child + 1], heap[child]) < 0) {
+                    child++;
+                }
+                if (compare(cursor, heap[child]) <= 0) {
+                    break;
+                }
+                heap[index] = heap[child];
+                index = child;
+            }
+            heap[index] = cursor;
+        }
     }
 
     /**
@@ -404,6 +493,11 @@ final class SurvivorSelector
         }
     }
 
+    private static boolean retracts(byte kind)
+    {
+        return kind == KeyValue.UPDATE_BEFORE || kind == KeyValue.DELETE;
+    }
+
     private DataField field(TableSchema schema, String name, String role)
             throws UnsupportedTableFeatureException
     {
@@ -420,7 +514,8 @@ final class SurvivorSelector
     {
         private final DataFileMeta meta;
         private final boolean readsKinds;
-        private final RoaringBitmapWriter<RoaringBitmap> survivors = RoaringBitmapWriter.writer().get();
+        // positions arrive in ascending order; survivors are mostly dense
+        private final RoaringBitmapWriter<RoaringBitmap> survivors = RoaringBitmapWriter.writer().constantMemory().get();
         private ParquetReader reader;
         private VectorSchemaRoot batch;
         private BigIntVector sequenceNumbers;
@@ -487,19 +582,8 @@ final class SurvivorSelector
                 throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record without _SEQUENCE_NUMBER");
             }
             sequenceNumber = sequenceNumbers.get(row);
-            if (readsKinds) {
-                if (kinds.isNull(row)) {
-                    throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record without _VALUE_KIND");
-                }
-                kind = kinds.get(row);
-                if (kind < KeyValue.INSERT || kind > KeyValue.DELETE) {
-                    throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record of unknown _VALUE_KIND " + kind);
-                }
-            }
-            else {
-                // the file's metadata counts no retraction
-                kind = KeyValue.INSERT;
-            }
+            // without _VALUE_KIND, the file's metadata counts no retraction
+            kind = readsKinds ? checkedKind(row) : KeyValue.INSERT;
             if (integralKey) {
                 FieldVector vector = keyVectors[0];
                 if (vector.isNull(row)) {
@@ -525,6 +609,59 @@ final class SurvivorSelector
             }
         }
 
+        /**
+         * With an integral key: takes the current record and the ones after it in this batch as
+         * single-record keys (each survives unless a retraction) while the next record's key is
+         * above its own and below {@code next}'s current key, in a tight loop without the
+         * per-record bookkeeping; stops on the last such record, which is left to the caller.
+         */
+        void takeSingleKeys(Cursor next)
+                throws CorruptFileException
+        {
+            boolean bounded = next != null;
+            long bound = bounded ? next.longKey : 0;
+            BaseIntVector keys = (BaseIntVector) keyVectors[0];
+            FieldVector keyVector = keyVectors[0];
+            int current = row;
+            long key = longKey;
+            boolean retraction = isRetraction();
+            while (current + 1 < batchRows) {
+                int candidate = current + 1;
+                if (keyVector.isNull(candidate)) {
+                    throw nullKey();
+                }
+                long candidateKey = keys.getValueAsLong(candidate);
+                // a repeated key (merged per record) or the bound: the general path takes over
+                if (candidateKey <= key || (bounded && candidateKey >= bound)) {
+                    break;
+                }
+                if (!retraction) {
+                    survivors.add(batchStart + current);
+                }
+                current = candidate;
+                key = candidateKey;
+                retraction = readsKinds && retracts(checkedKind(candidate));
+            }
+            if (current != row) {
+                row = current;
+                position = batchStart + current;
+                read();
+            }
+        }
+
+        private byte checkedKind(int index)
+                throws CorruptFileException
+        {
+            if (kinds.isNull(index)) {
+                throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record without _VALUE_KIND");
+            }
+            byte value = kinds.get(index);
+            if (value < KeyValue.INSERT || value > KeyValue.DELETE) {
+                throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record of unknown _VALUE_KIND " + value);
+            }
+            return value;
+        }
+
         private CorruptFileException nullKey()
         {
             return new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record with a NULL primary key");
@@ -532,8 +669,9 @@ final class SurvivorSelector
 
         boolean isRetraction()
         {
-            return kind == KeyValue.UPDATE_BEFORE || kind == KeyValue.DELETE;
+            return retracts(kind);
         }
+
 
         void close()
         {
