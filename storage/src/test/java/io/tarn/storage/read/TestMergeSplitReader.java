@@ -525,6 +525,40 @@ public class TestMergeSplitReader
         }
     }
 
+    @Test
+    public void testManyKeysAcrossBatches()
+            throws Exception
+    {
+        // more rows than one batch of the survivor selection, a BIGINT key, runs of single-record
+        // keys broken by keys in several files, at every distance from a batch boundary
+        FileStoreTable table = paimon.create("many_keys", pkSchema()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("name", DataTypes.STRING())
+                .column("v", DataTypes.BIGINT())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        int keys = 10_000;
+        List<InternalRow> base = new ArrayList<>();
+        for (long id = 0; id < keys; id++) {
+            base.add(GenericRow.of(id, str("base-" + id), id));
+        }
+        paimon.write(table, base.toArray(InternalRow[]::new));
+        List<InternalRow> updates = new ArrayList<>();
+        for (long id = 0; id < keys + 50; id += 7) {
+            updates.add(GenericRow.of(id, str("update-" + id), -id));
+        }
+        paimon.write(table, updates.toArray(InternalRow[]::new));
+        List<InternalRow> deletes = new ArrayList<>();
+        for (long id = 3; id < keys; id += 11) {
+            deletes.add(GenericRow.ofKind(RowKind.DELETE, id, str("base-" + id), id));
+        }
+        deletes.add(GenericRow.of(4095L, str("again-4095"), 1L));
+        deletes.add(GenericRow.of(4096L, str("again-4096"), 1L));
+        paimon.write(table, deletes.toArray(InternalRow[]::new));
+        assertReadsLikePaimon("many_keys");
+    }
+
     private List<String> rawIds(PaimonTable tarn, ScanPlan plan, DataSplit split, PlannedFile file)
             throws IOException
     {
