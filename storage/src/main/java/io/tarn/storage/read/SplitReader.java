@@ -51,7 +51,7 @@ import static java.util.Objects.requireNonNull;
  * {@code +U}. Deletion vectors guarantee that no other live row of the key exists, so dropping the
  * retractions is the whole merge. {@code _VALUE_KIND} is read only from files that may hold a
  * retraction: a file whose metadata counts no -U/-D row ({@code deleteRowCount} 0, which Paimon's
- * writer counts exactly; absent in files older than 0.9) is read as an append file, its batches
+ * writer counts exactly; absent in files of Paimon 0.8 and older) is read as an append file, its batches
  * handed out without a copy. Paimon drops retractions whenever it compacts a table with deletion
  * vectors, so this is the usual case.
  *
@@ -301,7 +301,7 @@ public final class SplitReader
 
     /**
      * Whether a primary-key file may hold -U/-D rows: Paimon's writer counts them exactly in the
-     * file's {@code deleteRowCount}; files written before Paimon 0.9 lack the count.
+     * file's {@code deleteRowCount}; files of Paimon 0.8 and older lack the count.
      */
     static boolean mayHoldRetractions(DataFileMeta meta)
     {
