@@ -257,7 +257,8 @@ final class PrimaryKeyReport
             taken without the merge heap; files whose key range overlaps no other file's and that hold no retraction not opened \
             for keys at all); the rest reads the value columns of the survivors, the same decoding and compaction as the \
             deletion-vector read. Because merge-on-read decodes values only for survivors, it costs one deletion-vector-like read \
-            plus the key merge, which bounds Tarn DV ÷ Tarn merge-on-read well below 3× however fast either gets.
+            plus the key merge: Tarn DV ÷ Tarn merge-on-read is about 1 + (key merge ÷ value read), and 3× would need the key \
+            merge to cost twice the value read.
             """;
 
     private static String met(boolean met)
