@@ -58,7 +58,6 @@ public final class MergeSplitReader
         implements AutoCloseable
 {
     private static final int FILE_BATCH_SIZE = 1024;
-    private static final int KEY_FIELD_ID_START = 1073741823;
     private static final DataField SEQUENCE_NUMBER = new DataField(2147483646, "_SEQUENCE_NUMBER", DataTypes.bigint().withNullable(false));
     private static final DataField VALUE_KIND = new DataField(2147483645, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
 
@@ -70,13 +69,14 @@ public final class MergeSplitReader
     // the columns being merged, in record value order
     private final List<DataField> valueFields;
     private final Map<Integer, Integer> valueIndexById = new HashMap<>();
-    private final List<DataField> keyColumns;
+    private final List<DataField> keyFields;
     private final int[] keyValueIndexes;
     private final int[] sequenceValueIndexes;
     private final boolean sequenceAscending;
     private final List<DataField> readColumns;
     private final int[] outputValueIndexes;
-    private final VectorSchemaRoot output;
+    // the merged rows; created when first needed (survivor selection hands out the value pass's batches)
+    private VectorSchemaRoot output;
 
     private final Optional<Predicate> keyFilter;
     private final List<FileCursor> cursors = new ArrayList<>();
@@ -85,6 +85,7 @@ public final class MergeSplitReader
     // deduplicate and first-row: survivors found from keys, then value columns read columnar
     private final boolean selectSurvivors;
     private SplitReader survivorReader;
+    private int filesOnlyInValuePass;
 
     private PriorityQueue<FileCursor> queue;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
@@ -131,19 +132,18 @@ public final class MergeSplitReader
         for (String name : keyNames) {
             keyFields.add(field(readSchema, name, "primary key"));
         }
-        // the key's value columns too: with data-file.thin-mode the files have no _KEY_ columns
+        // the key is read from its value columns, as Paimon's reader does: a record's value holds
+        // its key fields too, and with data-file.thin-mode the files have no _KEY_ columns at all
         keyFields.forEach(field -> values.putIfAbsent(field.id(), field));
         sequenceFields.forEach(field -> values.putIfAbsent(field.id(), field));
         this.valueFields = List.copyOf(values.values());
         for (int i = 0; i < valueFields.size(); i++) {
             valueIndexById.put(valueFields.get(i).id(), i);
         }
-        this.keyColumns = keyFields.stream()
-                .map(field -> new DataField(KEY_FIELD_ID_START + field.id(), "_KEY_" + field.name(), field.type().withNullable(true)))
-                .toList();
+        this.keyFields = List.copyOf(keyFields);
         this.keyValueIndexes = keyFields.stream().mapToInt(field -> valueIndexById.get(field.id())).toArray();
         this.sequenceValueIndexes = sequenceFields.stream().mapToInt(field -> valueIndexById.get(field.id())).toArray();
-        List<DataField> columns = new ArrayList<>(keyColumns);
+        List<DataField> columns = new ArrayList<>();
         columns.add(SEQUENCE_NUMBER);
         columns.add(VALUE_KIND);
         columns.addAll(valueFields);
@@ -157,7 +157,6 @@ public final class MergeSplitReader
         this.keyFilter = request.filter().flatMap(filter -> keyOnly(filter, keyIds));
 
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("merge-split-reader", 0, Long.MAX_VALUE);
-        this.output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator);
     }
 
     /**
@@ -170,12 +169,14 @@ public final class MergeSplitReader
             if (survivorReader == null) {
                 SurvivorSelector.Survivors survivors = SurvivorSelector.select(table, readSchema, split, allocator);
                 metrics = metrics.plus(survivors.metrics());
+                filesOnlyInValuePass = survivors.filesNotOpened();
                 DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), split.files(), false);
                 survivorReader = SplitReader.withRowSelections(table, readSchema, raw, request, allocator, survivors.rowsByFile());
             }
             return survivorReader.nextBatch();
         }
         if (queue == null) {
+            output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), allocator);
             openFiles();
         }
         int count = 0;
@@ -229,8 +230,8 @@ public final class MergeSplitReader
         if (survivorReader == null) {
             return metrics;
         }
-        // every file was opened for its keys already: the value pass opens no new ones
-        return metrics.plus(survivorReader.metrics().withFilesRead(0));
+        // the files opened for their keys are not counted twice
+        return metrics.plus(survivorReader.metrics().withFilesRead(filesOnlyInValuePass));
     }
 
     @Override
@@ -243,7 +244,9 @@ public final class MergeSplitReader
             for (FileCursor cursor : cursors) {
                 cursor.close();
             }
-            output.close();
+            if (output != null) {
+                output.close();
+            }
         }
         finally {
             allocator.close();
@@ -353,9 +356,8 @@ public final class MergeSplitReader
         private void readRecord()
                 throws CorruptFileException
         {
-            int keyCount = keyColumns.size();
-            BigIntVector sequenceNumbers = (BigIntVector) batch.getVector(keyCount);
-            TinyIntVector kinds = (TinyIntVector) batch.getVector(keyCount + 1);
+            BigIntVector sequenceNumbers = (BigIntVector) batch.getVector(0);
+            TinyIntVector kinds = (TinyIntVector) batch.getVector(1);
             if (sequenceNumbers.isNull(row) || kinds.isNull(row)) {
                 throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record without _SEQUENCE_NUMBER or _VALUE_KIND");
             }
@@ -365,12 +367,11 @@ public final class MergeSplitReader
             }
             Object[] values = new Object[valueFields.size()];
             for (int i = 0; i < values.length; i++) {
-                values[i] = ArrowValues.value(batch.getVector(keyCount + 2 + i), row, valueFields.get(i).type());
+                values[i] = ArrowValues.value(batch.getVector(2 + i), row, valueFields.get(i).type());
             }
-            Object[] newKey = new Object[keyCount];
-            for (int i = 0; i < keyCount; i++) {
-                Object value = ArrowValues.value(batch.getVector(i), row, keyColumns.get(i).type());
-                newKey[i] = value != null ? value : values[keyValueIndexes[i]];
+            Object[] newKey = new Object[keyValueIndexes.length];
+            for (int i = 0; i < newKey.length; i++) {
+                newKey[i] = values[keyValueIndexes[i]];
                 if (newKey[i] == null) {
                     throw new CorruptFileException("Table " + table.name() + ": data file " + meta.fileName() + " has a record with a NULL primary key");
                 }
@@ -419,7 +420,7 @@ public final class MergeSplitReader
     private int compareKeys(Object[] left, Object[] right)
     {
         for (int i = 0; i < left.length; i++) {
-            int order = ValueComparator.compare(keyColumns.get(i).type(), left[i], right[i]);
+            int order = ValueComparator.compare(keyFields.get(i).type(), left[i], right[i]);
             if (order != 0) {
                 return order;
             }

@@ -52,7 +52,11 @@ import static java.util.Objects.requireNonNull;
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
  * {@code +U}. Deletion vectors guarantee that no other live row of the key exists, so dropping the
- * retractions is the whole merge.
+ * retractions is the whole merge. {@code _VALUE_KIND} is read only from files that may hold a
+ * retraction: a file whose metadata counts no -U/-D row ({@code deleteRowCount} 0, which Paimon's
+ * writer counts exactly; absent in files of Paimon 0.8 and older) is read as an append file, its batches
+ * handed out without a copy. Paimon drops retractions whenever it compacts a table with deletion
+ * vectors, so this is the usual case.
  *
  * <p>Ownership: the batch returned by {@link #root()} belongs to this reader and stays valid until
  * the next {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
@@ -78,9 +82,11 @@ public final class SplitReader
     private final List<DataField> filterColumns;
     private final Map<Integer, Integer> filterColumnIndexByFieldId = new HashMap<>();
     private final int valueKindColumn;
-    private final boolean copyOutput;
+    // the columns of a file without _VALUE_KIND: a prefix of readColumns
+    private final List<DataField> columnsWithoutKind;
     private final Optional<FileIndexFilter> indexFilter;
-    private final VectorSchemaRoot output;
+    // the batch rows are copied into when some are dropped; created on first use
+    private VectorSchemaRoot output;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
     private final Map<String, RoaringBitmap> rowSelections;
     private FileStatistics fileStatistics;
@@ -89,6 +95,9 @@ public final class SplitReader
     private int nextFile;
     private ParquetReader current;
     private VectorSchemaRoot currentRoot;
+    // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
+    private boolean currentReadsKinds;
+    private boolean currentCopies;
     // what root() returns when the output is not the reader's own batch: output, or a view
     private VectorSchemaRoot result;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
@@ -115,7 +124,8 @@ public final class SplitReader
 
     /**
      * Reads only the given rows of each file of the split: how a merge whose survivors are known
-     * reads its value columns.
+     * reads its value columns. The selections must not select a retraction (-U/-D) row: the
+     * files are read without {@code _VALUE_KIND}.
      */
     static SplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
             Map<String, RoaringBitmap> rowSelections)
@@ -153,12 +163,11 @@ public final class SplitReader
             columnIndexByFieldId.put(readColumns.get(i).id(), i);
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
+        this.columnsWithoutKind = valueKindColumn < 0 ? readColumns : readColumns.subList(0, valueKindColumn);
         this.indexFilter = request.filter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
                 ? Optional.of(new FileIndexFilter(table, request.filter().get()))
                 : Optional.empty();
-        this.copyOutput = readColumns.size() != request.columns().size() || residualFilter.isPresent();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
-        this.output = copyOutput ? VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), this.allocator) : null;
     }
 
     /**
@@ -186,14 +195,15 @@ public final class SplitReader
                 continue;
             }
             int rows = currentRoot.getRowCount();
-            if (!copyOutput) {
+            if (!currentCopies) {
                 metrics = metrics.plus(returned(rows, 0));
+                result = currentRoot;
                 return true;
             }
             int[] selected = residualFilter.isPresent() && !currentFileAllMatch
                     ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId)
                     : allRows(rows);
-            if (valueKindColumn >= 0) {
+            if (currentReadsKinds) {
                 selected = withoutRetractions(selected);
             }
             metrics = metrics.plus(returned(selected.length, rows - selected.length));
@@ -214,7 +224,7 @@ public final class SplitReader
 
     public VectorSchemaRoot root()
     {
-        return copyOutput ? result : currentRoot;
+        return result;
     }
 
     public ReadMetrics metrics()
@@ -251,12 +261,16 @@ public final class SplitReader
             throws IOException
     {
         DataFileMeta meta = file.file();
-        ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(request.batchSize());
+        RoaringBitmap chosen = rowSelections.get(meta.fileName());
+        // a given selection never selects a retraction
+        currentReadsKinds = valueKindColumn >= 0 && chosen == null && mayHoldRetractions(meta);
+        List<DataField> columns = currentReadsKinds ? readColumns : columnsWithoutKind;
+        currentCopies = columns.size() != request.columns().size() || residualFilter.isPresent();
+        ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
         if (request.filter().isPresent()) {
             options = options.withFilter(request.filter().get());
         }
         currentFileRowsDeleted = 0;
-        RoaringBitmap chosen = rowSelections.get(meta.fileName());
         RoaringBitmap selection = chosen == null ? null : chosen.clone();
         if (file.deletionFile().isPresent()) {
             RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
@@ -301,6 +315,15 @@ public final class SplitReader
         }
         current = DataFileReaders.open(table, file, options, allocator);
         return true;
+    }
+
+    /**
+     * Whether a primary-key file may hold -U/-D rows: Paimon's writer counts them exactly in the
+     * file's {@code deleteRowCount}; files of Paimon 0.8 and older lack the count.
+     */
+    static boolean mayHoldRetractions(DataFileMeta meta)
+    {
+        return meta.deleteRowCount().isEmpty() || meta.deleteRowCount().getAsLong() > 0;
     }
 
     private boolean nextFromCurrent()
@@ -370,6 +393,7 @@ public final class SplitReader
         current.close();
         current = null;
         currentRoot = null;
+        result = null;
     }
 
     private RoaringBitmap readDeletionVector(DeletionFile range, DataFileMeta meta)
@@ -403,6 +427,9 @@ public final class SplitReader
 
     private void copySelected(int[] selected)
     {
+        if (output == null) {
+            output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), allocator);
+        }
         output.allocateNew();
         for (int column = 0; column < request.columns().size(); column++) {
             FieldVector source = currentRoot.getVector(columnIndexByFieldId.get(request.columns().get(column).id()));

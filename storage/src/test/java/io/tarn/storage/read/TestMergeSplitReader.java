@@ -6,6 +6,7 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.FilterSpec;
+import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
@@ -28,6 +29,7 @@ import org.apache.paimon.schema.SchemaChange;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.types.RowKind;
+import org.roaringbitmap.RoaringBitmap;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.AfterMethod;
 import org.testng.annotations.BeforeClass;
@@ -40,6 +42,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -462,6 +465,128 @@ public class TestMergeSplitReader
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("MergeSplitReader");
         assertThat(allocator.getChildAllocators()).as("child allocators left open").isEmpty();
+    }
+
+    @Test
+    public void testRawFileReadDropsRetractionsOnlyWhereTheFileCountsSome()
+            throws Exception
+    {
+        FileStoreTable table = paimon.create("raw_kinds", simpleSchema().build());
+        paimon.write(table, simple(RowKind.INSERT, 1, "a", 1), simple(RowKind.INSERT, 2, "b", 2), simple(RowKind.INSERT, 3, "c", 3));
+        // one retraction: its file counts one -U/-D row, the least that makes reading _VALUE_KIND necessary
+        paimon.write(table, simple(RowKind.INSERT, 4, "d", 4), simple(RowKind.DELETE, 2, "b", 2));
+        PaimonTable tarn = tarnTable("raw_kinds");
+        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
+        List<PlannedFile> files = filesInCommitOrder(split);
+        assertThat(files).hasSize(2);
+        assertThat(files.get(0).file().deleteRowCount()).hasValue(0);
+        assertThat(files.get(1).file().deleteRowCount()).hasValue(1);
+        // each file read raw, as a deletion-vector split reads a file: its live rows, by hand
+        assertThat(rawIds(tarn, plan, split, files.get(0))).containsExactly("1", "2", "3");
+        assertThat(rawIds(tarn, plan, split, files.get(1))).containsExactly("4");
+    }
+
+    @Test
+    public void testFilesWithDisjointKeyRangesSkipTheMerge()
+            throws Exception
+    {
+        // an integral key (compared as a long) and a string key (compared boxed)
+        for (boolean stringKey : List.of(false, true)) {
+            String name = "disjoint_" + (stringKey ? "string" : "int");
+            Schema.Builder schema = pkSchema()
+                    .column("id", stringKey ? DataTypes.STRING().notNull() : DataTypes.INT().notNull())
+                    .column("name", DataTypes.STRING())
+                    .column("v", DataTypes.BIGINT())
+                    .primaryKey("id")
+                    .option("bucket", "1");
+            FileStoreTable table = paimon.create(name, schema.build());
+            paimon.write(table, keyed(stringKey, RowKind.INSERT, 1, "a1", 1), keyed(stringKey, RowKind.INSERT, 2, "a2", 1), keyed(stringKey, RowKind.INSERT, 3, "a3", 1));
+            // shares only key 3 with the first file: the two ranges overlap and must be merged
+            paimon.write(table, keyed(stringKey, RowKind.INSERT, 3, "b3", 2), keyed(stringKey, RowKind.INSERT, 4, "b4", 2), keyed(stringKey, RowKind.INSERT, 5, "b5", 2));
+            // overlaps nothing and holds no retraction: every row survives, the file is not opened for keys
+            paimon.write(table, keyed(stringKey, RowKind.INSERT, 10, "c10", 3), keyed(stringKey, RowKind.INSERT, 11, "c11", 3));
+            // overlaps nothing but holds a retraction (of a key never written): still merged
+            paimon.write(table, keyed(stringKey, RowKind.INSERT, 20, "d20", 4), keyed(stringKey, RowKind.DELETE, 21, "d21", 4));
+            assertReadsLikePaimon(name);
+
+            PaimonTable tarn = tarnTable(name);
+            ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+            DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
+            List<PlannedFile> files = filesInCommitOrder(split);
+            assertThat(files).hasSize(4);
+            SurvivorSelector.Survivors survivors = SurvivorSelector.select(tarn, plan.readSchema(), split, allocator);
+            assertThat(survivors.filesNotOpened()).as(name).isEqualTo(1);
+            Map<String, RoaringBitmap> rows = survivors.rowsByFile();
+            assertThat(rows.get(files.get(0).file().fileName()).toArray()).as(name).containsExactly(0, 1);
+            assertThat(rows.get(files.get(1).file().fileName()).toArray()).as(name).containsExactly(0, 1, 2);
+            assertThat(rows.get(files.get(2).file().fileName()).toArray()).as(name).containsExactly(0, 1);
+            assertThat(rows.get(files.get(3).file().fileName()).toArray()).as(name).containsExactly(0);
+        }
+    }
+
+    @Test
+    public void testManyKeysAcrossBatches()
+            throws Exception
+    {
+        // more rows than one batch of the survivor selection, a BIGINT key, runs of single-record
+        // keys broken by keys in several files, at every distance from a batch boundary
+        FileStoreTable table = paimon.create("many_keys", pkSchema()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("name", DataTypes.STRING())
+                .column("v", DataTypes.BIGINT())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        int keys = 10_000;
+        List<InternalRow> base = new ArrayList<>();
+        for (long id = 0; id < keys; id++) {
+            base.add(GenericRow.of(id, str("base-" + id), id));
+        }
+        paimon.write(table, base.toArray(InternalRow[]::new));
+        List<InternalRow> updates = new ArrayList<>();
+        for (long id = 0; id < keys + 50; id += 7) {
+            updates.add(GenericRow.of(id, str("update-" + id), -id));
+        }
+        paimon.write(table, updates.toArray(InternalRow[]::new));
+        List<InternalRow> deletes = new ArrayList<>();
+        for (long id = 3; id < keys; id += 11) {
+            deletes.add(GenericRow.ofKind(RowKind.DELETE, id, str("base-" + id), id));
+        }
+        deletes.add(GenericRow.of(4095L, str("again-4095"), 1L));
+        deletes.add(GenericRow.of(4096L, str("again-4096"), 1L));
+        paimon.write(table, deletes.toArray(InternalRow[]::new));
+        assertReadsLikePaimon("many_keys");
+    }
+
+    private List<String> rawIds(PaimonTable tarn, ScanPlan plan, DataSplit split, PlannedFile file)
+            throws IOException
+    {
+        DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(file), false);
+        ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withBatchSize(2);
+        List<String> ids = new ArrayList<>();
+        try (SplitReader reader = new SplitReader(tarn, plan.readSchema(), raw, request, allocator)) {
+            while (reader.nextBatch()) {
+                List<String> lines = new ArrayList<>();
+                CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);
+                lines.forEach(line -> ids.add(line.split("\t", -1)[0]));
+            }
+        }
+        return ids;
+    }
+
+    private static List<PlannedFile> filesInCommitOrder(DataSplit split)
+    {
+        return split.files().stream()
+                .sorted(Comparator.comparingLong(file -> file.file().minSequenceNumber()))
+                .toList();
+    }
+
+    private static GenericRow keyed(boolean stringKey, RowKind kind, int id, String name, long v)
+    {
+        // zero-padded so that string keys sort like the numbers
+        Object key = stringKey ? str("k%03d".formatted(id)) : id;
+        return GenericRow.ofKind(kind, key, str(name), v);
     }
 
     @Test
