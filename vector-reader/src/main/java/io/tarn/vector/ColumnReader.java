@@ -56,7 +56,7 @@ final class ColumnReader
     private int dataPageIndex;
     private long pagesRowStart;
     private ValueBuffer dictionary;
-    private DictionaryDecoder.ShortValues dictionaryWords;
+    private DictionaryDecoder.Words dictionaryWords;
     private PageHeader pendingHeader;
     private int pendingBodyOffset;
     private byte[] pageBuffer = new byte[0];
@@ -401,7 +401,7 @@ final class ColumnReader
         PlainDecoders.create(type, typeLength, body, bodyStart, bodyStart + header.getUncompressed_page_size()).read(decoded, count);
         dictionary = decoded;
         if (type == Type.BYTE_ARRAY || type == Type.FIXED_LEN_BYTE_ARRAY) {
-            dictionaryWords = DictionaryDecoder.ShortValues.of(decoded);
+            dictionaryWords = new DictionaryDecoder.Words(decoded);
         }
     }
 

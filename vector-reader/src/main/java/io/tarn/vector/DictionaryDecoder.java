@@ -15,20 +15,20 @@ final class DictionaryDecoder
     private final ValueBuffer dictionary;
     private final Type type;
     private final RleBitPackedDecoder ids;
-    private final ShortValues shortValues;
+    private final Words words;
     private int[] scratch = new int[0];
 
     /**
-     * {@code shortValues}: for a binary dictionary whose values are at most 16 bytes long, the
-     * values as words ({@link ShortValues#of}), otherwise null.
+     * {@code words}: for a binary dictionary, its values as words, built on first use by the
+     * column chunk's pages; null for other types.
      */
-    DictionaryDecoder(ValueBuffer dictionary, ShortValues shortValues, Type type, byte[] data, int offset, int end)
+    DictionaryDecoder(ValueBuffer dictionary, Words words, Type type, byte[] data, int offset, int end)
     {
         if (end <= offset) {
             throw new CorruptDataException("Dictionary-encoded page has no bit width");
         }
         this.dictionary = dictionary;
-        this.shortValues = shortValues;
+        this.words = words;
         this.type = type;
         this.ids = new RleBitPackedDecoder(data, offset + 1, end - offset - 1, data[offset] & 0xFF);
     }
@@ -97,9 +97,13 @@ final class DictionaryDecoder
 
     private void readBinary(ValueBuffer out, int count)
     {
-        if (shortValues != null) {
-            readShortBinary(out, count);
-            return;
+        // a few values at a time (sparse selections) are not worth building the words
+        if (words != null && count >= Words.MIN_COUNT) {
+            ShortValues shortValues = words.shortValues();
+            if (shortValues != null) {
+                readShortBinary(out, count, shortValues);
+                return;
+            }
         }
         int[] dictionaryOffsets = dictionary.offsets;
         byte[] source = dictionary.bytes;
@@ -150,9 +154,8 @@ final class DictionaryDecoder
      * Binary values of at most 32 bytes: each is written as whole 8-byte words (the bytes past
      * its length are overwritten by the next value), its length taken from an array.
      */
-    private void readShortBinary(ValueBuffer out, int count)
+    private void readShortBinary(ValueBuffer out, int count, ShortValues shorts)
     {
-        ShortValues shorts = shortValues;
         int[] lengths = shorts.lengths;
         long[] words = shorts.words;
         int width = shorts.wordsPerValue;
@@ -264,6 +267,8 @@ final class DictionaryDecoder
     static final class ShortValues
     {
         static final int MAX_LENGTH = 32;
+        // 128 KB of words: small enough to stay in the cache next to the dictionary itself
+        static final int MAX_WORDS = 16 * 1024;
 
         final int[] lengths;
         final long[] words;
@@ -280,7 +285,7 @@ final class DictionaryDecoder
 
         /**
          * The words of the decoded binary dictionary, or null when a value is longer than
-         * {@link #MAX_LENGTH} bytes.
+         * {@link #MAX_LENGTH} bytes or the words would exceed {@link #MAX_WORDS}.
          */
         static ShortValues of(ValueBuffer dictionary)
         {
@@ -295,6 +300,10 @@ final class DictionaryDecoder
                 return null;
             }
             int width = Math.max(1, (maxLength + Long.BYTES - 1) / Long.BYTES);
+            if ((long) count * width > MAX_WORDS) {
+                // a large dictionary (unique values) gains nothing from a second copy of itself
+                return null;
+            }
             long[] words = new long[count * width];
             for (int i = 0; i < count; i++) {
                 int start = dictionary.offsets[i];
@@ -303,6 +312,32 @@ final class DictionaryDecoder
                 }
             }
             return new ShortValues(lengths, words, width, maxLength);
+        }
+    }
+
+    /**
+     * The {@link ShortValues} of one binary dictionary, built when a page first needs them.
+     */
+    static final class Words
+    {
+        static final int MIN_COUNT = 16;
+
+        private final ValueBuffer dictionary;
+        private boolean built;
+        private ShortValues shortValues;
+
+        Words(ValueBuffer dictionary)
+        {
+            this.dictionary = dictionary;
+        }
+
+        ShortValues shortValues()
+        {
+            if (!built) {
+                shortValues = ShortValues.of(dictionary);
+                built = true;
+            }
+            return shortValues;
         }
     }
 }

@@ -127,8 +127,13 @@ public class TestFastDecoders
                 byte[] bytes = entry.getBytes(StandardCharsets.UTF_8);
                 dictionary.appendBinary(bytes, 0, bytes.length);
             }
-            DictionaryDecoder.ShortValues words = DictionaryDecoder.ShortValues.of(dictionary);
-            assertThat(words == null).isEqualTo(maxLength > DictionaryDecoder.ShortValues.MAX_LENGTH);
+            DictionaryDecoder.Words words = new DictionaryDecoder.Words(dictionary);
+            assertThat(words.shortValues() == null).isEqualTo(maxLength > DictionaryDecoder.ShortValues.MAX_LENGTH);
+            ValueBuffer large = new ValueBuffer();
+            for (int i = 0; i < DictionaryDecoder.ShortValues.MAX_WORDS + 1; i++) {
+                large.appendBinary(new byte[] {(byte) i}, 0, 1);
+            }
+            assertThat(DictionaryDecoder.ShortValues.of(large)).isNull();
             int[] ids = ids(random, size, 3000);
             for (boolean useWords : new boolean[] {true, false}) {
                 ValueBuffer out = new ValueBuffer();
@@ -281,7 +286,7 @@ public class TestFastDecoders
         return ids;
     }
 
-    private static DictionaryDecoder decoder(ValueBuffer dictionary, DictionaryDecoder.ShortValues words, Type type, int[] ids, SplittableRandom random)
+    private static DictionaryDecoder decoder(ValueBuffer dictionary, DictionaryDecoder.Words words, Type type, int[] ids, SplittableRandom random)
             throws IOException
     {
         int bitWidth = 32 - Integer.numberOfLeadingZeros(Math.max(dictionary.count - 1, 0));
