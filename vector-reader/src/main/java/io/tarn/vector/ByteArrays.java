@@ -23,4 +23,32 @@ final class ByteArrays
     {
         return (long) LONG_LE.get(bytes, offset);
     }
+
+    static void putLongLE(byte[] bytes, int offset, long value)
+    {
+        LONG_LE.set(bytes, offset, value);
+    }
+
+    /**
+     * Bytes a target array should have beyond the copied values for {@link #copy} to take its
+     * word-by-word path.
+     */
+    static final int COPY_SLACK = Long.BYTES;
+
+    /**
+     * {@code System.arraycopy} for short values between different arrays: copies 8-byte words
+     * when both arrays extend at least 8 bytes past the value, so the bytes after the copied
+     * value in {@code target} may be overwritten with garbage (callers write values in
+     * ascending order, each overwriting that tail).
+     */
+    static void copy(byte[] source, int sourceOffset, byte[] target, int targetOffset, int length)
+    {
+        if (length <= 64 && sourceOffset <= source.length - length - Long.BYTES && targetOffset <= target.length - length - Long.BYTES) {
+            for (int k = 0; k < length; k += Long.BYTES) {
+                LONG_LE.set(target, targetOffset + k, (long) LONG_LE.get(source, sourceOffset + k));
+            }
+            return;
+        }
+        System.arraycopy(source, sourceOffset, target, targetOffset, length);
+    }
 }

@@ -56,6 +56,7 @@ final class ColumnReader
     private int dataPageIndex;
     private long pagesRowStart;
     private ValueBuffer dictionary;
+    private DictionaryDecoder.Words dictionaryWords;
     private PageHeader pendingHeader;
     private int pendingBodyOffset;
     private byte[] pageBuffer = new byte[0];
@@ -75,6 +76,8 @@ final class ColumnReader
     private final int[] windowDefinitions = new int[WINDOW];
     private int windowPosition;
     private int windowLength;
+    // the definition level of every entry of the window when they all come from one RLE run, else -1
+    private int windowLevel = -1;
 
     ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
     {
@@ -193,7 +196,10 @@ final class ColumnReader
             }
             int count = i - start;
             int nonNull = count;
-            if (maxDefinition > 0) {
+            if (maxDefinition > 0 && windowLevel >= 0) {
+                nonNull = windowLevel == maxDefinition ? count : 0;
+            }
+            else if (maxDefinition > 0) {
                 nonNull = 0;
                 int[] levels = windowDefinitions;
                 int max = maxDefinition;
@@ -244,7 +250,18 @@ final class ColumnReader
             }
         }
         firstWindow = false;
-        if (maxDefinition > 0) {
+        windowLevel = -1;
+        if (maxDefinition > 0 && definitionDecoder.runLength() >= n && definitionDecoder.isRle()) {
+            // the common case of a page without nulls (or only nulls): one run, checked once
+            int level = definitionDecoder.rleValue();
+            if (Integer.compareUnsigned(level, maxDefinition) > 0) {
+                throw new CorruptDataException("Definition level " + level + " is above the maximum " + maxDefinition);
+            }
+            Arrays.fill(windowDefinitions, 0, n, level);
+            definitionDecoder.consumeRle(n);
+            windowLevel = level;
+        }
+        else if (maxDefinition > 0) {
             definitionDecoder.read(windowDefinitions, 0, n);
             for (int k = 0; k < n; k++) {
                 if (Integer.compareUnsigned(windowDefinitions[k], maxDefinition) > 0) {
@@ -383,6 +400,9 @@ final class ColumnReader
         ValueBuffer decoded = new ValueBuffer();
         PlainDecoders.create(type, typeLength, body, bodyStart, bodyStart + header.getUncompressed_page_size()).read(decoded, count);
         dictionary = decoded;
+        if (type == Type.BYTE_ARRAY || type == Type.FIXED_LEN_BYTE_ARRAY) {
+            dictionaryWords = new DictionaryDecoder.Words(decoded);
+        }
     }
 
     private byte[] decompress(PageHeader header, int offset, int compressedSize, int uncompressedSize, boolean own)
@@ -542,7 +562,7 @@ final class ColumnReader
                 if (dictionary == null) {
                     throw new CorruptDataException("Dictionary-encoded page without a dictionary page");
                 }
-                yield new DictionaryDecoder(dictionary, type, data, position, end);
+                yield new DictionaryDecoder(dictionary, dictionaryWords, type, data, position, end);
             }
             case RLE -> {
                 if (type != Type.BOOLEAN) {

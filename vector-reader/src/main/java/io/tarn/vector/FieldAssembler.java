@@ -1,6 +1,7 @@
 package io.tarn.vector;
 
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
@@ -115,37 +116,53 @@ abstract class FieldAssembler
             int entries = reader.entries;
             int maxDefinition = reader.maxDefinition();
             int[] definitions = reader.definitions;
+            // first, as conversions to text change the byte count the vector is sized for
+            converter.convert(values);
             // positions[k] = slot of the k-th value; null when every entry is a slot with a value
             int[] slotOfValue = null;
+            // the validity bits, when already written while finding the slots
+            boolean validityDone = false;
             if (values.count != slots || (maxDefinition > 0 && entries != slots)) {
                 if (positions.length < values.count) {
                     positions = new int[ValueBuffer.grow(positions.length, values.count)];
                 }
                 slotOfValue = positions;
-                int slot = 0;
-                int value = 0;
-                for (int e = 0; e < entries; e++) {
-                    int definition = definitions[e];
-                    if (definition >= minDefinition) {
-                        if (definition == maxDefinition) {
-                            if (value >= values.count) {
-                                throw new CorruptDataException("More defined levels than values");
-                            }
-                            slotOfValue[value++] = slot;
-                        }
-                        slot++;
+                if (minDefinition == 0 && reader.maxRepetition() == 0 && entries == slots) {
+                    // flat column: entry e is slot e; validity is written a byte at a time on the way
+                    if (!converter.isVariableWidth()) {
+                        ensureFixedCapacity((BaseFixedWidthVector) vector, slots);
                     }
+                    else {
+                        ensureVariableCapacity((BaseVariableWidthVector) vector, values.byteCount(), slots);
+                    }
+                    flatSlots(definitions, maxDefinition, slots, values.count, slotOfValue, vector.getValidityBuffer());
+                    validityDone = true;
                 }
-                if (slot != slots || value != values.count) {
-                    throw new CorruptDataException("Levels describe " + slot + " slots and " + value + " values, expected " + slots + " and " + values.count);
+                else {
+                    int slot = 0;
+                    int value = 0;
+                    for (int e = 0; e < entries; e++) {
+                        int definition = definitions[e];
+                        if (definition >= minDefinition) {
+                            if (definition == maxDefinition) {
+                                if (value >= values.count) {
+                                    throw new CorruptDataException("More defined levels than values");
+                                }
+                                slotOfValue[value++] = slot;
+                            }
+                            slot++;
+                        }
+                    }
+                    if (slot != slots || value != values.count) {
+                        throw new CorruptDataException("Levels describe " + slot + " slots and " + value + " values, expected " + slots + " and " + values.count);
+                    }
                 }
             }
             else if (maxDefinition > 0 && entries != values.count) {
                 throw new CorruptDataException("Levels and values disagree");
             }
-            converter.convert(values);
             if (converter.isVariableWidth()) {
-                writeVariable((BaseVariableWidthVector) vector, values, slotOfValue, slots);
+                writeVariable((BaseVariableWidthVector) vector, values, slotOfValue, slots, validityDone);
                 return;
             }
             BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
@@ -154,56 +171,104 @@ abstract class FieldAssembler
             if (converter.needsZeroedData()) {
                 fixed.getDataBuffer().setZero(0, (slots + 7L) / 8);
             }
-            setValidity(validity, slotOfValue, values.count, slots);
+            if (!validityDone) {
+                setValidity(validity, slotOfValue, values.count, slots);
+            }
             converter.scatter(fixed, values, slotOfValue);
             fixed.setValueCount(slots);
         }
 
-        private static void setValidity(ArrowBuf validity, int[] slotOfValue, int count, int slots)
+        /**
+         * The slots of the values of a flat column (entry {@code e} is slot {@code e}, a value
+         * where its definition level is the maximum), and its validity bits from the same pass.
+         */
+        static void flatSlots(int[] definitions, int maxDefinition, int slots, int count, int[] slotOfValue, ArrowBuf validity)
         {
-            if (slotOfValue == null) {
-                // all slots valid: whole bytes of ones, then the tail bits
-                int fullBytes = slots >>> 3;
-                for (int i = 0; i < fullBytes; i++) {
-                    validity.setByte(i, 0xFF);
+            checkValidityCapacity(validity, slots);
+            long address = validity.memoryAddress();
+            int value = 0;
+            for (int base = 0; base < slots; base += 8) {
+                int limit = Math.min(8, slots - base);
+                int bits = 0;
+                for (int k = 0; k < limit; k++) {
+                    if (definitions[base + k] == maxDefinition) {
+                        if (value >= count) {
+                            throw new CorruptDataException("More defined levels than values");
+                        }
+                        bits |= 1 << k;
+                        slotOfValue[value++] = base + k;
+                    }
                 }
-                if ((slots & 7) != 0) {
-                    validity.setByte(fullBytes, (1 << (slots & 7)) - 1);
-                }
-                return;
+                MemoryUtil.putByte(address + (base >>> 3), (byte) bits);
             }
-            prepareValidity(validity, slots);
-            for (int k = 0; k < count; k++) {
-                BitVectorHelper.setBit(validity, slotOfValue[k]);
+            if (value != count) {
+                throw new CorruptDataException("Levels describe " + value + " values, expected " + count);
             }
         }
 
-        private static void writeVariable(BaseVariableWidthVector vector, ValueBuffer values, int[] slotOfValue, int slots)
+        private static void checkValidityCapacity(ArrowBuf validity, int slots)
         {
-            long bytes = values.byteCount();
-            if (vector.getValueCapacity() < slots || vector.getDataBuffer().capacity() < bytes || vector.getOffsetBuffer().capacity() == 0) {
+            if (validity.capacity() < (slots + 7L) / 8) {
+                throw new IllegalStateException("Validity buffer of " + validity.capacity() + " bytes cannot hold " + slots + " slots");
+            }
+        }
+
+        private static void setValidity(ArrowBuf validity, int[] slotOfValue, int count, int slots)
+        {
+            checkValidityCapacity(validity, slots);
+            long address = validity.memoryAddress();
+            if (slotOfValue == null) {
+                // all slots valid: whole bytes of ones, then the tail bits
+                int fullBytes = slots >>> 3;
+                MemoryUtil.setMemory(address, fullBytes, (byte) 0xFF);
+                if ((slots & 7) != 0) {
+                    MemoryUtil.putByte(address + fullBytes, (byte) ((1 << (slots & 7)) - 1));
+                }
+                return;
+            }
+            MemoryUtil.setMemory(address, (slots + 7L) / 8, (byte) 0);
+            for (int k = 0; k < count; k++) {
+                int slot = slotOfValue[k];
+                long at = address + (slot >>> 3);
+                MemoryUtil.putByte(at, (byte) (MemoryUtil.getByte(at) | (1 << (slot & 7))));
+            }
+        }
+
+        static void ensureVariableCapacity(BaseVariableWidthVector vector, long bytes, int slots)
+        {
+            if (vector.getValueCapacity() < slots || vector.getDataBuffer().capacity() < bytes || vector.getOffsetBuffer().capacity() < 4L * (slots + 1)) {
                 vector.clear();
                 vector.allocateNew(Math.max(bytes, 1), Math.max(slots, 1));
             }
-            ArrowBuf offsets = vector.getOffsetBuffer();
+        }
+
+        private static void writeVariable(BaseVariableWidthVector vector, ValueBuffer values, int[] slotOfValue, int slots, boolean validityDone)
+        {
+            long bytes = values.byteCount();
+            ensureVariableCapacity(vector, bytes, slots);
+            long offsets = vector.getOffsetBuffer().memoryAddress();
             int[] denseOffsets = values.offsets;
             if (slotOfValue == null) {
                 for (int i = 0; i <= slots; i++) {
-                    offsets.setInt(4L * i, denseOffsets[i]);
+                    MemoryUtil.putInt(offsets + 4L * i, denseOffsets[i]);
                 }
             }
             else {
+                // slot s ends where the values up to and including slot s end
                 int value = 0;
-                offsets.setInt(0, 0);
+                int count = values.count;
+                MemoryUtil.putInt(offsets, 0);
                 for (int slot = 0; slot < slots; slot++) {
-                    if (value < values.count && slotOfValue[value] == slot) {
+                    if (value < count && slotOfValue[value] == slot) {
                         value++;
                     }
-                    offsets.setInt(4L * (slot + 1), denseOffsets[value]);
+                    MemoryUtil.putInt(offsets + 4L * (slot + 1), denseOffsets[value]);
                 }
             }
             vector.getDataBuffer().setBytes(0, values.bytes, 0, bytes);
-            setValidity(vector.getValidityBuffer(), slotOfValue, values.count, slots);
+            if (!validityDone) {
+                setValidity(vector.getValidityBuffer(), slotOfValue, values.count, slots);
+            }
             vector.setLastSet(slots - 1);
             vector.setValueCount(slots);
         }

@@ -4,6 +4,7 @@ import io.tarn.types.AtomicType;
 import io.tarn.types.DataType;
 import io.tarn.types.TypeRoot;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -42,6 +43,16 @@ final class LeafConverter
     private final Conversion conversion;
     private final long factor;
     private final int rescale;
+    private static final long[] LONG_POWERS_OF_TEN = new long[19];
+
+    static {
+        long power = 1;
+        for (int i = 0; i < LONG_POWERS_OF_TEN.length; i++) {
+            LONG_POWERS_OF_TEN[i] = power;
+            power *= 10;
+        }
+    }
+
     private long[] high = new long[0];
 
     private LeafConverter(Target target, Conversion conversion, long factor, int rescale)
@@ -302,6 +313,10 @@ final class LeafConverter
                 }
             }
             case INT_DECIMAL -> {
+                if (rescale == 0) {
+                    // scatter sign-extends the ints straight into the vector
+                    return;
+                }
                 long[] out = ensureLongs(values, count);
                 int[] in = values.ints;
                 for (int i = 0; i < count; i++) {
@@ -309,7 +324,12 @@ final class LeafConverter
                 }
                 rescaleLongs(values, count);
             }
-            case LONG_DECIMAL -> rescaleLongs(values, count);
+            case LONG_DECIMAL -> {
+                if (rescale != 0) {
+                    // with the file's scale, scatter sign-extends the longs straight into the vector
+                    rescaleLongs(values, count);
+                }
+            }
             case BINARY_DECIMAL -> binaryDecimals(values, count);
             case INT_TO_STRING, LONG_TO_STRING, FLOAT_TO_STRING, DOUBLE_TO_STRING -> numbersToStrings(values, count);
         }
@@ -383,14 +403,17 @@ final class LeafConverter
     {
         long[] low = values.longs;
         long[] highs = ensureHigh(count);
-        if (rescale == 0) {
-            for (int i = 0; i < count; i++) {
-                highs[i] = low[i] >> 63;
-            }
-            return;
-        }
+        long factor = rescale <= 18 ? LONG_POWERS_OF_TEN[rescale] : 0;
         for (int i = 0; i < count; i++) {
-            setDecimal(BigInteger.valueOf(low[i]).multiply(BigInteger.TEN.pow(rescale)), low, highs, i);
+            long value = low[i];
+            long product = value * factor;
+            if (factor != 0 && Math.multiplyHigh(value, factor) == (product >> 63)) {
+                low[i] = product;
+                highs[i] = product >> 63;
+            }
+            else {
+                setDecimal(BigInteger.valueOf(value).multiply(BigInteger.TEN.pow(rescale)), low, highs, i);
+            }
         }
     }
 
@@ -441,7 +464,8 @@ final class LeafConverter
     /**
      * Writes the converted values into slots of {@code vector}: value {@code k} goes to slot
      * {@code positions[k]}, or to slot {@code k} when {@code positions} is null. The vector has
-     * capacity for the slots and its validity is already set.
+     * capacity for the slots (its data buffer is written through its address, unchecked) and its
+     * validity is already set.
      */
     void scatter(FieldVector vector, ValueBuffer values, int[] positions)
     {
@@ -450,6 +474,7 @@ final class LeafConverter
             throw new IllegalStateException("Variable-width values are written by the leaf writer");
         }
         ArrowBuf data = ((BaseFixedWidthVector) vector).getDataBuffer();
+        long address = data.memoryAddress();
         switch (target) {
             case BIT -> {
                 int[] in = values.ints;
@@ -462,28 +487,16 @@ final class LeafConverter
             }
             case INT8 -> {
                 int[] in = values.ints;
-                if (positions == null) {
-                    for (int i = 0; i < count; i++) {
-                        data.setByte(i, in[i]);
-                    }
-                }
-                else {
-                    for (int i = 0; i < count; i++) {
-                        data.setByte(positions[i], in[i]);
-                    }
+                for (int i = 0; i < count; i++) {
+                    long slot = positions == null ? i : positions[i];
+                    MemoryUtil.putByte(address + slot, (byte) in[i]);
                 }
             }
             case INT16 -> {
                 int[] in = values.ints;
-                if (positions == null) {
-                    for (int i = 0; i < count; i++) {
-                        data.setShort(2L * i, (short) in[i]);
-                    }
-                }
-                else {
-                    for (int i = 0; i < count; i++) {
-                        data.setShort(2L * positions[i], (short) in[i]);
-                    }
+                for (int i = 0; i < count; i++) {
+                    long slot = positions == null ? i : positions[i];
+                    MemoryUtil.putShort(address + 2 * slot, (short) in[i]);
                 }
             }
             case INT32, FLOAT32 -> {
@@ -494,7 +507,7 @@ final class LeafConverter
                 }
                 else {
                     for (int i = 0; i < count; i++) {
-                        data.setInt(4L * positions[i], in[i]);
+                        MemoryUtil.putInt(address + 4L * positions[i], in[i]);
                     }
                 }
             }
@@ -505,17 +518,37 @@ final class LeafConverter
                 }
                 else {
                     for (int i = 0; i < count; i++) {
-                        data.setLong(8L * positions[i], in[i]);
+                        MemoryUtil.putLong(address + 8L * positions[i], in[i]);
                     }
                 }
             }
             case DECIMAL128 -> {
-                long[] in = values.longs;
-                long[] highs = high;
-                for (int i = 0; i < count; i++) {
-                    long slot = positions == null ? i : positions[i];
-                    data.setLong(16 * slot, in[i]);
-                    data.setLong(16 * slot + 8, highs[i]);
+                if (rescale == 0 && conversion == Conversion.INT_DECIMAL) {
+                    int[] in = values.ints;
+                    for (int i = 0; i < count; i++) {
+                        long at = address + 16L * (positions == null ? i : positions[i]);
+                        long value = in[i];
+                        MemoryUtil.putLong(at, value);
+                        MemoryUtil.putLong(at + 8, value >> 63);
+                    }
+                }
+                else if (rescale == 0 && conversion == Conversion.LONG_DECIMAL) {
+                    long[] in = values.longs;
+                    for (int i = 0; i < count; i++) {
+                        long at = address + 16L * (positions == null ? i : positions[i]);
+                        long value = in[i];
+                        MemoryUtil.putLong(at, value);
+                        MemoryUtil.putLong(at + 8, value >> 63);
+                    }
+                }
+                else {
+                    long[] in = values.longs;
+                    long[] highs = high;
+                    for (int i = 0; i < count; i++) {
+                        long at = address + 16L * (positions == null ? i : positions[i]);
+                        MemoryUtil.putLong(at, in[i]);
+                        MemoryUtil.putLong(at + 8, highs[i]);
+                    }
                 }
             }
             default -> throw new IllegalStateException("Unexpected target " + target);

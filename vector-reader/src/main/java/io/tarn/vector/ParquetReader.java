@@ -92,6 +92,9 @@ public final class ParquetReader
     private final boolean compactible;
     private int[] keep;
     private int keepCount = -1;
+    // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
+    private long[] runGaps = new long[16];
+    private int[] runRows = new int[16];
     private boolean closed;
 
     private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator)
@@ -289,25 +292,43 @@ public final class ParquetReader
                 return window;
             }
         }
+        // sparse: find the batch's selected runs first, then walk each column through all of them
+        // in one go (skip the gap, read the run), which keeps one decoder hot at a time
+        int runs = 0;
         int out = 0;
-        while (out < batchSize && position < rowGroupRows) {
-            long next = rowGroupSelection.nextValue((int) position);
+        long cursor = position;
+        while (out < batchSize && cursor < rowGroupRows) {
+            long next = rowGroupSelection.nextValue((int) cursor);
             if (next < 0 || next >= rowGroupRows) {
-                counters.rowsSkippedBySelection += rowGroupRows - position;
-                position = rowGroupRows;
+                counters.rowsSkippedBySelection += rowGroupRows - cursor;
+                cursor = rowGroupRows;
                 break;
             }
-            if (next > position) {
-                skipAll(next - position);
-                counters.rowsSkippedBySelection += next - position;
-                position = next;
+            long runEnd = Math.min(rowGroupSelection.nextAbsentValue((int) next), rowGroupRows);
+            int rows = (int) Math.min(runEnd - next, batchSize - out);
+            if (runs == runGaps.length) {
+                runGaps = Arrays.copyOf(runGaps, runs * 2);
+                runRows = Arrays.copyOf(runRows, runs * 2);
             }
-            long runEnd = Math.min(rowGroupSelection.nextAbsentValue((int) position), rowGroupRows);
-            int rows = (int) Math.min(runEnd - position, batchSize - out);
-            readAll(rows);
-            position += rows;
+            runGaps[runs] = next - cursor;
+            runRows[runs] = rows;
+            runs++;
+            counters.rowsSkippedBySelection += next - cursor;
+            cursor = next + rows;
             out += rows;
         }
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            ColumnReader reader = readers[leaf];
+            for (int run = 0; run < runs; run++) {
+                if (runGaps[run] > 0) {
+                    reader.skipRows(runGaps[run]);
+                }
+                reader.readRows(runRows[run]);
+            }
+        }
+        activeColumn = null;
+        position = cursor;
         return out;
     }
 
@@ -334,15 +355,6 @@ public final class ParquetReader
         for (int leaf : neededLeaves) {
             activeColumn = footer.leaves().get(leaf).name();
             readers[leaf].readRows(rows);
-        }
-        activeColumn = null;
-    }
-
-    private void skipAll(long rows)
-    {
-        for (int leaf : neededLeaves) {
-            activeColumn = footer.leaves().get(leaf).name();
-            readers[leaf].skipRows(rows);
         }
         activeColumn = null;
     }

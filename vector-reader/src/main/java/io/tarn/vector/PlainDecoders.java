@@ -2,6 +2,9 @@ package io.tarn.vector;
 
 import org.apache.parquet.format.Type;
 
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+
 /**
  * PLAIN decoders, one per physical type: fixed-width little-endian values back to back,
  * BOOLEAN bit-packed LSB first, BYTE_ARRAY as int32 length + bytes, INT96 as 8-byte nanos of day
@@ -11,6 +14,8 @@ final class PlainDecoders
 {
     static final long JULIAN_EPOCH_DAY = 2_440_588;
     static final long NANOS_PER_DAY = 86_400_000_000_000L;
+    // from this many values on, fixed-width values are copied through a buffer view in bulk
+    private static final int BULK = 32;
 
     private PlainDecoders() {}
 
@@ -66,9 +71,15 @@ final class PlainDecoders
             int[] target = out.ints(count);
             int base = out.count;
             int pos = position;
-            for (int i = 0; i < count; i++) {
-                target[base + i] = ByteArrays.intLE(data, pos);
-                pos += 4;
+            if (count >= BULK) {
+                ByteBuffer.wrap(data, pos, 4 * count).slice().order(ByteOrder.LITTLE_ENDIAN).asIntBuffer().get(target, base, count);
+                pos += 4 * count;
+            }
+            else {
+                for (int i = 0; i < count; i++) {
+                    target[base + i] = ByteArrays.intLE(data, pos);
+                    pos += 4;
+                }
             }
             position = pos;
             out.count += count;
@@ -103,9 +114,15 @@ final class PlainDecoders
             long[] target = out.longs(count);
             int base = out.count;
             int pos = position;
-            for (int i = 0; i < count; i++) {
-                target[base + i] = ByteArrays.longLE(data, pos);
-                pos += 8;
+            if (count >= BULK) {
+                ByteBuffer.wrap(data, pos, 8 * count).slice().order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().get(target, base, count);
+                pos += 8 * count;
+            }
+            else {
+                for (int i = 0; i < count; i++) {
+                    target[base + i] = ByteArrays.longLE(data, pos);
+                    pos += 8;
+                }
             }
             position = pos;
             out.count += count;
@@ -212,27 +229,24 @@ final class PlainDecoders
         @Override
         public void read(ValueBuffer out, int count)
         {
-            // first pass finds the total size so that the target grows once
-            int pos = position;
-            long total = 0;
-            for (int i = 0; i < count; i++) {
-                checkAvailable(pos, end, 4);
-                int length = ByteArrays.intLE(data, pos);
-                if (length < 0 || length > end - pos - 4) {
-                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
-                }
-                pos += 4 + length;
-                total += length;
-            }
+            // the values of the rest of the page fit in its remaining bytes: the target grows once
             int[] offsets = out.offsets(count);
-            byte[] target = out.bytes((int) Math.min(total, Integer.MAX_VALUE));
+            byte[] target = out.bytes(end - position + ByteArrays.COPY_SLACK);
             int base = out.count;
             int write = offsets[base];
-            pos = position;
+            int pos = position;
+            byte[] source = data;
             for (int i = 0; i < count; i++) {
-                int length = ByteArrays.intLE(data, pos);
-                System.arraycopy(data, pos + 4, target, write, length);
-                pos += 4 + length;
+                if (pos > end - 4) {
+                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
+                }
+                int length = ByteArrays.intLE(source, pos);
+                pos += 4;
+                if (length < 0 || length > end - pos) {
+                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
+                }
+                ByteArrays.copy(source, pos, target, write, length);
+                pos += length;
                 write += length;
                 offsets[base + i + 1] = write;
             }
@@ -243,14 +257,20 @@ final class PlainDecoders
         @Override
         public void skip(int count)
         {
+            // only the lengths are read
+            int pos = position;
             for (int i = 0; i < count; i++) {
-                checkAvailable(position, end, 4);
-                int length = ByteArrays.intLE(data, position);
-                if (length < 0 || length > end - position - 4) {
+                if (pos > end - 4) {
+                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
+                }
+                int length = ByteArrays.intLE(data, pos);
+                pos += 4;
+                if (length < 0 || length > end - pos) {
                     throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
                 }
-                position += 4 + length;
+                pos += length;
             }
+            position = pos;
         }
     }
 

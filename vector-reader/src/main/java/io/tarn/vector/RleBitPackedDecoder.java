@@ -160,9 +160,65 @@ final class RleBitPackedDecoder
     }
 
     /**
+     * Values left in the current run, starting the next run when the current one is used up;
+     * {@link #isRle()} and {@link #rleValue()} then describe it. Lets callers handle whole RLE
+     * runs at once instead of value by value.
+     */
+    int runLength()
+    {
+        if (runRemaining == 0) {
+            nextRun();
+        }
+        return runRemaining;
+    }
+
+    boolean isRle()
+    {
+        return rle;
+    }
+
+    int rleValue()
+    {
+        return rleValue;
+    }
+
+    /**
+     * Consumes {@code count <= runLength()} values of the current RLE run.
+     */
+    void consumeRle(int count)
+    {
+        runRemaining -= count;
+    }
+
+    /**
      * Unpacks the next group of 8 values into {@code target[offset, offset + 8)}.
      */
     private void unpack(int[] target, int offset)
+    {
+        int width = bitWidth;
+        int pos = position;
+        // a whole group is {@code width} bytes; 8-byte reads at bit offsets stay inside the array
+        if (width > 0 && pos <= end - width && pos <= data.length - width - Long.BYTES) {
+            long mask = (1L << width) - 1;
+            if (width <= 8) {
+                long word = ByteArrays.longLE(data, pos);
+                for (int i = 0; i < 8; i++) {
+                    target[offset + i] = (int) ((word >>> (i * width)) & mask);
+                }
+            }
+            else {
+                for (int i = 0; i < 8; i++) {
+                    int bit = i * width;
+                    target[offset + i] = (int) ((ByteArrays.longLE(data, pos + (bit >>> 3)) >>> (bit & 7)) & mask);
+                }
+            }
+            position = pos + width;
+            return;
+        }
+        unpackSlow(target, offset);
+    }
+
+    private void unpackSlow(int[] target, int offset)
     {
         if (bitWidth == 0) {
             java.util.Arrays.fill(target, offset, offset + 8, 0);

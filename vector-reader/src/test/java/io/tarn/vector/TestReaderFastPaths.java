@@ -1,0 +1,195 @@
+package io.tarn.vector;
+
+import io.tarn.types.DataField;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowType;
+import org.roaringbitmap.RoaringBitmap;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.DataProvider;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Flat columns of every fixed width and strings of every dictionary kernel, written by Paimon's
+ * Parquet writer with null patterns that put all-valid, all-null and mixed stretches across
+ * window (4096 levels), page and batch boundaries, read whole and under sparse and edge-case row
+ * selections; expected rows come from the rows Paimon wrote.
+ */
+public class TestReaderFastPaths
+{
+    private static final int ROWS = 14_000;
+    private static final RowType ROW_TYPE = RowType.of(
+            new org.apache.paimon.types.DataType[] {
+                    DataTypes.BIGINT().notNull(), DataTypes.INT(), DataTypes.BIGINT(), DataTypes.FLOAT(), DataTypes.DOUBLE(),
+                    DataTypes.DECIMAL(9, 2), DataTypes.DECIMAL(18, 2), DataTypes.DECIMAL(30, 2), DataTypes.DATE(),
+                    DataTypes.STRING(), DataTypes.STRING(), DataTypes.STRING(), DataTypes.STRING(), DataTypes.STRING(), DataTypes.BOOLEAN()},
+            new String[] {"id", "small_int", "random_long", "f", "d", "dec9", "dec18", "dec30", "day", "s8", "s16", "s32", "s64", "text", "flag"});
+    private static final String[] S8 = {"", "A", "AIR", "REG AIR", "TRUCK12!"};
+    private static final String[] S16 = {"COLLECT COD", "NONE", "TAKE BACK RETURN"};
+    private static final String[] S32 = {"DELIVER IN PERSON", "abcdefghijklmnopqrstuvwxyz012345", "short"};
+    private static final String[] S64 = {"a".repeat(33), "b".repeat(60), "c"};
+
+    private final RootAllocator allocator = new RootAllocator();
+    private final List<GenericRow> rows = rows();
+    private final List<String> expected = TestParquetReader.expected(rows, ROW_TYPE);
+    private final List<DataField> fields = ParquetTestFiles.tarnFields(ROW_TYPE);
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
+        allocator.close();
+    }
+
+    @DataProvider
+    public Object[][] layouts()
+    {
+        return new Object[][] {
+                // dictionary pages, falling back to plain pages in the same column chunk for the high-cardinality columns
+                {"true", "v1", "20000", "zstd"},
+                {"true", "v2", "1000", "zstd"},
+                {"false", "v1", "1500", "uncompressed"},
+                {"false", "v2", "20000", "zstd"},
+        };
+    }
+
+    @Test(dataProvider = "layouts")
+    public void testWholeFile(String dictionary, String writerVersion, String pageRows, String compression)
+            throws IOException
+    {
+        byte[] file = write(dictionary, writerVersion, pageRows, compression);
+        for (int batchSize : new int[] {1000, 4099, 20_000}) {
+            assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(batchSize)))
+                    .as("batch size %s", batchSize)
+                    .containsExactlyElementsOf(expected);
+        }
+    }
+
+    @Test(dataProvider = "layouts")
+    public void testSelections(String dictionary, String writerVersion, String pageRows, String compression)
+            throws IOException
+    {
+        byte[] file = write(dictionary, writerVersion, pageRows, compression);
+        SplittableRandom random = new SplittableRandom(dictionary.hashCode() + pageRows.hashCode());
+        RoaringBitmap twoPercent = new RoaringBitmap();
+        for (int i = 0; i < ROWS; i++) {
+            if (random.nextInt(50) == 0) {
+                twoPercent.add(i);
+            }
+        }
+        // runs starting and ending inside null stretches, valid stretches and at their edges
+        RoaringBitmap runs = new RoaringBitmap();
+        runs.add(4090L, 4100L);
+        runs.add(4999L, 5001L);
+        runs.add(7990L, 8003L);
+        runs.add(8500L, 8501L);
+        runs.add(11_000L, 12_500L);
+        runs.add(13_999L, 14_000L);
+        RoaringBitmap single = RoaringBitmap.bitmapOf(6000);
+        RoaringBitmap everyOther = new RoaringBitmap();
+        for (int i = 1; i < ROWS; i += 2) {
+            everyOther.add(i);
+        }
+        for (RoaringBitmap selection : List.of(twoPercent, runs, single, everyOther, new RoaringBitmap(), RoaringBitmap.bitmapOf(0, ROWS - 1))) {
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> wanted.add(expected.get(position)));
+            for (int batchSize : new int[] {7, 1024}) {
+                assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection)))
+                        .as("selection of %s rows, batch size %s", selection.getCardinality(), batchSize)
+                        .containsExactlyElementsOf(wanted);
+            }
+        }
+    }
+
+    private List<String> read(byte[] file, ParquetReadOptions options)
+            throws IOException
+    {
+        List<String> result = new ArrayList<>();
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            while (reader.nextBatch()) {
+                result.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));
+            }
+        }
+        return result;
+    }
+
+    private byte[] write(String dictionary, String writerVersion, String pageRows, String compression)
+    {
+        return ParquetTestFiles.write(ROW_TYPE, rows, Map.of(
+                "parquet.enable.dictionary", dictionary,
+                "parquet.writer.version", writerVersion,
+                "parquet.page.row.count.limit", pageRows,
+                "parquet.dictionary.page.size", "4096",
+                "parquet.block.size", "400000"), compression);
+    }
+
+    /**
+     * Null patterns by row: no nulls across the first window boundary, then all null for
+     * several windows, alternating, about 2% at random, no nulls but the very last row.
+     */
+    private static boolean isNull(int row, SplittableRandom random)
+    {
+        if (row < 5000) {
+            return false;
+        }
+        if (row < 8000) {
+            return true;
+        }
+        if (row < 9000) {
+            return row % 2 == 1;
+        }
+        if (row < 12_000) {
+            return random.nextInt(50) == 0;
+        }
+        return row == ROWS - 1;
+    }
+
+    private static List<GenericRow> rows()
+    {
+        SplittableRandom random = new SplittableRandom(20261129);
+        List<GenericRow> rows = new ArrayList<>();
+        for (int row = 0; row < ROWS; row++) {
+            Object[] values = new Object[ROW_TYPE.getFieldCount()];
+            values[0] = (long) row;
+            values[1] = random.nextInt(100) - 50;
+            values[2] = random.nextLong();
+            values[3] = (float) random.nextInt(20) / 4;
+            values[4] = random.nextDouble();
+            values[5] = Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextInt(2000) - 1000, 2), 9, 2);
+            values[6] = Decimal.fromBigDecimal(BigDecimal.valueOf(random.nextLong() % 1_000_000_000_000_000L, 2), 18, 2);
+            values[7] = Decimal.fromBigDecimal(new BigDecimal(new BigInteger(95, new java.util.Random(random.nextLong())).subtract(BigInteger.ONE.shiftLeft(94)), 2), 30, 2);
+            values[8] = 18_000 + random.nextInt(30);
+            values[9] = BinaryString.fromString(S8[random.nextInt(S8.length)]);
+            values[10] = BinaryString.fromString(S16[random.nextInt(S16.length)]);
+            values[11] = BinaryString.fromString(S32[random.nextInt(S32.length)]);
+            values[12] = BinaryString.fromString(S64[random.nextInt(S64.length)]);
+            StringBuilder text = new StringBuilder();
+            int length = random.nextInt(60);
+            for (int k = 0; k < length; k++) {
+                text.append((char) ('a' + random.nextInt(26)));
+            }
+            values[13] = BinaryString.fromString(text.toString());
+            values[14] = random.nextBoolean();
+            for (int column = 1; column < values.length; column++) {
+                if (isNull(row, random)) {
+                    values[column] = null;
+                }
+            }
+            rows.add(GenericRow.of(values));
+        }
+        return rows;
+    }
+}
