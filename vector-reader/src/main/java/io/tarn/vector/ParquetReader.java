@@ -86,6 +86,8 @@ public final class ParquetReader
     private long rowGroupStart;
     private long rowGroupRows;
     private long position;
+    // where in the row group the current batch began
+    private long batchStart;
     private RoaringBitmap rowGroupSelection;
     // dense windows of a row selection are decoded whole and compacted in place, when every
     // output vector allows it; keep[0, keepCount) are the kept rows of the last window
@@ -199,6 +201,39 @@ public final class ParquetReader
     }
 
     /**
+     * Writes the positions in the file of the current batch's rows, ascending, into
+     * {@code positions[0, root().getRowCount())}. A batch's rows are consecutive file rows unless
+     * a row selection or the page index left some out; they are then the selected rows of the
+     * stretch of the row group the batch covers.
+     */
+    public void batchPositions(int[] positions)
+            throws ParquetUnsupportedException
+    {
+        int rows = root.getRowCount();
+        if (positions.length < rows) {
+            throw new IllegalArgumentException("Room for " + positions.length + " positions, but the batch has " + rows + " rows");
+        }
+        if (rows == 0) {
+            return;
+        }
+        if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
+            throw new ParquetUnsupportedException("File " + file + " has more than 2^31 rows, beyond what a row position can address");
+        }
+        int first = (int) (rowGroupStart + batchStart);
+        if (rowGroupSelection == null) {
+            for (int i = 0; i < rows; i++) {
+                positions[i] = first + i;
+            }
+            return;
+        }
+        PeekableIntIterator selected = rowGroupSelection.getIntIterator();
+        selected.advanceIfNeeded((int) batchStart);
+        for (int i = 0; i < rows; i++) {
+            positions[i] = (int) rowGroupStart + selected.next();
+        }
+    }
+
+    /**
      * A snapshot of the counters so far.
      */
     public ReaderMetrics metrics()
@@ -267,6 +302,7 @@ public final class ParquetReader
 
     private int readBatchRows()
     {
+        batchStart = position;
         int batchSize = options.batchSize();
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();

@@ -226,6 +226,62 @@ public class TestParquetReader
     }
 
     @Test
+    public void testBatchPositionsNameTheFileRowsOfEachBatch()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING())));
+        List<GenericRow> rows = new TestDataGenerator(5).rows(rowType, 3000);
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of(
+                "parquet.page.row.count.limit", "100",
+                "parquet.block.size", "8000"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<String> expected = expected(rows, rowType);
+        FieldRef id = FieldRef.of(fields.get(0));
+        RoaringBitmap sparse = new RoaringBitmap();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(3);
+        for (int i = 0; i < rows.size(); i++) {
+            if (random.nextInt(i < 1500 ? 2 : 30) == 0) {
+                sparse.add(i);
+            }
+        }
+        RoaringBitmap dense = RoaringBitmap.bitmapOfRange(0, rows.size());
+        dense.remove(7);
+        dense.remove(2000, 2100);
+        List<ParquetReadOptions> cases = new ArrayList<>();
+        for (int batchSize : List.of(64, 500)) {
+            ParquetReadOptions plain = ParquetReadOptions.of(fields).withBatchSize(batchSize);
+            cases.add(plain);
+            cases.add(plain.withRowSelection(sparse));
+            cases.add(plain.withRowSelection(dense));
+            // the page index leaves out pages, the selection single rows
+            cases.add(plain.withFilter(Predicates.greaterOrEqual(id, 2450L)));
+            cases.add(plain.withFilter(Predicates.greaterOrEqual(id, 1450L)).withRowSelection(sparse));
+        }
+        for (ParquetReadOptions options : cases) {
+            int[] positions = new int[options.batchSize()];
+            int batches = 0;
+            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                int previous = -1;
+                while (reader.nextBatch()) {
+                    reader.batchPositions(positions);
+                    List<String> batch = ArrowRowFormatter.rows(reader.root(), fields);
+                    for (int row = 0; row < batch.size(); row++) {
+                        assertThat(positions[row]).as("%s, batch %s row %s", options, batches, row).isGreaterThan(previous);
+                        assertThat(batch.get(row)).as("%s, batch %s row %s", options, batches, row).isEqualTo(expected.get(positions[row]));
+                        int position = positions[row];
+                        options.rowSelection().ifPresent(selection -> assertThat(selection.contains(position)).isTrue());
+                        previous = positions[row];
+                    }
+                    batches++;
+                }
+            }
+            assertThat(batches).isPositive();
+        }
+    }
+
+    @Test
     public void testFilterSkipsRowGroupsAndPages()
             throws IOException
     {

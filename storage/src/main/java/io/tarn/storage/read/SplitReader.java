@@ -25,7 +25,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -338,42 +337,32 @@ public final class SplitReader
 
     /**
      * The positions of the rows of a file that satisfy the filter, from its filter columns alone:
-     * the other columns are then decoded only for these rows (late materialization). Read with
-     * only the selection (deletion vector, bitmap index) and no pruning, so that batch rows
-     * follow the selected positions one by one.
+     * the other columns are then decoded only for these rows (late materialization). The filter
+     * also prunes row groups and pages of the filter columns here, and the reader tells which file
+     * rows each batch holds.
      */
     private RoaringBitmap matchingRows(PlannedFile file, RoaringBitmap selection)
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();
         RoaringBitmap matches = new RoaringBitmap();
-        ParquetReadOptions options = ParquetReadOptions.of(filterColumns).withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE));
+        ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
+                .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
+                .withFilter(filter);
         if (selection != null) {
             options = options.withRowSelection(selection);
         }
-        PeekableIntIterator positions = selection == null ? null : selection.getIntIterator();
         try (ParquetReader reader = DataFileReaders.open(table, file, options, allocator)) {
-            int position = 0;
+            int[] positions = new int[0];
             while (DataFileReaders.nextBatch(table, reader)) {
                 VectorSchemaRoot batch = reader.root();
                 int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId);
-                if (positions == null) {
-                    for (int row : selected) {
-                        matches.add(position + row);
-                    }
-                    position += batch.getRowCount();
-                    continue;
+                if (positions.length < batch.getRowCount()) {
+                    positions = new int[batch.getRowCount()];
                 }
-                int next = 0;
-                for (int row = 0; row < batch.getRowCount(); row++) {
-                    if (!positions.hasNext()) {
-                        throw new IllegalStateException("The Parquet reader returned more rows than the selection of " + file.file().fileName() + " holds");
-                    }
-                    int filePosition = positions.next();
-                    if (next < selected.length && selected[next] == row) {
-                        matches.add(filePosition);
-                        next++;
-                    }
+                reader.batchPositions(positions);
+                for (int row : selected) {
+                    matches.add(positions[row]);
                 }
             }
             ReaderMetrics filterMetrics = reader.metrics();
