@@ -30,6 +30,7 @@ import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.Type;
+import org.roaringbitmap.BatchIterator;
 import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -65,6 +66,8 @@ import static java.util.Objects.requireNonNull;
 public final class ParquetReader
         implements AutoCloseable
 {
+    private static final int POSITION_CHUNK = 256;
+
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
     private static final int MAX_DICTIONARY_BYTES = 1 << 20;
     private static final int MAX_DICTIONARY_VALUES = 100_000;
@@ -88,6 +91,7 @@ public final class ParquetReader
     private long position;
     // where in the row group the current batch began
     private long batchStart;
+    private int[] positionChunk;
     private RoaringBitmap rowGroupSelection;
     // dense windows of a row selection are decoded whole and compacted in place, when every
     // output vector allows it; keep[0, keepCount) are the kept rows of the last window
@@ -226,10 +230,23 @@ public final class ParquetReader
             }
             return;
         }
-        PeekableIntIterator selected = rowGroupSelection.getIntIterator();
+        // a batch iterator hands out runs of positions far faster than one value at a time
+        BatchIterator selected = rowGroupSelection.getBatchIterator();
         selected.advanceIfNeeded((int) batchStart);
-        for (int i = 0; i < rows; i++) {
-            positions[i] = (int) rowGroupStart + selected.next();
+        if (positionChunk == null) {
+            positionChunk = new int[POSITION_CHUNK];
+        }
+        int filled = 0;
+        while (filled < rows) {
+            int count = selected.nextBatch(positionChunk);
+            if (count == 0) {
+                throw new IllegalStateException("The row selection of " + file + " ends before the batch's " + rows + " rows");
+            }
+            int take = Math.min(count, rows - filled);
+            for (int i = 0; i < take; i++) {
+                positions[filled + i] = (int) rowGroupStart + positionChunk[i];
+            }
+            filled += take;
         }
     }
 

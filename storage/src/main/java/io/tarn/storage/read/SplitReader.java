@@ -26,6 +26,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.RoaringBitmapWriter;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -345,7 +346,8 @@ public final class SplitReader
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();
-        RoaringBitmap matches = new RoaringBitmap();
+        // positions arrive in ascending order, which the writer appends without searching
+        RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().get();
         ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
                 .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
                 .withFilter(filter);
@@ -368,7 +370,7 @@ public final class SplitReader
             ReaderMetrics filterMetrics = reader.metrics();
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
         }
-        return matches;
+        return matches.get();
     }
 
     private void closeCurrentFile()
