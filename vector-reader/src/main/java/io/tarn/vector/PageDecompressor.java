@@ -45,6 +45,14 @@ final class PageDecompressor
      */
     void decompress(byte[] input, int offset, int length, byte[] output, int uncompressedSize)
     {
+        if (length == 0) {
+            // parquet-mr stores the empty value section of a v2 page (all NULLs) as no bytes at
+            // all, not as an empty frame of the codec: there is nothing to decode
+            if (uncompressedSize != 0) {
+                throw new CorruptDataException(codec + " page has no compressed bytes, but its header says " + uncompressedSize + " uncompressed");
+            }
+            return;
+        }
         int produced;
         try {
             switch (codec) {

@@ -63,6 +63,9 @@ public class TestReaderFastPaths
                 {"true", "v2", "1000", "zstd"},
                 {"false", "v1", "1500", "uncompressed"},
                 {"false", "v2", "20000", "zstd"},
+                // all-NULL v2 pages have an empty value section, stored without a codec frame
+                {"true", "v2", "1000", "snappy"},
+                {"false", "v2", "20000", "gzip"},
         };
     }
 
