@@ -347,6 +347,9 @@ public final class TrinoServer
                 "discovery.uri=http://127.0.0.1:" + port,
                 "plugin.dir=" + plugins,
                 "catalog.config-dir=" + etc.resolve("catalog"),
+                // the only node is the coordinator itself: on a starved machine a late heartbeat to
+                // itself marked it failed, and queries failed with "No nodes available"
+                "failure-detector.enabled=false",
                 // one node: no spilling, no fault-tolerant exchange, the web UI stays quiet
                 "query.max-memory=" + halfOf(config.heap()),
                 "query.max-memory-per-node=" + halfOf(config.heap()));
