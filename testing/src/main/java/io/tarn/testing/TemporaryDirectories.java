@@ -25,6 +25,26 @@ public final class TemporaryDirectories
     }
 
     /**
+     * Copies {@code source} and all below it to {@code target}, e.g. a table to corrupt without
+     * touching the shared original.
+     */
+    public static void copyRecursively(Path source, Path target)
+            throws IOException
+    {
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                }
+                else {
+                    Files.copy(path, destination);
+                }
+            }
+        }
+    }
+
+    /**
      * Deletes {@code directory} and all below it; does nothing for null or a missing directory.
      */
     public static void deleteRecursively(Path directory)

@@ -35,7 +35,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.OptionalLong;
-import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -154,17 +153,7 @@ public class TestDeletionVectorReader
     {
         Path source = warehouse.resolve("ref.db/pk_dv");
         Path target = warehouse.resolve("ref.db/pk_dv_bad_vector");
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                }
-                else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
+        TemporaryDirectories.copyRecursively(source, target);
         PaimonTable table = table(warehouse.toString(), "ref.pk_dv_bad_vector");
         PlannedFile file = filesWithVectors(table).get(0);
         DeletionFile range = file.deletionFile().orElseThrow();

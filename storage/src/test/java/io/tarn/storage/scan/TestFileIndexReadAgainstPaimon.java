@@ -213,7 +213,7 @@ public class TestFileIndexReadAgainstPaimon
     {
         PaimonTable separate = table(SEPARATE);
         Path copy = warehouse.resolve("ref.db").resolve("append_file_index_files_off");
-        copyDirectory(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
+        TemporaryDirectories.copyRecursively(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
         Path schemaFile = copy.resolve("schema").resolve("schema-0");
         Files.writeString(schemaFile, Files.readString(schemaFile).replace("\"options\" : {", "\"options\" : {\n    \"file-index.read.enabled\" : \"false\","));
         PaimonTable off = table("ref.append_file_index_files_off");
@@ -267,7 +267,7 @@ public class TestFileIndexReadAgainstPaimon
     {
         String name = "corrupt_" + corruption.replace(' ', '_');
         Path copy = warehouse.resolve("ref.db").resolve(name);
-        copyDirectory(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
+        TemporaryDirectories.copyRecursively(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
         int corrupted = 0;
         try (var files = Files.walk(copy)) {
             for (Path file : files.filter(path -> path.toString().endsWith(".index")).toList()) {
@@ -427,21 +427,4 @@ public class TestFileIndexReadAgainstPaimon
     {
         return PaimonTable.load(catalog, Identifier.parse(name));
     }
-
-    static void copyDirectory(Path source, Path target)
-            throws IOException
-    {
-        try (var paths = Files.walk(source)) {
-            for (Path path : paths.toList()) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                }
-                else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
-    }
-
 }

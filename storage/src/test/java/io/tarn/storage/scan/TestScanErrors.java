@@ -22,7 +22,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -154,17 +153,7 @@ public class TestScanErrors
     {
         Path source = warehouse.resolve("ref.db/append_partitioned");
         Path target = warehouse.resolve("ref.db/" + name);
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                }
-                else {
-                    Files.copy(path, destination);
-                }
-            }
-        }
+        TemporaryDirectories.copyRecursively(source, target);
         return table(name);
     }
 

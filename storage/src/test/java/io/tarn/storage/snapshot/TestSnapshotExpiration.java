@@ -4,6 +4,7 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.TemporaryDirectories;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
@@ -135,7 +136,7 @@ public class TestSnapshotExpiration
     {
         Path warehouse = Path.of(paimon.warehouse());
         String copy = name + "_paimon";
-        copyDirectory(Path.of(paimon.tableRoot(name)), Path.of(paimon.tableRoot(copy)));
+        TemporaryDirectories.copyRecursively(Path.of(paimon.tableRoot(name)), Path.of(paimon.tableRoot(copy)));
         Map<String, CanonicalRows> before = new TreeMap<>();
         PaimonTable tarnTable = PaimonTable.load(catalog, new Identifier("db", name));
         for (long id : tarnTable.snapshotManager().listIds()) {
@@ -187,22 +188,6 @@ public class TestSnapshotExpiration
             return paths.filter(Files::isRegularFile)
                     .map(path -> root.relativize(path).toString())
                     .collect(Collectors.toCollection(TreeSet::new));
-        }
-    }
-
-    private static void copyDirectory(Path source, Path target)
-            throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path destination = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(destination);
-                }
-                else {
-                    Files.copy(path, destination);
-                }
-            }
         }
     }
 }
