@@ -266,8 +266,11 @@ public final class SplitReader
         currentReadsKinds = valueKindColumn >= 0 && chosen == null && mayHoldRetractions(meta);
         List<DataField> columns = currentReadsKinds ? readColumns : columnsWithoutKind;
         currentCopies = columns.size() != request.columns().size() || residualFilter.isPresent();
+        // statistics that prove every row of the file matches leave nothing to test, and nothing
+        // for the reader to prune (it would read the column indexes for it)
+        currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), fileStatistics().valueStats(file));
         ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
-        if (request.filter().isPresent()) {
+        if (request.filter().isPresent() && !currentFileAllMatch) {
             options = options.withFilter(request.filter().get());
         }
         currentFileRowsDeleted = 0;
@@ -280,8 +283,6 @@ public final class SplitReader
             selection.andNot(deleted);
             currentFileRowsDeleted = deleted.getLongCardinality();
         }
-        // statistics that prove every row of the file matches leave nothing to test
-        currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), fileStatistics().valueStats(file));
         boolean selectionExact = false;
         if (indexFilter.isPresent() && !currentFileAllMatch) {
             FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
