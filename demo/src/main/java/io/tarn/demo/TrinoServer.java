@@ -346,13 +346,23 @@ public final class TrinoServer
                 "http-server.http.port=" + port,
                 "discovery.uri=http://127.0.0.1:" + port,
                 "plugin.dir=" + plugins,
-                "catalog.config-dir=" + etc.resolve("catalog"),
-                // the only node is the coordinator itself: on a starved machine a late heartbeat to
-                // itself marked it failed, and queries failed with "No nodes available"
+                // with static catalogs the coordinator learns which nodes serve a catalog from its own
+                // announcement, re-read every 5 s: for those first seconds 'SELECT 1' answers but every
+                // table scan fails with "No nodes available". Dynamic management serves every catalog on
+                // every node, which is the truth for one node; the catalogs still come from the files below
+                "catalog.management=dynamic",
+                "catalog.store=file",
+                // the only node is the coordinator itself: there is no other node to watch, and a
+                // heartbeat to itself that is late on a busy machine must not take it out of service
                 "failure-detector.enabled=false",
                 // one node: no spilling, no fault-tolerant exchange, the web UI stays quiet
                 "query.max-memory=" + halfOf(config.heap()),
                 "query.max-memory-per-node=" + halfOf(config.heap()));
+        // the file catalog store reads the catalogs below; they are written from the configuration at
+        // every start, so CREATE CATALOG and DROP CATALOG are refused rather than silently undone
+        writeLines(etc.resolve("catalog-store.properties"),
+                "catalog.config-dir=" + etc.resolve("catalog"),
+                "catalog.read-only=true");
         // parquet-mr (inside the Hive plugin) logs every file it filters at INFO
         writeLines(etc.resolve("log.properties"), "io.trino=INFO", "org.apache.parquet=WARN");
         for (Map.Entry<String, Map<String, String>> catalog : config.catalogs().entrySet()) {
