@@ -2,6 +2,7 @@ package io.tarn.index.fileindex;
 
 import io.tarn.types.DataType;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 
 import static java.util.Objects.requireNonNull;
@@ -25,15 +26,25 @@ public final class BloomFilterIndex
 
     private final DataType type;
     private final int hashFunctions;
-    private final ByteBuffer bits;
+    private final BitSetBytes bits;
     private final int bitCount;
 
-    private BloomFilterIndex(DataType type, int hashFunctions, ByteBuffer bits)
+    private BloomFilterIndex(DataType type, int hashFunctions, BitSetBytes bits, int bitSetBytes)
     {
         this.type = type;
         this.hashFunctions = hashFunctions;
         this.bits = bits;
-        this.bitCount = bits.remaining() * Byte.SIZE;
+        this.bitCount = bitSetBytes * Byte.SIZE;
+    }
+
+    /**
+     * The bytes of the bit set, by index.
+     */
+    @FunctionalInterface
+    private interface BitSetBytes
+    {
+        byte byteAt(int index)
+                throws IOException;
     }
 
     /**
@@ -43,35 +54,73 @@ public final class BloomFilterIndex
             throws CorruptIndexException
     {
         requireNonNull(type, "type is null");
+        checkType(type);
+        // a payload too short for the count is refused by checkHeader, whatever count is passed
+        int hashFunctions = checkHeader(payload.remaining(), payload.remaining() >= 4 ? payload.getInt(payload.position()) : 0);
+        ByteBuffer bits = payload.slice();
+        bits.position(4);
+        ByteBuffer bitSet = bits.slice();
+        return new BloomFilterIndex(type, hashFunctions, bitSet::get, bitSet.remaining());
+    }
+
+    /**
+     * Reads only the payload's head now, and then for each probe the one byte that holds the
+     * probed bit: a lookup of one value in a filter of a few hundred kilobytes reads a few bytes.
+     */
+    public static BloomFilterIndex probing(DataType type, FileIndexFile container, FileIndexFile.Index index)
+            throws IOException
+    {
+        requireNonNull(type, "type is null");
+        requireNonNull(container, "container is null");
+        checkType(type);
+        byte[] head = new byte[4];
+        if (index.length() >= head.length) {
+            container.readPayload(index, 0, head, 0, head.length);
+        }
+        int hashFunctions = checkHeader(index.length(), ByteBuffer.wrap(head).getInt());
+        byte[] probe = new byte[1];
+        BitSetBytes bits = byteIndex -> {
+            container.readPayload(index, 4 + byteIndex, probe, 0, 1);
+            return probe[0];
+        };
+        return new BloomFilterIndex(type, hashFunctions, bits, index.length() - 4);
+    }
+
+    private static void checkType(DataType type)
+            throws CorruptIndexException
+    {
         if (!FileIndexHash.supports(type)) {
             throw new CorruptIndexException("Bloom filter index over a column of type " + type.asSqlString() + ", which has no Bloom filter hash");
         }
-        if (payload.remaining() < 5) {
-            throw new CorruptIndexException("Bloom filter index of " + payload.remaining() + " bytes is too short");
+    }
+
+    private static int checkHeader(int payloadLength, int hashFunctions)
+            throws CorruptIndexException
+    {
+        if (payloadLength < 5) {
+            throw new CorruptIndexException("Bloom filter index of " + payloadLength + " bytes is too short");
         }
-        int hashFunctions = payload.getInt(payload.position());
         if (hashFunctions < 1 || hashFunctions > MAX_HASH_FUNCTIONS) {
             throw new CorruptIndexException("Bloom filter index has " + hashFunctions + " hash functions");
         }
-        if ((long) (payload.remaining() - 4) * Byte.SIZE > Integer.MAX_VALUE) {
-            throw new CorruptIndexException("Bloom filter index of " + payload.remaining() + " bytes is larger than 2^31 bits");
+        if ((long) (payloadLength - 4) * Byte.SIZE > Integer.MAX_VALUE) {
+            throw new CorruptIndexException("Bloom filter index of " + payloadLength + " bytes is larger than 2^31 bits");
         }
-        ByteBuffer bits = payload.slice();
-        bits.position(4);
-        return new BloomFilterIndex(type, hashFunctions, bits.slice());
+        return hashFunctions;
     }
 
     /**
      * Whether a non-null value of the index's type may be among the inserted values.
      */
     public boolean mightContain(Object value)
+            throws IOException
     {
         long hash = FileIndexHash.hash(type, value);
         int hash1 = (int) hash;
         int hash2 = (int) (hash >>> 32);
         for (int i = 1; i <= hashFunctions; i++) {
             int bit = position(hash1, hash2, i, bitCount);
-            if ((bits.get(bit >>> 3) & (1 << (bit & 7))) == 0) {
+            if ((bits.byteAt(bit >>> 3) & (1 << (bit & 7))) == 0) {
                 return false;
             }
         }

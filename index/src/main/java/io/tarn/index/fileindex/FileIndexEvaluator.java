@@ -43,6 +43,10 @@ public final class FileIndexEvaluator
     private final FileIndexFile file;
     private final ColumnResolver columns;
     private final long rowCount;
+    // a Bloom filter larger than this per looked-up value is probed byte by byte rather than read
+    // whole: about the bytes a read of its own costs on a local file
+    static final int PROBED_PAYLOAD_BYTES_PER_VALUE = 64 * 1024;
+
     private final Map<FileIndexFile.Index, Object> readers = new HashMap<>();
     private int indexesUsed;
     private int indexesIgnored;
@@ -170,36 +174,31 @@ public final class FileIndexEvaluator
             return FileIndexResult.REMAIN;
         }
         if (index.type().equals(BloomFilterIndex.TYPE)) {
-            return bloom(predicate, (BloomFilterIndex) reader(index, type));
+            return bloom(predicate, index, type);
         }
         if (negation(predicate) && !exactKeys(predicate, type)) {
             // a timestamp key drops digits: removing the rows of a key would remove other values too
             return FileIndexResult.REMAIN;
         }
-        return bitmap(predicate, (BitmapIndex) reader(index, type), valueEqualityIsKeyEquality(type) && exactKeys(predicate, type));
+        return bitmap(predicate, bitmapReader(index, type), valueEqualityIsKeyEquality(type) && exactKeys(predicate, type));
     }
 
-    private Object reader(FileIndexFile.Index index, DataType type)
+    private BitmapIndex bitmapReader(FileIndexFile.Index index, DataType type)
             throws IOException
     {
-        Object reader = readers.get(index);
-        if (reader == null) {
-            if (index.type().equals(BloomFilterIndex.TYPE)) {
-                reader = BloomFilterIndex.read(type, file.payload(index));
+        BitmapIndex bitmap = (BitmapIndex) readers.get(index);
+        if (bitmap == null) {
+            bitmap = BitmapIndex.read(type, file.payload(index));
+            if (bitmap.rowCount() != rowCount) {
+                throw new CorruptIndexException("Bitmap index of column " + index.column() + " covers " + bitmap.rowCount() + " rows, but the data file has " + rowCount);
             }
-            else {
-                BitmapIndex bitmap = BitmapIndex.read(type, file.payload(index));
-                if (bitmap.rowCount() != rowCount) {
-                    throw new CorruptIndexException("Bitmap index of column " + index.column() + " covers " + bitmap.rowCount() + " rows, but the data file has " + rowCount);
-                }
-                reader = bitmap;
-            }
-            readers.put(index, reader);
+            readers.put(index, bitmap);
         }
-        return reader;
+        return bitmap;
     }
 
-    private FileIndexResult bloom(Predicate predicate, BloomFilterIndex bloom)
+    private FileIndexResult bloom(Predicate predicate, FileIndexFile.Index index, DataType type)
+            throws IOException
     {
         List<Object> values;
         if (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL) {
@@ -210,6 +209,15 @@ public final class FileIndexEvaluator
         }
         else {
             return FileIndexResult.REMAIN;
+        }
+        BloomFilterIndex bloom = (BloomFilterIndex) readers.get(index);
+        if (bloom == null) {
+            // a probe reads one byte per hash function: cheaper than the whole bit set while the
+            // set is much larger than the bytes probed plus the cost of a read each
+            bloom = index.length() >= (long) values.size() * PROBED_PAYLOAD_BYTES_PER_VALUE
+                    ? BloomFilterIndex.probing(type, file, index)
+                    : BloomFilterIndex.read(type, file.payload(index));
+            readers.put(index, bloom);
         }
         indexesUsed++;
         for (Object value : values) {

@@ -208,6 +208,25 @@ public final class FileIndexFile
     }
 
     /**
+     * Reads {@code length} bytes of an index's payload from {@code offset} into
+     * {@code buffer[bufferOffset..]}: for a reader that needs only a few bytes of a large payload.
+     */
+    public void readPayload(Index index, int offset, byte[] buffer, int bufferOffset, int length)
+            throws IOException
+    {
+        if (offset < 0 || length < 0 || offset > index.length() - length || index.empty()) {
+            throw new IndexOutOfBoundsException("Read of " + length + " bytes at " + offset + " outside the " + index.length() + "-byte payload of " + index);
+        }
+        long start = (long) index.start() + offset;
+        if (start + length <= prefix.length) {
+            System.arraycopy(prefix, (int) start, buffer, bufferOffset, length);
+        }
+        else {
+            reader.readFully(start, buffer, bufferOffset, length);
+        }
+    }
+
+    /**
      * Serializes a container: for each column (in map order) its indexes by type name; a null
      * payload is stored as an empty index.
      */

@@ -58,6 +58,58 @@ public class TestFileIndexFile
     }
 
     @Test
+    public void testLargeBloomFilterIsProbedByteByByte()
+            throws IOException
+    {
+        BloomFilterIndex.Writer writer = new BloomFilterIndex.Writer(DataTypes.string(), 200_000, 0.01);
+        for (int i = 0; i < 100_000; i++) {
+            writer.add("token-" + i);
+        }
+        byte[] payload = writer.serialize();
+        int hashFunctions = java.nio.ByteBuffer.wrap(payload).getInt();
+        byte[] container = FileIndexFile.serialize(Map.of("token", Map.of("bloom-filter", payload)));
+        FileIndexFile.Index index = FileIndexFile.parse(container).indexes("token").get(0);
+        assertThat(index.length()).isGreaterThan(FileIndexEvaluator.PROBED_PAYLOAD_BYTES_PER_VALUE);
+
+        BloomFilterIndex whole = BloomFilterIndex.read(DataTypes.string(), java.nio.ByteBuffer.wrap(payload));
+        FileIndexEvaluator.ColumnResolver resolver = field -> Optional.of(new FileIndexEvaluator.IndexColumn(field.name(), field.type()));
+        int skipped = 0;
+        for (int i = 0; i < 2_000; i++) {
+            // half present, half absent; the probed filter must answer exactly as the whole one
+            String value = "token-" + (i * 97);
+            RecordingReader reader = new RecordingReader(container);
+            FileIndexResult result = FileIndexEvaluator.evaluate(FileIndexFile.open(reader, container.length), equal(TOKEN, value), resolver, 100_000).result();
+            assertThat(result).as(value).isEqualTo(whole.mightContain(value) ? FileIndexResult.REMAIN : FileIndexResult.SKIP);
+            skipped += result == FileIndexResult.SKIP ? 1 : 0;
+            // the count of hash functions lies in the prefix read with the head; then a byte per
+            // probe, unless the probed byte lies in that prefix too
+            assertThat(reader.reads.get(0)).isEqualTo(new Range(0, FileIndexFile.PREFIX_BYTES));
+            List<Range> probes = reader.reads.subList(1, reader.reads.size());
+            assertThat(probes).hasSizeLessThanOrEqualTo(hashFunctions);
+            assertThat(probes).allSatisfy(probe -> {
+                assertThat(probe.length()).isEqualTo(1);
+                assertThat(probe.position()).isBetween(index.start() + 4L, index.start() + (long) index.length() - 1);
+            });
+        }
+        assertThat(skipped).as("absent values skipped").isGreaterThan(900);
+    }
+
+    @Test
+    public void testProbedBloomFilterWithACorruptHeadIsRefused()
+            throws IOException
+    {
+        byte[] payload = new BloomFilterIndex.Writer(DataTypes.string(), 200_000, 0.01).serialize();
+        payload[3] = 0;
+        payload[2] = 0;
+        byte[] container = FileIndexFile.serialize(Map.of("token", Map.of("bloom-filter", payload)));
+        FileIndexFile file = FileIndexFile.open(new RecordingReader(container), container.length);
+        FileIndexEvaluator.ColumnResolver resolver = field -> Optional.of(new FileIndexEvaluator.IndexColumn(field.name(), field.type()));
+        assertThatThrownBy(() -> FileIndexEvaluator.evaluate(file, equal(TOKEN, "x"), resolver, 10))
+                .isInstanceOf(CorruptIndexException.class)
+                .hasMessageContaining("0 hash functions");
+    }
+
+    @Test
     public void testOpenAgreesWithParseForAHeadLongerThanThePrefix()
             throws IOException
     {

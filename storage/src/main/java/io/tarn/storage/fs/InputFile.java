@@ -30,4 +30,11 @@ public interface InputFile
      */
     void readFully(long position, byte[] buffer, int offset, int length)
             throws IOException;
+
+    /**
+     * Opens the file for many reads at any position without opening it for each; the caller
+     * closes it.
+     */
+    RandomAccessInput openRandomAccess()
+            throws IOException;
 }

@@ -218,22 +218,64 @@ public final class LocalFileIO
         public void readFully(long position, byte[] buffer, int offset, int length)
                 throws IOException
         {
-            if (position < 0 || offset < 0 || length < 0 || offset > buffer.length - length) {
-                throw new IndexOutOfBoundsException("Invalid read of %s bytes at %s into buffer offset %s of %s".formatted(length, position, offset, buffer.length));
-            }
             try (FileChannel channel = FileChannel.open(local, StandardOpenOption.READ)) {
-                ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
-                long filePosition = position;
-                while (target.hasRemaining()) {
-                    int read = channel.read(target, filePosition);
-                    if (read < 0) {
-                        throw new EOFException("Reading %s bytes at offset %s of %s goes past its end (%s bytes)".formatted(length, position, path, channel.size()));
-                    }
-                    filePosition += read;
-                }
+                readFully(channel, position, buffer, offset, length);
             }
             catch (NoSuchFileException e) {
                 throw missing(e);
+            }
+        }
+
+        @Override
+        public RandomAccessInput openRandomAccess()
+                throws IOException
+        {
+            FileChannel channel;
+            try {
+                channel = FileChannel.open(local, StandardOpenOption.READ);
+            }
+            catch (NoSuchFileException e) {
+                throw missing(e);
+            }
+            return new RandomAccessInput()
+            {
+                @Override
+                public long length()
+                        throws IOException
+                {
+                    return channel.size();
+                }
+
+                @Override
+                public void readFully(long position, byte[] buffer, int offset, int length)
+                        throws IOException
+                {
+                    LocalInputFile.this.readFully(channel, position, buffer, offset, length);
+                }
+
+                @Override
+                public void close()
+                        throws IOException
+                {
+                    channel.close();
+                }
+            };
+        }
+
+        private void readFully(FileChannel channel, long position, byte[] buffer, int offset, int length)
+                throws IOException
+        {
+            if (position < 0 || offset < 0 || length < 0 || offset > buffer.length - length) {
+                throw new IndexOutOfBoundsException("Invalid read of %s bytes at %s into buffer offset %s of %s".formatted(length, position, offset, buffer.length));
+            }
+            ByteBuffer target = ByteBuffer.wrap(buffer, offset, length);
+            long filePosition = position;
+            while (target.hasRemaining()) {
+                int read = channel.read(target, filePosition);
+                if (read < 0) {
+                    throw new EOFException("Reading %s bytes at offset %s of %s goes past its end (%s bytes)".formatted(length, position, path, channel.size()));
+                }
+                filePosition += read;
             }
         }
 

@@ -10,6 +10,7 @@ import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.MissingFileException;
 import io.tarn.storage.fs.InputFile;
+import io.tarn.storage.fs.RandomAccessInput;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
@@ -104,8 +105,10 @@ public final class FileIndexFilter
             return new Outcome(FileIndexResult.REMAIN, Source.INDEX_FILE, indexFiles.size());
         }
         InputFile indexFile = table.fileIO().newInputFile(indexFilePath(file, indexFiles.get(0)));
-        try {
-            FileIndexFile container = FileIndexFile.open(indexFile::readFully, indexFile.length());
+        // held open for the evaluation: the head, then only the payload bytes the filter needs,
+        // which for a Bloom filter lookup are a few single bytes
+        try (RandomAccessInput input = indexFile.openRandomAccess()) {
+            FileIndexFile container = FileIndexFile.open(input::readFully, input.length());
             return evaluate(file, container, Source.INDEX_FILE);
         }
         catch (CorruptIndexException | MissingFileException | EOFException e) {

@@ -68,6 +68,18 @@ public class TestLocalFileIO
                 .hasMessageContaining(path);
         assertThatThrownBy(() -> file.readFully(0, buffer, 4, 4))
                 .isInstanceOf(IndexOutOfBoundsException.class);
+        try (RandomAccessInput input = file.openRandomAccess()) {
+            assertThat(input.length()).isEqualTo(10);
+            byte[] twice = new byte[4];
+            input.readFully(7, twice, 0, 3);
+            input.readFully(0, twice, 3, 1);
+            assertThat(twice).isEqualTo(new byte[] {'7', '8', '9', '0'});
+            assertThatThrownBy(() -> input.readFully(8, twice, 0, 4))
+                    .isInstanceOf(EOFException.class)
+                    .hasMessageContaining(path);
+            assertThatThrownBy(() -> input.readFully(0, twice, 2, 3))
+                    .isInstanceOf(IndexOutOfBoundsException.class);
+        }
 
         assertThatThrownBy(() -> fileIO.writeFile(path, content, false))
                 .isInstanceOf(java.nio.file.FileAlreadyExistsException.class);
@@ -102,6 +114,7 @@ public class TestLocalFileIO
         assertThatThrownBy(file::readAllBytes).isInstanceOf(MissingFileException.class).hasMessageContaining(path);
         assertThatThrownBy(file::newStream).isInstanceOf(MissingFileException.class).hasMessageContaining(path);
         assertThatThrownBy(() -> file.readFully(0, new byte[1], 0, 1)).isInstanceOf(MissingFileException.class).hasMessageContaining(path);
+        assertThatThrownBy(file::openRandomAccess).isInstanceOf(MissingFileException.class).hasMessageContaining(path);
     }
 
     @Test

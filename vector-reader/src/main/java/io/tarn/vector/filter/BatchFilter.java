@@ -19,6 +19,7 @@ import io.tarn.types.Timestamp;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
@@ -608,15 +609,20 @@ public final class BatchFilter
                         return false;
                     }
                 }
+                ByteLiteral[] literalBytes = new ByteLiteral[values.length];
+                for (int i = 0; i < values.length; i++) {
+                    literalBytes[i] = new ByteLiteral(values[i]);
+                }
                 BaseVariableWidthVector bytes = as(vector, BaseVariableWidthVector.class, in.field());
-                ByteBuffer data = dataBytes(bytes, rows);
+                ArrowBuf data = bytes.getDataBuffer();
+                long address = data.memoryAddress();
                 for (int row = 0; row < rows; row++) {
                     if (!bytes.isNull(row)) {
                         int start = bytes.getStartOffset(row);
-                        int end = bytes.getEndOffset(row);
+                        int length = ByteLiteral.checkedRange(data, start, bytes.getEndOffset(row));
                         boolean found = false;
-                        for (int i = 0; i < values.length && !found; i++) {
-                            found = values[i].length == end - start && compareBytes(data, start, end, values[i]) == 0;
+                        for (int i = 0; i < literalBytes.length && !found; i++) {
+                            found = literalBytes[i].equalsAt(address + start, length);
                         }
                         truth.set(row, found);
                     }
@@ -644,13 +650,15 @@ public final class BatchFilter
 
     private static void startsWith(BaseVariableWidthVector strings, byte[] prefix, int rows, Truth truth)
     {
-        ByteBuffer data = dataBytes(strings, rows);
+        ByteLiteral literal = new ByteLiteral(prefix);
+        ArrowBuf data = strings.getDataBuffer();
+        long address = data.memoryAddress();
         for (int row = 0; row < rows; row++) {
             if (!strings.isNull(row)) {
                 int start = strings.getStartOffset(row);
-                int end = strings.getEndOffset(row);
+                int length = ByteLiteral.checkedRange(data, start, strings.getEndOffset(row));
                 // a UTF-8 byte prefix ends on a character boundary of a well-formed value, so it is a code-point prefix
-                truth.set(row, end - start >= prefix.length && compareBytes(data, start, start + prefix.length, prefix) == 0);
+                truth.set(row, literal.isPrefixAt(address + start, length));
             }
         }
     }
@@ -668,7 +676,7 @@ public final class BatchFilter
     }
 
     /**
-     * Unsigned lexicographic order of {@code data[start, end)} against {@code value}.
+     * Tests each row's bytes against {@code value} by {@code op}, in unsigned lexicographic order.
      */
     private static void compareBytes(BaseVariableWidthVector strings, byte[] value, Operator op, int rows, Truth truth)
     {
@@ -676,40 +684,30 @@ public final class BatchFilter
             return;
         }
         long[] valid = validityWords(strings, rows);
-        ByteBuffer offsets = strings.getOffsetBuffer().nioBuffer(0, (rows + 1) * BaseVariableWidthVector.OFFSET_WIDTH).order(ByteOrder.LITTLE_ENDIAN);
-        ByteBuffer data = dataBytes(strings, rows);
+        ArrowBuf offsets = strings.getOffsetBuffer();
+        ArrowBuf data = strings.getDataBuffer();
+        long address = data.memoryAddress();
+        ByteLiteral literal = new ByteLiteral(value);
+        // equality needs no order: most values differ in length or in their first bytes
         boolean equality = op == Operator.EQUAL || op == Operator.NOT_EQUAL;
-        int start = offsets.getInt(0);
+        boolean equalIsTrue = op == Operator.EQUAL;
+        if ((long) (rows + 1) * BaseVariableWidthVector.OFFSET_WIDTH > offsets.capacity()) {
+            throw new IllegalStateException("Offset buffer of " + offsets.capacity() + " bytes for " + rows + " rows");
+        }
+        // unchecked reads, as in ByteLiteral: the buffer's range was checked just above
+        long offsetAddress = offsets.memoryAddress();
+        int start = MemoryUtil.getInt(offsetAddress);
         for (int row = 0; row < rows; row++) {
-            int end = offsets.getInt((row + 1) * BaseVariableWidthVector.OFFSET_WIDTH);
+            int end = MemoryUtil.getInt(offsetAddress + (long) (row + 1) * BaseVariableWidthVector.OFFSET_WIDTH);
             if (valid == null || (valid[row >>> 6] & (1L << row)) != 0) {
-                // equality needs no order: most values differ in length or in their first bytes
-                int order = equality && end - start != value.length ? 1 : compareBytes(data, start, end, value);
-                truth.set(row, test(op, order));
+                int length = ByteLiteral.checkedRange(data, start, end);
+                boolean matches = equality
+                        ? literal.equalsAt(address + start, length) == equalIsTrue
+                        : test(op, literal.compareAt(address + start, length));
+                truth.set(row, matches);
             }
             start = end;
         }
-    }
-
-    /**
-     * The data of the first {@code rows} values of a variable-width vector.
-     */
-    private static ByteBuffer dataBytes(BaseVariableWidthVector strings, int rows)
-    {
-        int end = rows == 0 ? 0 : strings.getOffsetBuffer().getInt((long) rows * BaseVariableWidthVector.OFFSET_WIDTH);
-        return strings.getDataBuffer().nioBuffer(0, end);
-    }
-
-    private static int compareBytes(ByteBuffer data, int start, int end, byte[] value)
-    {
-        int length = Math.min(end - start, value.length);
-        for (int i = 0; i < length; i++) {
-            int order = Integer.compare(data.get(start + i) & 0xFF, value[i] & 0xFF);
-            if (order != 0) {
-                return order;
-            }
-        }
-        return Integer.compare(end - start, value.length);
     }
 
     /**
