@@ -140,11 +140,7 @@ public final class ParquetReader
         requireNonNull(input, "input is null");
         requireNonNull(options, "options is null");
         requireNonNull(allocator, "allocator is null");
-        for (DataField column : options.columns()) {
-            if (containsVariant(column.type())) {
-                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
-            }
-        }
+        checkColumns(input, options);
         ParquetFooter footer;
         try {
             footer = ParquetFooter.read(input);
@@ -155,11 +151,42 @@ public final class ParquetReader
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + input.name() + " has a corrupt footer: " + e, e);
         }
+        ParquetReader reader = create(input, options, footer, allocator);
+        reader.counters.bytesRead += footer.fileLength() - footer.footerStart() + 12;
+        return reader;
+    }
+
+    /**
+     * A new reader of the same file with other options (columns, row selection), on the footer
+     * this reader already read and checked: a filter pass and the read of the rows it keeps open
+     * the file twice, but read and parse its footer once. The two readers are independent; either
+     * may be closed first.
+     */
+    public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator)
+            throws IOException
+    {
+        requireNonNull(options, "options is null");
+        requireNonNull(allocator, "allocator is null");
+        checkColumns(input, options);
+        return create(input, options, footer, allocator);
+    }
+
+    private static void checkColumns(ParquetInput input, ParquetReadOptions options)
+            throws ParquetUnsupportedException
+    {
+        for (DataField column : options.columns()) {
+            if (containsVariant(column.type())) {
+                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
+            }
+        }
+    }
+
+    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator)
+            throws ParquetCorruptionException, ParquetUnsupportedException
+    {
         BufferAllocator child = allocator.newChildAllocator("parquet-reader " + input.name(), 0, allocator.getLimit());
         try {
-            ParquetReader reader = new ParquetReader(input, options, footer, child);
-            reader.counters.bytesRead += footer.fileLength() - footer.footerStart() + 12;
-            return reader;
+            return new ParquetReader(input, options, footer, child);
         }
         catch (ParquetUnsupportedException | RuntimeException e) {
             child.close();

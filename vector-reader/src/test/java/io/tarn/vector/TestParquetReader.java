@@ -282,6 +282,46 @@ public class TestParquetReader
     }
 
     @Test
+    public void testReopenReadsOtherColumnsWithoutTheFooter()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING())));
+        List<GenericRow> rows = new TestDataGenerator(11).rows(rowType, 2000);
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.page.row.count.limit", "100"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<String> expected = expected(rows, rowType);
+        RoaringBitmap selection = RoaringBitmap.bitmapOf(3, 250, 251, 1999);
+        ParquetReadOptions second = ParquetReadOptions.of(fields).withRowSelection(selection);
+
+        List<String> reopenedRows = new ArrayList<>();
+        long reopenedBytes;
+        try (ParquetReader first = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields.subList(0, 1)), allocator)) {
+            assertThat(first.nextBatch()).isTrue();
+            try (ParquetReader reopened = first.reopen(second, allocator)) {
+                // independent of the first reader, which is closed before the second is read
+                first.close();
+                while (reopened.nextBatch()) {
+                    reopenedRows.addAll(ArrowRowFormatter.rows(reopened.root(), fields));
+                }
+                reopenedBytes = reopened.metrics().bytesRead();
+            }
+        }
+        long freshBytes;
+        try (ParquetReader fresh = ParquetReader.open(ParquetInput.of("test.parquet", file), second, allocator)) {
+            while (fresh.nextBatch()) {
+                // read to the end, as the reopened reader was
+            }
+            freshBytes = fresh.metrics().bytesRead();
+        }
+        assertThat(reopenedRows).containsExactly(expected.get(3), expected.get(250), expected.get(251), expected.get(1999));
+        int footerLength = java.nio.ByteBuffer.wrap(file, file.length - 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        // what opening reads of the footer and of the file's head and tail is not read again
+        assertThat(freshBytes - reopenedBytes).isEqualTo(footerLength + 20);
+    }
+
+    @Test
     public void testFilterSkipsRowGroupsAndPages()
             throws IOException
     {

@@ -39,6 +39,20 @@ final class DataFileReaders
         }
     }
 
+    /**
+     * A reader of the same file with other options, without reading its footer again.
+     */
+    static ParquetReader reopen(PaimonTable table, ParquetReader reader, ParquetReadOptions options, BufferAllocator allocator)
+            throws IOException
+    {
+        try {
+            return reader.reopen(options, allocator);
+        }
+        catch (ParquetCorruptionException | ParquetUnsupportedException e) {
+            throw inTable(table, e);
+        }
+    }
+
     static boolean nextBatch(PaimonTable table, ParquetReader reader)
             throws IOException
     {

@@ -306,10 +306,8 @@ public final class SplitReader
             metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
         if (!filterColumns.isEmpty() && !selectionExact && !currentFileAllMatch) {
-            long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
-            RoaringBitmap matches = matchingRows(file, selection);
-            metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
-            selection = matches;
+            current = readMatchingRows(file, selection, options);
+            return current != null;
         }
         if (selection != null) {
             options = options.withRowSelection(selection);
@@ -338,39 +336,56 @@ public final class SplitReader
     }
 
     /**
-     * The positions of the rows of a file that satisfy the filter, from its filter columns alone:
-     * the other columns are then decoded only for these rows (late materialization). The filter
-     * also prunes row groups and pages of the filter columns here, and the reader tells which file
-     * rows each batch holds.
+     * Finds the rows of a file that satisfy the filter from its filter columns alone, then opens
+     * the file again for {@code options}' columns of only those rows (late materialization), or
+     * returns null when no row matches. The filter also prunes row groups and pages of the filter
+     * columns here, and the reader tells which file rows each batch holds.
      */
-    private RoaringBitmap matchingRows(PlannedFile file, RoaringBitmap selection)
+    private ParquetReader readMatchingRows(PlannedFile file, RoaringBitmap selection, ParquetReadOptions options)
+            throws IOException
+    {
+        long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
+        try (ParquetReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
+            RoaringBitmap matches = matchingRows(filterReader);
+            metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
+            if (matches.isEmpty()) {
+                // opened and read, though only for the filter columns
+                ReaderMetrics filterMetrics = filterReader.metrics();
+                metrics = metrics.plus(new ReadMetrics(1, filterMetrics.rowGroups() - filterMetrics.rowGroupsSkipped(), filterMetrics.rowGroupsSkipped(), 0, 0, 0, 0, 0, 0));
+                return null;
+            }
+            return DataFileReaders.reopen(table, filterReader, options.withRowSelection(matches), allocator);
+        }
+    }
+
+    private ParquetReadOptions filterPassOptions(RoaringBitmap selection)
+    {
+        ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
+                .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
+                .withFilter(request.filter().orElseThrow());
+        return selection == null ? options : options.withRowSelection(selection);
+    }
+
+    private RoaringBitmap matchingRows(ParquetReader reader)
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();
         // positions arrive in ascending order, which the writer appends without searching
         RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().get();
-        ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
-                .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
-                .withFilter(filter);
-        if (selection != null) {
-            options = options.withRowSelection(selection);
-        }
-        try (ParquetReader reader = DataFileReaders.open(table, file, options, allocator)) {
-            int[] positions = new int[0];
-            while (DataFileReaders.nextBatch(table, reader)) {
-                VectorSchemaRoot batch = reader.root();
-                int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId);
-                if (positions.length < batch.getRowCount()) {
-                    positions = new int[batch.getRowCount()];
-                }
-                reader.batchPositions(positions);
-                for (int row : selected) {
-                    matches.add(positions[row]);
-                }
+        int[] positions = new int[0];
+        while (DataFileReaders.nextBatch(table, reader)) {
+            VectorSchemaRoot batch = reader.root();
+            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId);
+            if (positions.length < batch.getRowCount()) {
+                positions = new int[batch.getRowCount()];
             }
-            ReaderMetrics filterMetrics = reader.metrics();
-            metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
+            reader.batchPositions(positions);
+            for (int row : selected) {
+                matches.add(positions[row]);
+            }
         }
+        ReaderMetrics filterMetrics = reader.metrics();
+        metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
         return matches.get();
     }
 
