@@ -90,7 +90,9 @@ final class TarnPageSource
             request = request.withoutFileIndexes();
         }
         if (filter.isPresent()) {
-            request = request.withFilter(filter.get());
+            // Trino applies every predicate it did not see enforced (all but the partition
+            // columns') to each row again, and a split's rows all satisfy its partition's
+            request = request.withFilter(filter.get()).withFilterRecheckedByCaller();
         }
         this.allocator = parentAllocator.newChildAllocator("tarn-page-source", 0, Long.MAX_VALUE);
         // a merge opens every file of its split at once, a plain split one file after the other

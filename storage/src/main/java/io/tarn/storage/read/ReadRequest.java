@@ -10,10 +10,11 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What to read from each split: the output columns (fields of the plan's read schema, in output
- * order), an optional filter that returned rows must satisfy, the batch size, and whether file
- * indexes may skip files and rows for the filter (when the table's options allow it too).
+ * order), an optional filter that returned rows must satisfy, the batch size, whether file
+ * indexes may skip files and rows for the filter (when the table's options allow it too), and
+ * whether the caller tests the filter again on every row it gets ({@link #withFilterRecheckedByCaller()}).
  */
-public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes)
+public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes, boolean filterRecheckedByCaller)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
 
@@ -28,21 +29,31 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
 
     public static ReadRequest of(List<DataField> columns)
     {
-        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true);
+        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false);
     }
 
     public ReadRequest withFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes);
+        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller);
     }
 
     public ReadRequest withBatchSize(int size)
     {
-        return new ReadRequest(columns, filter, size, useFileIndexes);
+        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller);
     }
 
     public ReadRequest withoutFileIndexes()
     {
-        return new ReadRequest(columns, filter, batchSize, false);
+        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller);
+    }
+
+    /**
+     * The caller (a query engine) tests the filter again on every row: the filter still skips
+     * files, row groups, pages and rows, but where a file's statistics suggest that it keeps
+     * most rows, its rows are returned untested rather than tested twice.
+     */
+    public ReadRequest withFilterRecheckedByCaller()
+    {
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true);
     }
 }

@@ -1,6 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.index.fileindex.FileIndexResult;
+import io.tarn.index.predicate.SelectivityEstimator;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.CorruptFileException;
@@ -35,6 +36,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 
 import static java.util.Objects.requireNonNull;
 
@@ -69,6 +71,9 @@ public final class SplitReader
     private static final byte UPDATE_BEFORE = 1;
     private static final byte DELETE = 3;
     private static final int FILTER_BATCH_SIZE = 8192;
+    // a filter pass decodes the filter columns and selects rows, which then cost more to read:
+    // for a caller that tests rows anyway, it pays back only when it drops a fifth of them or more
+    private static final double RECHECKED_FILTER_MIN_KEPT_FRACTION = 0.8;
 
     private final PaimonTable table;
     private final TableSchema readSchema;
@@ -91,6 +96,8 @@ public final class SplitReader
     private final Map<String, RoaringBitmap> rowSelections;
     private FileStatistics fileStatistics;
     private boolean currentFileAllMatch;
+    // whether rows of the current file are tested against the filter here
+    private boolean currentFileTestsRows;
 
     private int nextFile;
     private ParquetReader current;
@@ -200,7 +207,7 @@ public final class SplitReader
                 result = currentRoot;
                 return true;
             }
-            int[] selected = residualFilter.isPresent() && !currentFileAllMatch
+            int[] selected = residualFilter.isPresent() && currentFileTestsRows
                     ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId)
                     : allRows(rows);
             if (currentReadsKinds) {
@@ -269,6 +276,7 @@ public final class SplitReader
         // statistics that prove every row of the file matches leave nothing to test, and nothing
         // for the reader to prune (it would read the column indexes for it)
         currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), fileStatistics().valueStats(file));
+        currentFileTestsRows = request.filter().isPresent() && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(file));
         ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
         if (request.filter().isPresent() && !currentFileAllMatch) {
             options = options.withFilter(request.filter().get());
@@ -305,7 +313,7 @@ public final class SplitReader
             long skipped = live - selected;
             metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
-        if (!filterColumns.isEmpty() && !selectionExact && !currentFileAllMatch) {
+        if (!filterColumns.isEmpty() && !selectionExact && currentFileTestsRows) {
             current = readMatchingRows(file, selection, options);
             return current != null;
         }
@@ -314,6 +322,17 @@ public final class SplitReader
         }
         current = DataFileReaders.open(table, file, options, allocator);
         return true;
+    }
+
+    /**
+     * Whether the file's statistics suggest that the filter keeps so many of its rows that testing
+     * them costs more than handing the rest to a caller that tests them again anyway.
+     */
+    private boolean keepsMostRows(PlannedFile file)
+            throws IOException
+    {
+        OptionalDouble kept = SelectivityEstimator.fraction(request.filter().orElseThrow(), fileStatistics().valueStats(file));
+        return kept.isPresent() && kept.getAsDouble() >= RECHECKED_FILTER_MIN_KEPT_FRACTION;
     }
 
     /**
