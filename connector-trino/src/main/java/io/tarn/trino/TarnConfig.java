@@ -36,6 +36,7 @@ public class TarnConfig
     private boolean fileIndexEnabled = true;
     private long metadataCacheSize = 1000;
     private Duration metadataCacheTtl = new Duration(1, TimeUnit.MINUTES);
+    private DataSize manifestCacheSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
     private int maxConcurrentFileReads = 64;
 
     @NotNull(message = "warehouse is required: the directory of the Paimon warehouse")
@@ -143,6 +144,21 @@ public class TarnConfig
     public TarnConfig setMetadataCacheTtl(Duration metadataCacheTtl)
     {
         this.metadataCacheTtl = metadataCacheTtl;
+        return this;
+    }
+
+    @NotNull
+    @MaxDataSize("1GB")
+    public DataSize getManifestCacheSize()
+    {
+        return manifestCacheSize;
+    }
+
+    @Config("tarn.manifest-cache.size")
+    @ConfigDescription("Estimated memory of decoded manifest files kept for planning; 0B disables the cache")
+    public TarnConfig setManifestCacheSize(DataSize manifestCacheSize)
+    {
+        this.manifestCacheSize = manifestCacheSize;
         return this;
     }
 

@@ -2,6 +2,7 @@ package io.tarn.trino;
 
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.manifest.ManifestCache;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
@@ -55,7 +56,7 @@ public class TarnConnector
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
         requireNonNull(config, "config is null");
         String warehouse = warehouseDirectory(catalogName, config.getWarehouse());
-        this.tables = new TarnTables(new FileSystemCatalog(new LocalFileIO(), warehouse), config);
+        this.tables = new TarnTables(new FileSystemCatalog(new LocalFileIO(), warehouse, new ManifestCache(config.getManifestCacheSize().toBytes())), config);
         this.types = new TarnTypes(typeManager.getTypeOperators());
         this.tableProperties = new TarnTableProperties(typeManager);
         this.allocator = new RootAllocator();

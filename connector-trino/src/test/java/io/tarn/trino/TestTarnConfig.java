@@ -27,6 +27,7 @@ public class TestTarnConfig
                 .setFileIndexEnabled(true)
                 .setMetadataCacheSize(1000)
                 .setMetadataCacheTtl(new Duration(1, TimeUnit.MINUTES))
+                .setManifestCacheSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
                 .setMaxConcurrentFileReads(64));
     }
 
@@ -41,6 +42,7 @@ public class TestTarnConfig
                 "tarn.file-index.enabled", "false",
                 "tarn.metadata-cache.size", "10",
                 "tarn.metadata-cache.ttl", "30s",
+                "tarn.manifest-cache.size", "16MB",
                 "tarn.max-concurrent-file-reads", "8");
         TarnConfig expected = new TarnConfig()
                 .setWarehouse("/data/warehouse")
@@ -50,6 +52,7 @@ public class TestTarnConfig
                 .setFileIndexEnabled(false)
                 .setMetadataCacheSize(10)
                 .setMetadataCacheTtl(new Duration(30, TimeUnit.SECONDS))
+                .setManifestCacheSize(DataSize.of(16, DataSize.Unit.MEGABYTE))
                 .setMaxConcurrentFileReads(8);
         assertFullMapping(properties, expected);
     }

@@ -4,6 +4,7 @@ import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
+import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.BranchManager;
@@ -25,12 +26,27 @@ public class FileSystemCatalog
 
     private final FileIO fileIO;
     private final String warehouse;
+    private final ManifestCache manifestCache;
 
     public FileSystemCatalog(FileIO fileIO, String warehouse)
+    {
+        this(fileIO, warehouse, new ManifestCache(ManifestCache.DEFAULT_MAX_BYTES));
+    }
+
+    /**
+     * @param manifestCache the decoded manifest files shared by the tables of this catalog
+     */
+    public FileSystemCatalog(FileIO fileIO, String warehouse, ManifestCache manifestCache)
     {
         this.fileIO = requireNonNull(fileIO, "fileIO is null");
         requireNonNull(warehouse, "warehouse is null");
         this.warehouse = warehouse.length() > 1 && warehouse.endsWith("/") ? warehouse.substring(0, warehouse.length() - 1) : warehouse;
+        this.manifestCache = requireNonNull(manifestCache, "manifestCache is null");
+    }
+
+    public ManifestCache manifestCache()
+    {
+        return manifestCache;
     }
 
     public String warehouse()

@@ -11,6 +11,7 @@ import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.IndexManifestFile;
+import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFile;
@@ -26,6 +27,7 @@ import io.tarn.storage.snapshot.SnapshotResolver;
 import io.tarn.storage.snapshot.TagManager;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,12 +55,14 @@ public final class PaimonTable
     private final TableSchema latestSchema;
     private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
     private final Map<Long, DataLayout> dataLayouts = new ConcurrentHashMap<>();
+    private final ManifestCache manifestCache;
 
-    private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch)
+    private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch, ManifestCache manifestCache)
             throws IOException
     {
         this.identifier = requireNonNull(identifier, "identifier is null");
         this.fileIO = requireNonNull(fileIO, "fileIO is null");
+        this.manifestCache = requireNonNull(manifestCache, "manifestCache is null");
         this.location = requireNonNull(location, "location is null");
         this.branch = requireNonNull(branch, "branch is null");
         this.schemaManager = new SchemaManager(fileIO, location, branch);
@@ -78,7 +82,7 @@ public final class PaimonTable
     public static PaimonTable load(FileSystemCatalog catalog, Identifier identifier, String branch)
             throws IOException
     {
-        return new PaimonTable(identifier, catalog.fileIO(), catalog.tablePath(identifier), branch);
+        return new PaimonTable(identifier, catalog.fileIO(), catalog.tablePath(identifier), branch, catalog.manifestCache());
     }
 
     public Identifier identifier()
@@ -166,29 +170,42 @@ public final class PaimonTable
     public List<ManifestFileMeta> readManifestList(String fileName)
             throws IOException
     {
-        return readMetadata(fileName, ManifestListFile::read);
+        return readCachedMetadata(fileName, ManifestListFile::read);
     }
 
     public List<ManifestEntry> readManifest(String fileName)
             throws IOException
     {
-        return readMetadata(fileName, ManifestFile::read);
+        return readCachedMetadata(fileName, ManifestFile::read);
     }
 
     /**
-     * The entries of a manifest that {@code filter} accepts; the others are skipped before their
-     * file metadata is decoded.
+     * The entries of a manifest that {@code filter} accepts (null: all). A manifest not in the
+     * catalog's cache is decoded whole to be kept, else only the entries accepted are decoded.
      */
     public List<ManifestEntry> readManifest(String fileName, ManifestEntryFilter filter)
             throws IOException
     {
-        return readMetadata(fileName, (bytes, name) -> ManifestFile.read(bytes, name, filter));
+        if (filter == null) {
+            return readManifest(fileName);
+        }
+        if (!manifestCache.enabled()) {
+            return readMetadata(fileName, (bytes, name) -> ManifestFile.read(bytes, name, filter));
+        }
+        List<ManifestEntry> accepted = new ArrayList<>();
+        for (ManifestEntry entry : readManifest(fileName)) {
+            if (filter.test(entry.kind(), entry.partition(), entry.bucket(), entry.totalBuckets())
+                    && (!filter.testsLevel() || filter.testLevel(entry.kind(), entry.file().level()))) {
+                accepted.add(entry);
+            }
+        }
+        return accepted;
     }
 
     public List<IndexManifestEntry> readIndexManifest(String fileName)
             throws IOException
     {
-        return readMetadata(fileName, IndexManifestFile::read);
+        return readCachedMetadata(fileName, IndexManifestFile::read);
     }
 
     public String manifestPath(String fileName)
@@ -245,17 +262,36 @@ public final class PaimonTable
     /**
      * Reads a file under {@code manifest/}; failures name this table as well as the file.
      */
+    private <T> List<T> readCachedMetadata(String fileName, MetadataParser<List<T>> parser)
+            throws IOException
+    {
+        return manifestCache.get(manifestPath(fileName), () -> {
+            byte[] bytes = readMetadataBytes(fileName);
+            return new ManifestCache.Loaded<>(parse(bytes, fileName, parser), bytes.length);
+        });
+    }
+
     private <T> T readMetadata(String fileName, MetadataParser<T> parser)
             throws IOException
     {
+        return parse(readMetadataBytes(fileName), fileName, parser);
+    }
+
+    private byte[] readMetadataBytes(String fileName)
+            throws IOException
+    {
         String path = manifestPath(fileName);
-        byte[] bytes;
         try {
-            bytes = fileIO.newInputFile(path).readAllBytes();
+            return fileIO.newInputFile(path).readAllBytes();
         }
         catch (MissingFileException e) {
             throw new MissingFileException("Table " + name() + ": metadata file " + path + " does not exist", e);
         }
+    }
+
+    private <T> T parse(byte[] bytes, String fileName, MetadataParser<T> parser)
+            throws IOException
+    {
         try {
             return parser.parse(bytes, fileName);
         }
