@@ -38,6 +38,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Arrays;
 import java.util.Optional;
 
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
@@ -263,31 +264,46 @@ final class ArrowBlocks
                 offsets[i] -= start;
             }
         }
-        Slice slice = Slices.wrappedBuffer(data);
         if (type instanceof CharType) {
-            return trimmedChars(slice, offsets, positions, nulls);
+            return trimmedChars(data, offsets, positions, nulls);
         }
-        return new VariableWidthBlock(positions, slice, offsets, nulls);
+        return new VariableWidthBlock(positions, Slices.wrappedBuffer(data), offsets, nulls);
     }
 
     /**
-     * Trino keeps CHAR values without their trailing spaces.
+     * Trino keeps CHAR values without their trailing spaces. Values usually have none (a CHAR(1)
+     * flag, a code of full length): then the bytes are taken as they are.
      */
-    private static Block trimmedChars(Slice data, int[] offsets, int positions, Optional<boolean[]> nulls)
+    private static Block trimmedChars(byte[] data, int[] offsets, int positions, Optional<boolean[]> nulls)
     {
-        byte[] trimmed = new byte[data.length()];
-        int[] newOffsets = new int[positions + 1];
-        int length = 0;
-        for (int i = 0; i < positions; i++) {
+        int first = 0;
+        while (first < positions && !endsWithSpace(data, offsets[first], offsets[first + 1])) {
+            first++;
+        }
+        if (first == positions) {
+            return new VariableWidthBlock(positions, Slices.wrappedBuffer(data), offsets, nulls);
+        }
+        // values before the first padded one keep their place
+        byte[] trimmed = new byte[data.length];
+        int length = offsets[first];
+        System.arraycopy(data, 0, trimmed, 0, length);
+        int[] newOffsets = Arrays.copyOf(offsets, positions + 1);
+        for (int i = first; i < positions; i++) {
+            int start = offsets[i];
             int end = offsets[i + 1];
-            while (end > offsets[i] && data.getByte(end - 1) == ' ') {
+            while (end > start && data[end - 1] == ' ') {
                 end--;
             }
-            data.getBytes(offsets[i], trimmed, length, end - offsets[i]);
-            length += end - offsets[i];
+            System.arraycopy(data, start, trimmed, length, end - start);
+            length += end - start;
             newOffsets[i + 1] = length;
         }
         return new VariableWidthBlock(positions, Slices.wrappedBuffer(trimmed, 0, length), newOffsets, nulls);
+    }
+
+    private static boolean endsWithSpace(byte[] data, int start, int end)
+    {
+        return end > start && data[end - 1] == ' ';
     }
 
     private static Block array(ListVector vector, ArrayType type, int positions, Optional<boolean[]> nulls)
