@@ -40,13 +40,14 @@ import static java.util.Objects.requireNonNull;
  */
 public final class FileIndexEvaluator
 {
+    // a Bloom filter larger than this per looked-up value is probed a byte per hash function
+    // rather than read whole: on a local file, a handful of one-byte reads cost about what
+    // copying this many bytes does
+    static final int PROBED_PAYLOAD_BYTES_PER_VALUE = 64 * 1024;
+
     private final FileIndexFile file;
     private final ColumnResolver columns;
     private final long rowCount;
-    // a Bloom filter larger than this per looked-up value is probed byte by byte rather than read
-    // whole: about the bytes a read of its own costs on a local file
-    static final int PROBED_PAYLOAD_BYTES_PER_VALUE = 64 * 1024;
-
     private final Map<FileIndexFile.Index, Object> readers = new HashMap<>();
     private int indexesUsed;
     private int indexesIgnored;
