@@ -23,6 +23,7 @@ import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.Type;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
@@ -155,14 +156,20 @@ final class ArrowBlocks
 
     private static Block decimals(DecimalVector vector, DecimalType type, int positions, Optional<boolean[]> nulls)
     {
-        long[] words = longs(vector.getDataBuffer(), positions * 2);
         if (type.isShort()) {
+            // the low word of each 16-byte value, read in place: a copy of both words first cost as much again
+            ArrowBuf data = vector.getDataBuffer();
+            if ((long) positions * DecimalVector.TYPE_WIDTH > data.capacity()) {
+                throw new IllegalStateException("Decimal data buffer of " + data.capacity() + " bytes for " + positions + " values");
+            }
+            long address = data.memoryAddress();
             long[] values = new long[positions];
             for (int i = 0; i < positions; i++) {
-                values[i] = words[2 * i];
+                values[i] = MemoryUtil.getLong(address + (long) i * DecimalVector.TYPE_WIDTH);
             }
             return new LongArrayBlock(positions, nulls, values);
         }
+        long[] words = longs(vector.getDataBuffer(), positions * 2);
         // Arrow stores the low word first, Trino's Int128 the high word first
         for (int i = 0; i < positions; i++) {
             long low = words[2 * i];
