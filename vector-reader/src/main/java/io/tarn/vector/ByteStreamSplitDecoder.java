@@ -79,6 +79,18 @@ final class ByteStreamSplitDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    {
+        int start = out.count;
+        read(out, count);
+        switch (type) {
+            case INT32, FLOAT -> out.retainInts(start, selected, selectedCount);
+            case INT64, DOUBLE -> out.retainLongs(start, selected, selectedCount);
+            default -> out.retainBinary(start, selected, selectedCount);
+        }
+    }
+
+    @Override
     public void skip(int count)
     {
         check(count);

@@ -78,6 +78,8 @@ final class ColumnReader
     private int windowLength;
     // the definition level of every entry of the window when they all come from one RLE run, else -1
     private int windowLevel = -1;
+    // value indices handed to ValuesDecoder.readSelected
+    private int[] selection = new int[0];
 
     ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
     {
@@ -228,6 +230,156 @@ final class ColumnReader
                 return;
             }
         }
+    }
+
+    /**
+     * Appends, of the next {@code rows} rows, only those at the strictly ascending offsets
+     * {@code keep[0, keepCount)} (each below {@code rows}): a dense row selection, read without
+     * copying the values of the rows it leaves out where the encoding allows, and without
+     * decoding pages that hold none of its rows when their row count is known. Only for columns
+     * without repetition, where each row is one level entry.
+     */
+    void readSelectedRows(int rows, int[] keep, int keepCount)
+    {
+        if (maxRepetition > 0) {
+            throw new IllegalStateException("Selected rows of a repeated column");
+        }
+        int row = 0;
+        int k = 0;
+        while (row < rows) {
+            int gap = (k < keepCount ? keep[k] : rows) - row;
+            if (!hasLevels) {
+                if (!pageOpen || pageEntriesLeft == 0) {
+                    if (gap > 0 && skipWholePage(gap)) {
+                        row += (int) lastSkippedRows;
+                        continue;
+                    }
+                    openNextPage();
+                    continue;
+                }
+                int n = Math.min(rows - row, pageEntriesLeft);
+                int end = keptBefore(keep, k, keepCount, row + n);
+                readSelectedValues(n, keep, k, end, row);
+                entries += end - k;
+                pageEntriesLeft -= n;
+                row += n;
+                k = end;
+                continue;
+            }
+            if (windowPosition == windowLength) {
+                if (pageOpen && pageEntriesLeft > 0) {
+                    fillWindow();
+                    continue;
+                }
+                if (gap > 0 && skipWholePage(gap)) {
+                    row += (int) lastSkippedRows;
+                    continue;
+                }
+                if (!hasNextPage()) {
+                    throw new CorruptDataException("Column chunk ends " + (rows - row) + " rows before the end of the row group");
+                }
+                openNextPage();
+                continue;
+            }
+            int start = windowPosition;
+            int n = Math.min(rows - row, windowLength - start);
+            int end = keptBefore(keep, k, keepCount, row + n);
+            int kept = end - k;
+            ensureBatchCapacity(entries + kept);
+            if (windowLevel >= 0) {
+                // one level for the whole window: every entry a value, or none
+                Arrays.fill(definitions, entries, entries + kept, windowLevel);
+                if (windowLevel == maxDefinition) {
+                    readSelectedValues(n, keep, k, end, row);
+                }
+            }
+            else {
+                readSelectedLevels(start, n, keep, k, end, row);
+            }
+            entries += kept;
+            windowPosition = start + n;
+            row += n;
+            k = end;
+        }
+    }
+
+    /**
+     * The first index at or after {@code from} whose kept row is at or past {@code limit}.
+     */
+    private static int keptBefore(int[] keep, int from, int keepCount, int limit)
+    {
+        int end = from;
+        while (end < keepCount && keep[end] < limit) {
+            end++;
+        }
+        return end;
+    }
+
+    /**
+     * Consumes {@code count} values, one per row from row {@code firstRow} on, keeping those of
+     * the rows {@code keep[from, to)}.
+     */
+    private void readSelectedValues(int count, int[] keep, int from, int to, int firstRow)
+    {
+        int kept = to - from;
+        if (kept == count) {
+            valuesDecoder.read(values, count);
+            return;
+        }
+        if (kept == 0) {
+            valuesDecoder.skip(count);
+            return;
+        }
+        int[] selected = selection(kept);
+        for (int j = 0; j < kept; j++) {
+            selected[j] = keep[from + j] - firstRow;
+        }
+        valuesDecoder.readSelected(values, count, selected, kept);
+    }
+
+    /**
+     * Copies the definition levels of the kept rows among the {@code count} window entries from
+     * {@code start} (row {@code firstRow} on) and reads the values of those that are not null.
+     */
+    private void readSelectedLevels(int start, int count, int[] keep, int from, int to, int firstRow)
+    {
+        int[] levels = windowDefinitions;
+        int max = maxDefinition;
+        int[] selected = selection(to - from);
+        int selectedCount = 0;
+        int value = 0;
+        int next = from;
+        int write = entries;
+        for (int e = 0; e < count; e++) {
+            int level = levels[start + e];
+            if (next < to && keep[next] - firstRow == e) {
+                definitions[write++] = level;
+                if (level == max) {
+                    selected[selectedCount++] = value;
+                }
+                next++;
+            }
+            if (level == max) {
+                value++;
+            }
+        }
+        if (selectedCount == value) {
+            valuesDecoder.read(values, value);
+        }
+        else if (selectedCount == 0) {
+            valuesDecoder.skip(value);
+        }
+        else {
+            valuesDecoder.readSelected(values, value, selected, selectedCount);
+        }
+    }
+
+    private int[] selection(int size)
+    {
+        if (selection.length < size) {
+            selection = new int[ValueBuffer.grow(selection.length, size)];
+        }
+        return selection;
     }
 
     private void ensureBatchCapacity(int needed)

@@ -122,6 +122,20 @@ final class DeltaBinaryPackedDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    {
+        // the values are decoded block by block anyway; only the copies of the dropped ones are wasted
+        int start = out.count;
+        read(out, count);
+        if (int32) {
+            out.retainInts(start, selected, selectedCount);
+        }
+        else {
+            out.retainLongs(start, selected, selectedCount);
+        }
+    }
+
+    @Override
     public void skip(int count)
     {
         int done = 0;

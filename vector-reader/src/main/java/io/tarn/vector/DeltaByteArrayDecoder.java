@@ -48,6 +48,26 @@ final class DeltaByteArrayDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    {
+        // each value is built from the one before: every value is decoded, the selected ones copied
+        check(count);
+        out.offsets(selectedCount);
+        int next = 0;
+        for (int i = 0; i < count; i++) {
+            next();
+            if (next < selectedCount && selected[next] == i) {
+                byte[] target = out.bytes(previousLength);
+                int start = out.offsets[out.count];
+                System.arraycopy(previous, 0, target, start, previousLength);
+                out.count++;
+                out.offsets[out.count] = start + previousLength;
+                next++;
+            }
+        }
+    }
+
+    @Override
     public void skip(int count)
     {
         check(count);

@@ -93,6 +93,35 @@ final class DeltaLengthByteArrayDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    {
+        check(count);
+        int[] offsets = out.offsets(selectedCount);
+        long total = 0;
+        for (int k = 0; k < selectedCount; k++) {
+            total += lengths[index + selected[k]];
+        }
+        byte[] target = out.bytes((int) total);
+        int base = out.count;
+        int write = offsets[base];
+        int at = position;
+        int value = 0;
+        for (int k = 0; k < selectedCount; k++) {
+            int wanted = selected[k];
+            while (value < wanted) {
+                at += lengths[index + value];
+                value++;
+            }
+            int length = lengths[index + value];
+            System.arraycopy(data, at, target, write, length);
+            write += length;
+            offsets[base + k + 1] = write;
+        }
+        skip(count);
+        out.count += selectedCount;
+    }
+
+    @Override
     public void skip(int count)
     {
         check(count);

@@ -31,7 +31,6 @@ import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.Type;
 import org.roaringbitmap.BatchIterator;
-import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -93,11 +92,11 @@ public final class ParquetReader
     private long batchStart;
     private int[] positionChunk;
     private RoaringBitmap rowGroupSelection;
-    // dense windows of a row selection are decoded whole and compacted in place, when every
-    // output vector allows it; keep[0, keepCount) are the kept rows of the last window
-    private final boolean compactible;
+    // dense windows of a row selection are read in one pass per column that passes over the
+    // values of the unselected rows, when no needed column is repeated; keep holds the offsets
+    // of a window's selected rows
+    private final boolean selectiveWindows;
     private int[] keep;
-    private int keepCount = -1;
     // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
@@ -127,7 +126,7 @@ public final class ParquetReader
         this.fileRowCount = rows;
         this.counters.rowGroups = footer.metadata().getRow_groups().size();
         this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
-        this.compactible = root.getFieldVectors().stream().allMatch(InPlaceCompaction::supports);
+        this.selectiveWindows = neededLeaves.stream().allMatch(leaf -> footer.leaves().get(leaf).repetitionLevel() == 0);
     }
 
     /**
@@ -291,12 +290,6 @@ public final class ParquetReader
                     assemblers.get(i).write(vectors.get(i), 0, 0, rows);
                 }
                 activeColumn = null;
-                if (keepCount >= 0) {
-                    for (FieldVector vector : vectors) {
-                        InPlaceCompaction.compact(vector, keep, keepCount);
-                    }
-                    rows = keepCount;
-                }
                 root.setRowCount(rows);
                 counters.rowsRead += rows;
                 return true;
@@ -324,25 +317,26 @@ public final class ParquetReader
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();
         }
-        keepCount = -1;
         if (rowGroupSelection == null) {
             int rows = (int) Math.min(batchSize, rowGroupRows - position);
             readAll(rows);
             position += rows;
             return rows;
         }
-        if (compactible) {
+        if (selectiveWindows) {
             int window = (int) Math.min(batchSize, rowGroupRows - position);
             long selected = rowGroupSelection.rangeCardinality(position, position + window);
             if (selected * 4 >= window * 3L) {
-                // dense: decode the whole window at once and drop the few unselected rows after
-                readAll(window);
-                if (selected < window) {
-                    keepRows(window, (int) selected);
+                // dense: one pass over the window per column, copying only the selected rows' values
+                if (selected == window) {
+                    readAll(window);
+                }
+                else {
+                    readSelected(window, (int) selected);
                 }
                 counters.rowsSkippedBySelection += window - selected;
                 position += window;
-                return window;
+                return (int) selected;
             }
         }
         // sparse: find the batch's selected runs first, then walk each column through all of them
@@ -385,22 +379,35 @@ public final class ParquetReader
         return out;
     }
 
-    private void keepRows(int window, int selected)
+    private void readSelected(int window, int selected)
     {
         if (keep == null || keep.length < selected) {
             keep = new int[Math.max(selected, options.batchSize())];
         }
-        int count = 0;
-        PeekableIntIterator rows = rowGroupSelection.getIntIterator();
+        // a batch iterator hands out runs of positions far faster than one value at a time
+        BatchIterator rows = rowGroupSelection.getBatchIterator();
         rows.advanceIfNeeded((int) position);
-        while (count < selected && rows.hasNext()) {
-            int row = rows.next();
-            if (row >= position + window) {
-                break;
-            }
-            keep[count++] = (int) (row - position);
+        if (positionChunk == null) {
+            positionChunk = new int[POSITION_CHUNK];
         }
-        keepCount = count;
+        int count = 0;
+        int first = (int) position;
+        while (count < selected) {
+            int n = rows.nextBatch(positionChunk);
+            if (n == 0) {
+                throw new IllegalStateException("The row selection of " + file + " ends before the window's " + selected + " rows");
+            }
+            int take = Math.min(n, selected - count);
+            for (int i = 0; i < take; i++) {
+                keep[count + i] = positionChunk[i] - first;
+            }
+            count += take;
+        }
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            readers[leaf].readSelectedRows(window, keep, selected);
+        }
+        activeColumn = null;
     }
 
     private void readAll(int rows)

@@ -86,6 +86,20 @@ final class PlainDecoders
         }
 
         @Override
+        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        {
+            checkAvailable(position, end, 4L * count);
+            int[] target = out.ints(selectedCount);
+            int base = out.count;
+            int pos = position;
+            for (int k = 0; k < selectedCount; k++) {
+                target[base + k] = ByteArrays.intLE(data, pos + 4 * selected[k]);
+            }
+            position = pos + 4 * count;
+            out.count += selectedCount;
+        }
+
+        @Override
         public void skip(int count)
         {
             checkAvailable(position, end, 4L * count);
@@ -129,6 +143,20 @@ final class PlainDecoders
         }
 
         @Override
+        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        {
+            checkAvailable(position, end, 8L * count);
+            long[] target = out.longs(selectedCount);
+            int base = out.count;
+            int pos = position;
+            for (int k = 0; k < selectedCount; k++) {
+                target[base + k] = ByteArrays.longLE(data, pos + 8 * selected[k]);
+            }
+            position = pos + 8 * count;
+            out.count += selectedCount;
+        }
+
+        @Override
         public void skip(int count)
         {
             checkAvailable(position, end, 8L * count);
@@ -161,6 +189,19 @@ final class PlainDecoders
                 position += 12;
             }
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        {
+            checkAvailable(position, end, 12L * count);
+            long[] target = out.longs(selectedCount);
+            int base = out.count;
+            for (int k = 0; k < selectedCount; k++) {
+                target[base + k] = int96ToEpochNanos(data, position + 12 * selected[k]);
+            }
+            position += 12 * count;
+            out.count += selectedCount;
         }
 
         @Override
@@ -200,6 +241,22 @@ final class PlainDecoders
             }
             bit += count;
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        {
+            if (count > bitEnd - bit) {
+                throw new CorruptDataException("PLAIN booleans end early");
+            }
+            int[] target = out.ints(selectedCount);
+            int base = out.count;
+            for (int k = 0; k < selectedCount; k++) {
+                long b = bit + selected[k];
+                target[base + k] = (data[start + (int) (b >>> 3)] >>> (b & 7)) & 1;
+            }
+            bit += count;
+            out.count += selectedCount;
         }
 
         @Override
@@ -252,6 +309,40 @@ final class PlainDecoders
             }
             position = pos;
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        {
+            // every length is read to find the next value; only the selected values' bytes are copied
+            int[] offsets = out.offsets(selectedCount);
+            byte[] target = out.bytes(end - position + ByteArrays.COPY_SLACK);
+            int base = out.count;
+            int write = offsets[base];
+            int pos = position;
+            byte[] source = data;
+            int next = 0;
+            int wanted = selectedCount > 0 ? selected[0] : -1;
+            for (int i = 0; i < count; i++) {
+                if (pos > end - 4) {
+                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
+                }
+                int length = ByteArrays.intLE(source, pos);
+                pos += 4;
+                if (length < 0 || length > end - pos) {
+                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
+                }
+                if (i == wanted) {
+                    ByteArrays.copy(source, pos, target, write, length);
+                    write += length;
+                    next++;
+                    offsets[base + next] = write;
+                    wanted = next < selectedCount ? selected[next] : -1;
+                }
+                pos += length;
+            }
+            position = pos;
+            out.count += selectedCount;
         }
 
         @Override
@@ -309,6 +400,24 @@ final class PlainDecoders
             }
             position += (int) total;
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        {
+            long total = (long) width * count;
+            checkAvailable(position, end, total);
+            int[] offsets = out.offsets(selectedCount);
+            byte[] target = out.bytes(width * selectedCount);
+            int base = out.count;
+            int write = offsets[base];
+            for (int k = 0; k < selectedCount; k++) {
+                System.arraycopy(data, position + width * selected[k], target, write, width);
+                write += width;
+                offsets[base + k + 1] = write;
+            }
+            position += (int) total;
+            out.count += selectedCount;
         }
 
         @Override

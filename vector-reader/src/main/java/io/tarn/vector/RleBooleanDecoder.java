@@ -23,6 +23,14 @@ final class RleBooleanDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    {
+        int start = out.count;
+        read(out, count);
+        out.retainInts(start, selected, selectedCount);
+    }
+
+    @Override
     public void skip(int count)
     {
         decoder.skip(count);

@@ -110,6 +110,54 @@ final class ValueBuffer
         offsets[count] = start + length;
     }
 
+    /**
+     * Keeps, of the int values from index {@code start} on, only those at {@code start +
+     * selected[k]} for {@code k < selectedCount} ({@code selected} strictly ascending), moving
+     * them down in place; for decoders that cannot pass over the values they leave out.
+     */
+    void retainInts(int start, int[] selected, int selectedCount)
+    {
+        int[] values = ints;
+        for (int k = 0; k < selectedCount; k++) {
+            values[start + k] = values[start + selected[k]];
+        }
+        count = start + selectedCount;
+    }
+
+    /**
+     * {@link #retainInts} for long values.
+     */
+    void retainLongs(int start, int[] selected, int selectedCount)
+    {
+        long[] values = longs;
+        for (int k = 0; k < selectedCount; k++) {
+            values[start + k] = values[start + selected[k]];
+        }
+        count = start + selectedCount;
+    }
+
+    /**
+     * {@link #retainInts} for binary values: their bytes move down and the offsets follow.
+     */
+    void retainBinary(int start, int[] selected, int selectedCount)
+    {
+        int write = offsets[start];
+        for (int k = 0; k < selectedCount; k++) {
+            // offsets[start + k + 1] is overwritten only after offsets[source, source + 1] are
+            // read; a later source index never falls on an overwritten entry unless no value
+            // before it was dropped, and then the entry is rewritten with its own value
+            int source = start + selected[k];
+            int from = offsets[source];
+            int length = offsets[source + 1] - from;
+            if (from != write) {
+                System.arraycopy(bytes, from, bytes, write, length);
+            }
+            write += length;
+            offsets[start + k + 1] = write;
+        }
+        count = start + selectedCount;
+    }
+
     static int grow(int current, int needed)
     {
         long grown = Math.max((long) needed, current + (current >> 1) + 16L);

@@ -11,5 +11,13 @@ interface ValuesDecoder
      */
     void read(ValueBuffer out, int count);
 
+    /**
+     * Consumes the next {@code count} values but appends to {@code out} only those at the
+     * strictly ascending indices {@code selected[0, selectedCount)}, each below {@code count}:
+     * the values of a dense row selection, without copying the values of the rows it leaves out
+     * where the encoding allows.
+     */
+    void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount);
+
     void skip(int count);
 }
