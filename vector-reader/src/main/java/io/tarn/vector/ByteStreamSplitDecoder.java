@@ -79,14 +79,14 @@ final class ByteStreamSplitDecoder
     }
 
     @Override
-    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    public void readSelected(ValueBuffer out, int count, long[] selected)
     {
         int start = out.count;
         read(out, count);
         switch (type) {
-            case INT32, FLOAT -> out.retainInts(start, selected, selectedCount);
-            case INT64, DOUBLE -> out.retainLongs(start, selected, selectedCount);
-            default -> out.retainBinary(start, selected, selectedCount);
+            case INT32, FLOAT -> out.retainInts(start, count, selected);
+            case INT64, DOUBLE -> out.retainLongs(start, count, selected);
+            default -> out.retainBinary(start, count, selected);
         }
     }
 

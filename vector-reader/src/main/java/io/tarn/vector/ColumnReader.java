@@ -78,8 +78,9 @@ final class ColumnReader
     private int windowLength;
     // the definition level of every entry of the window when they all come from one RLE run, else -1
     private int windowLevel = -1;
-    // value indices handed to ValuesDecoder.readSelected
-    private int[] selection = new int[0];
+    // the rows of a selection within one stretch of a page, and the values among them
+    private long[] pieceMask = new long[0];
+    private long[] valueMask = new long[0];
 
     ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
     {
@@ -233,44 +234,26 @@ final class ColumnReader
     }
 
     /**
-     * Appends, of the next {@code rows} rows, only those at the strictly ascending offsets
-     * {@code keep[0, keepCount)} (each below {@code rows}): a dense row selection, read without
-     * copying the values of the rows it leaves out where the encoding allows, and without
-     * decoding pages that hold none of its rows when their row count is known. Only for columns
-     * without repetition, where each row is one level entry.
+     * Appends those of the next {@code rows} rows that the {@link SelectionMasks mask}
+     * {@code selected} selects: a dense row selection, read without copying the values of the
+     * rows it leaves out where the encoding allows, and without decoding pages that hold none of
+     * its rows when their row count is known. Only for columns without repetition, where each
+     * row is one level entry.
      */
-    void readSelectedRows(int rows, int[] keep, int keepCount)
+    void readSelectedRows(int rows, long[] selected)
     {
         if (maxRepetition > 0) {
-            throw new IllegalStateException("Selected rows of a repeated column");
+            throw new IllegalStateException("Rows of a repeated column read with a row selection");
+        }
+        if (pieceMask.length < SelectionMasks.words(rows)) {
+            pieceMask = new long[SelectionMasks.words(rows)];
         }
         int row = 0;
-        int k = 0;
         while (row < rows) {
-            int gap = (k < keepCount ? keep[k] : rows) - row;
-            if (!hasLevels) {
-                if (!pageOpen || pageEntriesLeft == 0) {
-                    if (gap > 0 && skipWholePage(gap)) {
-                        row += (int) lastSkippedRows;
-                        continue;
-                    }
-                    openNextPage();
-                    continue;
-                }
-                int n = Math.min(rows - row, pageEntriesLeft);
-                int end = keptBefore(keep, k, keepCount, row + n);
-                readSelectedValues(n, keep, k, end, row);
-                entries += end - k;
-                pageEntriesLeft -= n;
-                row += n;
-                k = end;
-                continue;
-            }
-            if (windowPosition == windowLength) {
-                if (pageOpen && pageEntriesLeft > 0) {
-                    fillWindow();
-                    continue;
-                }
+            boolean pageDone = hasLevels ? windowPosition == windowLength && !(pageOpen && pageEntriesLeft > 0) : !pageOpen || pageEntriesLeft == 0;
+            if (pageDone) {
+                // rows up to the next selected one may cover the next page
+                int gap = SelectionMasks.nextSet(selected, row, rows) - row;
                 if (gap > 0 && skipWholePage(gap)) {
                     row += (int) lastSkippedRows;
                     continue;
@@ -281,105 +264,99 @@ final class ColumnReader
                 openNextPage();
                 continue;
             }
+            if (!hasLevels) {
+                int n = Math.min(rows - row, pageEntriesLeft);
+                entries += readSelectedValues(n, SelectionMasks.extract(selected, row, n, pieceMask));
+                pageEntriesLeft -= n;
+                row += n;
+                continue;
+            }
+            if (windowPosition == windowLength) {
+                fillWindow();
+            }
             int start = windowPosition;
             int n = Math.min(rows - row, windowLength - start);
-            int end = keptBefore(keep, k, keepCount, row + n);
-            int kept = end - k;
-            ensureBatchCapacity(entries + kept);
+            int kept = SelectionMasks.extract(selected, row, n, pieceMask);
+            ensureBatchCapacity(entries + n);
             if (windowLevel >= 0) {
                 // one level for the whole window: every entry a value, or none
                 Arrays.fill(definitions, entries, entries + kept, windowLevel);
                 if (windowLevel == maxDefinition) {
-                    readSelectedValues(n, keep, k, end, row);
+                    readSelectedValues(n, kept);
                 }
             }
             else {
-                readSelectedLevels(start, n, keep, k, end, row);
+                readSelectedLevels(start, n);
             }
             entries += kept;
             windowPosition = start + n;
             row += n;
-            k = end;
         }
     }
 
     /**
-     * The first index at or after {@code from} whose kept row is at or past {@code limit}.
+     * Consumes {@code count} values, keeping the {@code kept} that {@link #pieceMask} selects;
+     * returns {@code kept}.
      */
-    private static int keptBefore(int[] keep, int from, int keepCount, int limit)
+    private int readSelectedValues(int count, int kept)
     {
-        int end = from;
-        while (end < keepCount && keep[end] < limit) {
-            end++;
-        }
-        return end;
-    }
-
-    /**
-     * Consumes {@code count} values, one per row from row {@code firstRow} on, keeping those of
-     * the rows {@code keep[from, to)}.
-     */
-    private void readSelectedValues(int count, int[] keep, int from, int to, int firstRow)
-    {
-        int kept = to - from;
         if (kept == count) {
             valuesDecoder.read(values, count);
-            return;
         }
-        if (kept == 0) {
+        else if (kept == 0) {
             valuesDecoder.skip(count);
-            return;
         }
-        int[] selected = selection(kept);
-        for (int j = 0; j < kept; j++) {
-            selected[j] = keep[from + j] - firstRow;
+        else {
+            valuesDecoder.readSelected(values, count, pieceMask);
         }
-        valuesDecoder.readSelected(values, count, selected, kept);
+        return kept;
     }
 
     /**
-     * Copies the definition levels of the kept rows among the {@code count} window entries from
-     * {@code start} (row {@code firstRow} on) and reads the values of those that are not null.
+     * Copies the definition levels of the {@code count} window entries from {@code start} that
+     * {@link #pieceMask} selects, and reads the values of those that are not null.
      */
-    private void readSelectedLevels(int start, int count, int[] keep, int from, int to, int firstRow)
+    private void readSelectedLevels(int start, int count)
     {
         int[] levels = windowDefinitions;
         int max = maxDefinition;
-        int[] selected = selection(to - from);
-        int selectedCount = 0;
+        long[] rowMask = pieceMask;
+        if (valueMask.length < rowMask.length) {
+            valueMask = new long[rowMask.length];
+        }
+        long[] selectedValues = valueMask;
         int value = 0;
-        int next = from;
+        int kept = 0;
         int write = entries;
+        long bits = 0;
         for (int e = 0; e < count; e++) {
             int level = levels[start + e];
-            if (next < to && keep[next] - firstRow == e) {
-                definitions[write++] = level;
-                if (level == max) {
-                    selected[selectedCount++] = value;
-                }
-                next++;
-            }
+            long rowSelected = (rowMask[e >>> 6] >>> e) & 1;
+            // written always, kept only when the row is selected
+            definitions[write] = level;
+            write += (int) rowSelected;
             if (level == max) {
+                bits |= rowSelected << value;
+                kept += (int) rowSelected;
                 value++;
+                if ((value & 63) == 0) {
+                    selectedValues[(value >>> 6) - 1] = bits;
+                    bits = 0;
+                }
             }
         }
-        if (selectedCount == value) {
+        if ((value & 63) != 0) {
+            selectedValues[value >>> 6] = bits;
+        }
+        if (kept == value) {
             valuesDecoder.read(values, value);
         }
-        else if (selectedCount == 0) {
+        else if (kept == 0) {
             valuesDecoder.skip(value);
         }
         else {
-            valuesDecoder.readSelected(values, value, selected, selectedCount);
+            valuesDecoder.readSelected(values, value, selectedValues);
         }
-    }
-
-    private int[] selection(int size)
-    {
-        if (selection.length < size) {
-            selection = new int[ValueBuffer.grow(selection.length, size)];
-        }
-        return selection;
     }
 
     private void ensureBatchCapacity(int needed)

@@ -122,16 +122,16 @@ final class DeltaBinaryPackedDecoder
     }
 
     @Override
-    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    public void readSelected(ValueBuffer out, int count, long[] selected)
     {
-        // the values are decoded block by block anyway; only the copies of the dropped ones are wasted
+        // the values are decoded block by block anyway; only the copies of the others are wasted
         int start = out.count;
         read(out, count);
         if (int32) {
-            out.retainInts(start, selected, selectedCount);
+            out.retainInts(start, count, selected);
         }
         else {
-            out.retainLongs(start, selected, selectedCount);
+            out.retainLongs(start, count, selected);
         }
     }
 

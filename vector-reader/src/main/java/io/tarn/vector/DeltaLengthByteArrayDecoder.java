@@ -93,32 +93,32 @@ final class DeltaLengthByteArrayDecoder
     }
 
     @Override
-    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    public void readSelected(ValueBuffer out, int count, long[] selected)
     {
         check(count);
-        int[] offsets = out.offsets(selectedCount);
+        int[] offsets = out.offsets(count);
         long total = 0;
-        for (int k = 0; k < selectedCount; k++) {
-            total += lengths[index + selected[k]];
+        for (int i = 0; i < count; i++) {
+            if ((selected[i >>> 6] & (1L << i)) != 0) {
+                total += lengths[index + i];
+            }
         }
         byte[] target = out.bytes((int) total);
-        int base = out.count;
-        int write = offsets[base];
+        int value = out.count;
+        int write = offsets[value];
         int at = position;
-        int value = 0;
-        for (int k = 0; k < selectedCount; k++) {
-            int wanted = selected[k];
-            while (value < wanted) {
-                at += lengths[index + value];
-                value++;
+        for (int i = 0; i < count; i++) {
+            int length = lengths[index + i];
+            if ((selected[i >>> 6] & (1L << i)) != 0) {
+                System.arraycopy(data, at, target, write, length);
+                write += length;
+                offsets[++value] = write;
             }
-            int length = lengths[index + value];
-            System.arraycopy(data, at, target, write, length);
-            write += length;
-            offsets[base + k + 1] = write;
+            at += length;
         }
-        skip(count);
-        out.count += selectedCount;
+        position = at;
+        index += count;
+        out.count = value;
     }
 
     @Override

@@ -48,22 +48,99 @@ final class DictionaryDecoder
      * only the selected values.
      */
     @Override
-    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    public void readSelected(ValueBuffer out, int count, long[] selected)
     {
-        int[] idArray = selectedIds(count, selected, selectedCount);
+        if (scratch.length < count) {
+            scratch = new int[ValueBuffer.grow(scratch.length, count)];
+        }
+        int[] idArray = scratch;
+        ids.read(idArray, 0, count);
+        // every id is checked: the fused gathers look up the values of the others too
+        checkIds(idArray, count, dictionary.count);
         switch (type) {
-            case BOOLEAN, INT32, FLOAT -> gatherInts(out, idArray, selectedCount);
-            case INT64, DOUBLE, INT96 -> gatherLongs(out, idArray, selectedCount);
+            case BOOLEAN, INT32, FLOAT -> gatherSelectedInts(out, idArray, count, selected);
+            case INT64, DOUBLE, INT96 -> gatherSelectedLongs(out, idArray, count, selected);
             case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> {
-                ShortValues shortValues = shortValues(selectedCount);
+                ShortValues shortValues = shortValues(count);
                 if (shortValues != null) {
-                    gatherShortBinary(out, idArray, selectedCount, shortValues);
+                    gatherSelectedShortBinary(out, idArray, count, selected, shortValues);
                 }
                 else {
-                    gatherBinary(out, idArray, selectedCount);
+                    gatherBinary(out, idArray, SelectionMasks.compact(idArray, 0, count, selected));
                 }
             }
         }
+    }
+
+    /**
+     * Looks up the value of every id but advances past it only when it is selected: no branch
+     * on the selection (see SelectionMasks.compact).
+     */
+    private void gatherSelectedInts(ValueBuffer out, int[] idArray, int count, long[] selected)
+    {
+        int[] target = out.ints(count);
+        int[] values = dictionary.ints;
+        int write = out.count;
+        for (int first = 0; first < count; first += 64) {
+            long word = selected[first >>> 6];
+            int n = Math.min(64, count - first);
+            for (int i = 0; i < n; i++) {
+                target[write] = values[idArray[first + i]];
+                write += (int) (word >>> i) & 1;
+            }
+        }
+        out.count = write;
+    }
+
+    private void gatherSelectedLongs(ValueBuffer out, int[] idArray, int count, long[] selected)
+    {
+        long[] target = out.longs(count);
+        long[] values = dictionary.longs;
+        int write = out.count;
+        for (int first = 0; first < count; first += 64) {
+            long word = selected[first >>> 6];
+            int n = Math.min(64, count - first);
+            for (int i = 0; i < n; i++) {
+                target[write] = values[idArray[first + i]];
+                write += (int) (word >>> i) & 1;
+            }
+        }
+        out.count = write;
+    }
+
+    /**
+     * {@link #gatherShortBinary} of the selected ids: the words of every value are written, and
+     * the next value overwrites those of one not selected.
+     */
+    private static void gatherSelectedShortBinary(ValueBuffer out, int[] idArray, int count, long[] selected, ShortValues shorts)
+    {
+        int[] lengths = shorts.lengths;
+        long[] words = shorts.words;
+        int width = shorts.wordsPerValue;
+        int[] offsets = out.offsets(count);
+        byte[] target = out.bytes(checkedTotal((long) count * shorts.maxLength + (long) width * Long.BYTES));
+        int index = out.count;
+        int write = offsets[index];
+        for (int first = 0; first < count; first += 64) {
+            long word = selected[first >>> 6];
+            int n = Math.min(64, count - first);
+            for (int i = 0; i < n; i++) {
+                int id = idArray[first + i];
+                int bit = (int) (word >>> i) & 1;
+                if (width == 1) {
+                    ByteArrays.putLongLE(target, write, words[id]);
+                }
+                else {
+                    for (int w = 0; w < width; w++) {
+                        ByteArrays.putLongLE(target, write + w * Long.BYTES, words[id * width + w]);
+                    }
+                }
+                write += lengths[id] & -bit;
+                offsets[index + 1] = write;
+                index += bit;
+            }
+        }
+        out.count = index;
     }
 
     private void readInts(ValueBuffer out, int count)
@@ -273,33 +350,6 @@ final class DictionaryDecoder
     }
 
     /**
-     * Decodes the ids of the next {@code count} values and returns those of the selected ones,
-     * checked, in {@code [0, selectedCount)} of the scratch array.
-     */
-    private int[] selectedIds(int count, int[] selected, int selectedCount)
-    {
-        if (scratch.length < count) {
-            scratch = new int[ValueBuffer.grow(scratch.length, count)];
-        }
-        int[] idArray = scratch;
-        ids.read(idArray, 0, count);
-        int size = dictionary.count;
-        int invalid = 0;
-        for (int k = 0; k < selectedCount; k++) {
-            // selected[k] >= k: the id moves down over one already moved or dropped
-            int id = idArray[selected[k]];
-            idArray[k] = id;
-            invalid |= id | (size - 1 - id);
-        }
-        if (invalid < 0) {
-            for (int k = 0; k < selectedCount; k++) {
-                checkId(idArray[k], size);
-            }
-        }
-        return idArray;
-    }
-
-    /**
      * Unpacks the next {@code n} ids of the current bit-packed run and checks them.
      */
     private int[] unpackIds(int n, int size)
@@ -309,6 +359,12 @@ final class DictionaryDecoder
         }
         int[] idArray = scratch;
         ids.read(idArray, 0, n);
+        checkIds(idArray, n, size);
+        return idArray;
+    }
+
+    private static void checkIds(int[] idArray, int n, int size)
+    {
         int invalid = 0;
         for (int i = 0; i < n; i++) {
             // negative when an id is negative or at least the size
@@ -319,7 +375,6 @@ final class DictionaryDecoder
                 checkId(idArray[i], size);
             }
         }
-        return idArray;
     }
 
     private static int checkId(int id, int size)

@@ -93,10 +93,16 @@ public final class ParquetReader
     private int[] positionChunk;
     private RoaringBitmap rowGroupSelection;
     // dense windows of a row selection are read in one pass per column that passes over the
-    // values of the unselected rows, when no needed column is repeated; keep holds the offsets
-    // of a window's selected rows
+    // values of the unselected rows, when no needed column is repeated: the few unselected rows
+    // of the row group (its complement of the selection, built on first use) are walked window
+    // by window and cleared in the window's mask of selected rows
     private final boolean selectiveWindows;
-    private int[] keep;
+    private BatchIterator unselectedRows;
+    // unselectedChunk[chunkPosition, chunkLength) are unselected rows taken from the iterator but not yet used
+    private int[] unselectedChunk;
+    private int chunkPosition;
+    private int chunkLength;
+    private long[] windowMask;
     // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
@@ -332,7 +338,7 @@ public final class ParquetReader
                     readAll(window);
                 }
                 else {
-                    readSelected(window, (int) selected);
+                    readSelected(window, window - (int) selected);
                 }
                 counters.rowsSkippedBySelection += window - selected;
                 position += window;
@@ -379,33 +385,49 @@ public final class ParquetReader
         return out;
     }
 
-    private void readSelected(int window, int selected)
+    private void readSelected(int window, int unselected)
     {
-        if (keep == null || keep.length < selected) {
-            keep = new int[Math.max(selected, options.batchSize())];
+        int words = SelectionMasks.words(window);
+        if (windowMask == null || windowMask.length < words) {
+            windowMask = new long[SelectionMasks.words(Math.max(window, options.batchSize()))];
         }
-        // a batch iterator hands out runs of positions far faster than one value at a time
-        BatchIterator rows = rowGroupSelection.getBatchIterator();
-        rows.advanceIfNeeded((int) position);
-        if (positionChunk == null) {
-            positionChunk = new int[POSITION_CHUNK];
+        long[] mask = windowMask;
+        Arrays.fill(mask, 0, words, -1L);
+        if ((window & 63) != 0) {
+            mask[words - 1] = (1L << window) - 1;
         }
-        int count = 0;
+        if (unselectedRows == null) {
+            RoaringBitmap complement = RoaringBitmap.bitmapOfRange(0, rowGroupRows);
+            complement.andNot(rowGroupSelection);
+            unselectedRows = complement.getBatchIterator();
+            if (unselectedChunk == null) {
+                unselectedChunk = new int[POSITION_CHUNK];
+            }
+            chunkPosition = 0;
+            chunkLength = 0;
+        }
         int first = (int) position;
-        while (count < selected) {
-            int n = rows.nextBatch(positionChunk);
-            if (n == 0) {
-                throw new IllegalStateException("The row selection of " + file + " ends before the window's " + selected + " rows");
+        // rows before the window were read by the sparse path
+        while (chunkPosition < chunkLength && unselectedChunk[chunkPosition] < first) {
+            chunkPosition++;
+        }
+        if (chunkPosition == chunkLength) {
+            unselectedRows.advanceIfNeeded(first);
+        }
+        for (int i = 0; i < unselected; i++) {
+            if (chunkPosition == chunkLength) {
+                chunkLength = unselectedRows.nextBatch(unselectedChunk);
+                chunkPosition = 0;
+                if (chunkLength == 0) {
+                    throw new IllegalStateException("The row selection of " + file + " leaves out fewer rows than counted");
+                }
             }
-            int take = Math.min(n, selected - count);
-            for (int i = 0; i < take; i++) {
-                keep[count + i] = positionChunk[i] - first;
-            }
-            count += take;
+            int row = unselectedChunk[chunkPosition++] - first;
+            mask[row >>> 6] &= ~(1L << row);
         }
         for (int leaf : neededLeaves) {
             activeColumn = footer.leaves().get(leaf).name();
-            readers[leaf].readSelectedRows(window, keep, selected);
+            readers[leaf].readSelectedRows(window, mask);
         }
         activeColumn = null;
     }
@@ -448,6 +470,7 @@ public final class ParquetReader
                 continue;
             }
             rowGroupSelection = null;
+            unselectedRows = null;
             if (options.rowSelection().isPresent()) {
                 RoaringBitmap selection = options.rowSelection().get();
                 if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {

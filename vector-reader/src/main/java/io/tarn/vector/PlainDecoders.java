@@ -86,17 +86,24 @@ final class PlainDecoders
         }
 
         @Override
-        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        public void readSelected(ValueBuffer out, int count, long[] selected)
         {
             checkAvailable(position, end, 4L * count);
-            int[] target = out.ints(selectedCount);
-            int base = out.count;
+            int[] target = out.ints(count);
+            int write = out.count;
             int pos = position;
-            for (int k = 0; k < selectedCount; k++) {
-                target[base + k] = ByteArrays.intLE(data, pos + 4 * selected[k]);
+            // every value is copied, the write position advancing by its bit (see SelectionMasks.compact)
+            for (int first = 0; first < count; first += 64) {
+                long word = selected[first >>> 6];
+                int n = Math.min(64, count - first);
+                int at = pos + 4 * first;
+                for (int i = 0; i < n; i++) {
+                    target[write] = ByteArrays.intLE(data, at + 4 * i);
+                    write += (int) (word >>> i) & 1;
+                }
             }
             position = pos + 4 * count;
-            out.count += selectedCount;
+            out.count = write;
         }
 
         @Override
@@ -143,17 +150,23 @@ final class PlainDecoders
         }
 
         @Override
-        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        public void readSelected(ValueBuffer out, int count, long[] selected)
         {
             checkAvailable(position, end, 8L * count);
-            long[] target = out.longs(selectedCount);
-            int base = out.count;
+            long[] target = out.longs(count);
+            int write = out.count;
             int pos = position;
-            for (int k = 0; k < selectedCount; k++) {
-                target[base + k] = ByteArrays.longLE(data, pos + 8 * selected[k]);
+            for (int first = 0; first < count; first += 64) {
+                long word = selected[first >>> 6];
+                int n = Math.min(64, count - first);
+                int at = pos + 8 * first;
+                for (int i = 0; i < n; i++) {
+                    target[write] = ByteArrays.longLE(data, at + 8 * i);
+                    write += (int) (word >>> i) & 1;
+                }
             }
             position = pos + 8 * count;
-            out.count += selectedCount;
+            out.count = write;
         }
 
         @Override
@@ -192,16 +205,11 @@ final class PlainDecoders
         }
 
         @Override
-        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        public void readSelected(ValueBuffer out, int count, long[] selected)
         {
-            checkAvailable(position, end, 12L * count);
-            long[] target = out.longs(selectedCount);
-            int base = out.count;
-            for (int k = 0; k < selectedCount; k++) {
-                target[base + k] = int96ToEpochNanos(data, position + 12 * selected[k]);
-            }
-            position += 12 * count;
-            out.count += selectedCount;
+            int start = out.count;
+            read(out, count);
+            out.retainLongs(start, count, selected);
         }
 
         @Override
@@ -244,19 +252,11 @@ final class PlainDecoders
         }
 
         @Override
-        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        public void readSelected(ValueBuffer out, int count, long[] selected)
         {
-            if (count > bitEnd - bit) {
-                throw new CorruptDataException("PLAIN booleans end early");
-            }
-            int[] target = out.ints(selectedCount);
-            int base = out.count;
-            for (int k = 0; k < selectedCount; k++) {
-                long b = bit + selected[k];
-                target[base + k] = (data[start + (int) (b >>> 3)] >>> (b & 7)) & 1;
-            }
-            bit += count;
-            out.count += selectedCount;
+            int start = out.count;
+            read(out, count);
+            out.retainInts(start, count, selected);
         }
 
         @Override
@@ -312,17 +312,15 @@ final class PlainDecoders
         }
 
         @Override
-        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        public void readSelected(ValueBuffer out, int count, long[] selected)
         {
             // every length is read to find the next value; only the selected values' bytes are copied
-            int[] offsets = out.offsets(selectedCount);
+            int[] offsets = out.offsets(count);
             byte[] target = out.bytes(end - position + ByteArrays.COPY_SLACK);
-            int base = out.count;
-            int write = offsets[base];
+            int value = out.count;
+            int write = offsets[value];
             int pos = position;
             byte[] source = data;
-            int next = 0;
-            int wanted = selectedCount > 0 ? selected[0] : -1;
             for (int i = 0; i < count; i++) {
                 if (pos > end - 4) {
                     throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
@@ -332,17 +330,15 @@ final class PlainDecoders
                 if (length < 0 || length > end - pos) {
                     throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
                 }
-                if (i == wanted) {
+                if ((selected[i >>> 6] & (1L << i)) != 0) {
                     ByteArrays.copy(source, pos, target, write, length);
                     write += length;
-                    next++;
-                    offsets[base + next] = write;
-                    wanted = next < selectedCount ? selected[next] : -1;
+                    offsets[++value] = write;
                 }
                 pos += length;
             }
             position = pos;
-            out.count += selectedCount;
+            out.count = value;
         }
 
         @Override
@@ -403,21 +399,26 @@ final class PlainDecoders
         }
 
         @Override
-        public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+        public void readSelected(ValueBuffer out, int count, long[] selected)
         {
             long total = (long) width * count;
             checkAvailable(position, end, total);
-            int[] offsets = out.offsets(selectedCount);
-            byte[] target = out.bytes(width * selectedCount);
-            int base = out.count;
-            int write = offsets[base];
-            for (int k = 0; k < selectedCount; k++) {
-                System.arraycopy(data, position + width * selected[k], target, write, width);
-                write += width;
-                offsets[base + k + 1] = write;
+            int[] offsets = out.offsets(count);
+            byte[] target = out.bytes((int) total);
+            int value = out.count;
+            int write = offsets[value];
+            for (int w = 0; w < SelectionMasks.words(count); w++) {
+                long word = selected[w];
+                int first = w << 6;
+                while (word != 0) {
+                    System.arraycopy(data, position + width * (first + Long.numberOfTrailingZeros(word)), target, write, width);
+                    write += width;
+                    offsets[++value] = write;
+                    word &= word - 1;
+                }
             }
             position += (int) total;
-            out.count += selectedCount;
+            out.count = value;
         }
 
         @Override

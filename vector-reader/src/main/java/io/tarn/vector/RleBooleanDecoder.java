@@ -23,11 +23,11 @@ final class RleBooleanDecoder
     }
 
     @Override
-    public void readSelected(ValueBuffer out, int count, int[] selected, int selectedCount)
+    public void readSelected(ValueBuffer out, int count, long[] selected)
     {
         int start = out.count;
         read(out, count);
-        out.retainInts(start, selected, selectedCount);
+        out.retainInts(start, count, selected);
     }
 
     @Override

@@ -111,51 +111,48 @@ final class ValueBuffer
     }
 
     /**
-     * Keeps, of the int values from index {@code start} on, only those at {@code start +
-     * selected[k]} for {@code k < selectedCount} ({@code selected} strictly ascending), moving
-     * them down in place; for decoders that cannot pass over the values they leave out.
+     * Keeps, of the {@code n} int values appended from index {@code start} on, only those whose
+     * bit is set in {@code selected}, moved down in place; for decoders that cannot pass over the
+     * values a selection leaves out.
      */
-    void retainInts(int start, int[] selected, int selectedCount)
+    void retainInts(int start, int n, long[] selected)
     {
-        int[] values = ints;
-        for (int k = 0; k < selectedCount; k++) {
-            values[start + k] = values[start + selected[k]];
-        }
-        count = start + selectedCount;
+        count = start + SelectionMasks.compact(ints, start, n, selected);
     }
 
     /**
      * {@link #retainInts} for long values.
      */
-    void retainLongs(int start, int[] selected, int selectedCount)
+    void retainLongs(int start, int n, long[] selected)
     {
-        long[] values = longs;
-        for (int k = 0; k < selectedCount; k++) {
-            values[start + k] = values[start + selected[k]];
-        }
-        count = start + selectedCount;
+        count = start + SelectionMasks.compact(longs, start, n, selected);
     }
 
     /**
      * {@link #retainInts} for binary values: their bytes move down and the offsets follow.
      */
-    void retainBinary(int start, int[] selected, int selectedCount)
+    void retainBinary(int start, int n, long[] selected)
     {
-        int write = offsets[start];
-        for (int k = 0; k < selectedCount; k++) {
-            // offsets[start + k + 1] is overwritten only after offsets[source, source + 1] are
-            // read; a later source index never falls on an overwritten entry unless no value
-            // before it was dropped, and then the entry is rewritten with its own value
-            int source = start + selected[k];
-            int from = offsets[source];
-            int length = offsets[source + 1] - from;
-            if (from != write) {
-                System.arraycopy(bytes, from, bytes, write, length);
+        int write = start;
+        int byteWrite = offsets[start];
+        for (int w = 0; w < SelectionMasks.words(n); w++) {
+            long word = selected[w];
+            int base = start + (w << 6);
+            while (word != 0) {
+                // offsets[source] and offsets[source + 1] are read before the write index, at
+                // most source, reaches them
+                int source = base + Long.numberOfTrailingZeros(word);
+                int from = offsets[source];
+                int length = offsets[source + 1] - from;
+                if (from != byteWrite) {
+                    System.arraycopy(bytes, from, bytes, byteWrite, length);
+                }
+                byteWrite += length;
+                offsets[++write] = byteWrite;
+                word &= word - 1;
             }
-            write += length;
-            offsets[start + k + 1] = write;
         }
-        count = start + selectedCount;
+        count = write;
     }
 
     static int grow(int current, int needed)
