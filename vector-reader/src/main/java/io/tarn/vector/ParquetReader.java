@@ -31,6 +31,8 @@ import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.Type;
 import org.roaringbitmap.BatchIterator;
+import org.roaringbitmap.Container;
+import org.roaringbitmap.ContainerPointer;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -66,6 +68,7 @@ public final class ParquetReader
         implements AutoCloseable
 {
     private static final int POSITION_CHUNK = 256;
+    private static final int CONTAINER_WORDS = 1 << 10;
 
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
     private static final int MAX_DICTIONARY_BYTES = 1 << 20;
@@ -93,16 +96,14 @@ public final class ParquetReader
     private int[] positionChunk;
     private RoaringBitmap rowGroupSelection;
     // dense windows of a row selection are read in one pass per column that passes over the
-    // values of the unselected rows, when no needed column is repeated: the few unselected rows
-    // of the row group (its complement of the selection, built on first use) are walked window
-    // by window and cleared in the window's mask of selected rows
+    // values of the unselected rows, when no needed column is repeated. A window's mask of
+    // selected rows is cut from the words of the selection's containers (65,536 rows each),
+    // loaded one at a time as the windows move forward
     private final boolean selectiveWindows;
-    private BatchIterator unselectedRows;
-    // unselectedChunk[chunkPosition, chunkLength) are unselected rows taken from the iterator but not yet used
-    private int[] unselectedChunk;
-    private int chunkPosition;
-    private int chunkLength;
     private long[] windowMask;
+    private ContainerPointer selectionContainers;
+    private int loadedContainer = -1;
+    private final long[] containerWords = new long[CONTAINER_WORDS];
     // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
@@ -331,18 +332,18 @@ public final class ParquetReader
         }
         if (selectiveWindows) {
             int window = (int) Math.min(batchSize, rowGroupRows - position);
-            long selected = rowGroupSelection.rangeCardinality(position, position + window);
-            if (selected * 4 >= window * 3L) {
+            int selected = windowMask(window);
+            if (selected * 4L >= window * 3L) {
                 // dense: one pass over the window per column, copying only the selected rows' values
                 if (selected == window) {
                     readAll(window);
                 }
                 else {
-                    readSelected(window, window - (int) selected);
+                    readSelected(window);
                 }
                 counters.rowsSkippedBySelection += window - selected;
                 position += window;
-                return (int) selected;
+                return selected;
             }
         }
         // sparse: find the batch's selected runs first, then walk each column through all of them
@@ -385,49 +386,68 @@ public final class ParquetReader
         return out;
     }
 
-    private void readSelected(int window, int unselected)
+    /**
+     * Fills {@link #windowMask} with the selection of the {@code window} rows from
+     * {@link #position} and returns how many it selects.
+     */
+    private int windowMask(int window)
     {
         int words = SelectionMasks.words(window);
         if (windowMask == null || windowMask.length < words) {
             windowMask = new long[SelectionMasks.words(Math.max(window, options.batchSize()))];
         }
-        long[] mask = windowMask;
-        Arrays.fill(mask, 0, words, -1L);
-        if ((window & 63) != 0) {
-            mask[words - 1] = (1L << window) - 1;
-        }
-        if (unselectedRows == null) {
-            RoaringBitmap complement = RoaringBitmap.bitmapOfRange(0, rowGroupRows);
-            complement.andNot(rowGroupSelection);
-            unselectedRows = complement.getBatchIterator();
-            if (unselectedChunk == null) {
-                unselectedChunk = new int[POSITION_CHUNK];
+        int first = (int) (position >>> 6);
+        int shift = (int) (position & 63);
+        int selected = 0;
+        for (int w = 0; w < words; w++) {
+            long word = selectionWord(first + w) >>> shift;
+            if (shift != 0) {
+                word |= selectionWord(first + w + 1) << (64 - shift);
             }
-            chunkPosition = 0;
-            chunkLength = 0;
-        }
-        int first = (int) position;
-        // rows before the window were read by the sparse path
-        while (chunkPosition < chunkLength && unselectedChunk[chunkPosition] < first) {
-            chunkPosition++;
-        }
-        if (chunkPosition == chunkLength) {
-            unselectedRows.advanceIfNeeded(first);
-        }
-        for (int i = 0; i < unselected; i++) {
-            if (chunkPosition == chunkLength) {
-                chunkLength = unselectedRows.nextBatch(unselectedChunk);
-                chunkPosition = 0;
-                if (chunkLength == 0) {
-                    throw new IllegalStateException("The row selection of " + file + " leaves out fewer rows than counted");
-                }
+            if (w == words - 1 && (window & 63) != 0) {
+                word &= (1L << window) - 1;
             }
-            int row = unselectedChunk[chunkPosition++] - first;
-            mask[row >>> 6] &= ~(1L << row);
+            windowMask[w] = word;
+            selected += Long.bitCount(word);
         }
+        return selected;
+    }
+
+    /**
+     * Word {@code index} of the row group's selection (rows {@code 64 * index} on).
+     */
+    private long selectionWord(int index)
+    {
+        int container = index >>> 10;
+        if (container != loadedContainer) {
+            loadContainer(container);
+        }
+        return containerWords[index & (CONTAINER_WORDS - 1)];
+    }
+
+    private void loadContainer(int container)
+    {
+        if (selectionContainers == null || container < loadedContainer) {
+            selectionContainers = rowGroupSelection.getContainerPointer();
+        }
+        while (selectionContainers.getContainer() != null && selectionContainers.key() < container) {
+            selectionContainers.advance();
+        }
+        Container found = selectionContainers.getContainer();
+        if (found != null && selectionContainers.key() == container) {
+            found.toBitmapContainer().copyBitmapTo(containerWords, 0);
+        }
+        else {
+            Arrays.fill(containerWords, 0L);
+        }
+        loadedContainer = container;
+    }
+
+    private void readSelected(int window)
+    {
         for (int leaf : neededLeaves) {
             activeColumn = footer.leaves().get(leaf).name();
-            readers[leaf].readSelectedRows(window, mask);
+            readers[leaf].readSelectedRows(window, windowMask);
         }
         activeColumn = null;
     }
@@ -470,7 +490,8 @@ public final class ParquetReader
                 continue;
             }
             rowGroupSelection = null;
-            unselectedRows = null;
+            selectionContainers = null;
+            loadedContainer = -1;
             if (options.rowSelection().isPresent()) {
                 RoaringBitmap selection = options.rowSelection().get();
                 if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
