@@ -44,8 +44,10 @@ final class DictionaryDecoder
     }
 
     /**
-     * Decodes the ids of all {@code count} values (cheap: bit unpacking) but looks up and copies
-     * only the selected values.
+     * Decodes the ids of all {@code count} values (cheap: bit unpacking) and gathers their
+     * values without branching on the selection: the write position advances past selected
+     * values only. Long binary values, whose copies cost more, are copied for the selected ids
+     * alone.
      */
     @Override
     public void readSelected(ValueBuffer out, int count, long[] selected)
