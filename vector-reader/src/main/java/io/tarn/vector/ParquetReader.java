@@ -101,6 +101,7 @@ public final class ParquetReader
     // loaded one at a time as the windows move forward
     private final boolean selectiveWindows;
     private long[] windowMask;
+    private int selectedRuns;
     private ContainerPointer selectionContainers;
     private int loadedContainer = -1;
     private final long[] containerWords = new long[CONTAINER_WORDS];
@@ -333,8 +334,10 @@ public final class ParquetReader
         if (selectiveWindows) {
             int window = (int) Math.min(batchSize, rowGroupRows - position);
             int selected = windowMask(window);
-            if (selected * 4L >= window * 3L) {
-                // dense: one pass over the window per column, copying only the selected rows' values
+            if (selected * 4L >= window * 3L || (selected * 8L >= window && selectedRuns * 32L >= window - selected)) {
+                // dense (most rows selected, or many short runs: walking the runs one by one
+                // costs more than decoding the rows between them): one pass over the window per
+                // column, copying only the selected rows' values
                 if (selected == window) {
                     readAll(window);
                 }
@@ -388,7 +391,8 @@ public final class ParquetReader
 
     /**
      * Fills {@link #windowMask} with the selection of the {@code window} rows from
-     * {@link #position} and returns how many it selects.
+     * {@link #position}, {@link #selectedRuns} with its number of runs, and returns how many
+     * rows it selects.
      */
     private int windowMask(int window)
     {
@@ -399,6 +403,8 @@ public final class ParquetReader
         int first = (int) (position >>> 6);
         int shift = (int) (position & 63);
         int selected = 0;
+        int runs = 0;
+        long previousTop = 0;
         for (int w = 0; w < words; w++) {
             long word = selectionWord(first + w) >>> shift;
             if (shift != 0) {
@@ -409,7 +415,11 @@ public final class ParquetReader
             }
             windowMask[w] = word;
             selected += Long.bitCount(word);
+            // a run starts at each selected row whose predecessor is not selected
+            runs += Long.bitCount(word & ~((word << 1) | previousTop));
+            previousTop = word >>> 63;
         }
+        selectedRuns = runs;
         return selected;
     }
 
