@@ -189,6 +189,50 @@ public class TestReaderFastPaths
         }
     }
 
+    @Test
+    public void testSelectionsAcrossContainers()
+            throws IOException
+    {
+        // more rows than one selection container (65,536): dense windows cut from bitmap, run and
+        // array containers, from a missing (empty) container, and across container boundaries
+        int rowCount = 150_000;
+        RowType rowType = RowType.of(
+                new org.apache.paimon.types.DataType[] {DataTypes.BIGINT().notNull(), DataTypes.INT(), DataTypes.STRING()},
+                new String[] {"id", "n", "s"});
+        SplittableRandom random = new SplittableRandom(65_536);
+        List<GenericRow> manyRows = new ArrayList<>();
+        for (int row = 0; row < rowCount; row++) {
+            manyRows.add(GenericRow.of((long) row, random.nextInt(20) == 0 ? null : random.nextInt(), BinaryString.fromString(S32[random.nextInt(S32.length)])));
+        }
+        byte[] file = ParquetTestFiles.write(rowType, manyRows, Map.of("parquet.page.row.count.limit", "5000"), "zstd");
+        List<String> all = TestParquetReader.expected(manyRows, rowType);
+        List<DataField> manyFields = ParquetTestFiles.tarnFields(rowType);
+        // a bitmap container (11% removed), an empty container, then a run container (one row removed)
+        RoaringBitmap containers = new RoaringBitmap();
+        for (int row = 0; row < 65_536; row++) {
+            if (random.nextInt(100) >= 11) {
+                containers.add(row);
+            }
+        }
+        containers.add(131_072L, rowCount);
+        containers.remove(140_000);
+        containers.runOptimize();
+        // an array container: a few rows scattered over the second container
+        RoaringBitmap sparseMiddle = RoaringBitmap.bitmapOfRange(0, rowCount);
+        sparseMiddle.remove(65_536L, 131_072L);
+        for (int i = 0; i < 300; i++) {
+            sparseMiddle.add(65_536 + random.nextInt(65_536));
+        }
+        for (RoaringBitmap selection : List.of(containers, sparseMiddle)) {
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> wanted.add(all.get(position)));
+            for (int batchSize : new int[] {4096, 4099}) {
+                ParquetReadOptions options = ParquetReadOptions.of(manyFields).withBatchSize(batchSize).withRowSelection(selection);
+                assertThat(read(file, options)).as("batch size %s", batchSize).containsExactlyElementsOf(wanted);
+            }
+        }
+    }
+
     private List<String> read(byte[] file, ParquetReadOptions options)
             throws IOException
     {
