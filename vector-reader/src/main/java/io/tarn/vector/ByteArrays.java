@@ -31,18 +31,27 @@ final class ByteArrays
 
     /**
      * Bytes a target array should have beyond the copied values for {@link #copy} to take its
-     * word-by-word path.
+     * word paths.
      */
-    static final int COPY_SLACK = Long.BYTES;
+    static final int COPY_SLACK = 4 * Long.BYTES;
 
     /**
      * {@code System.arraycopy} for short values between different arrays: copies 8-byte words
-     * when both arrays extend at least 8 bytes past the value, so the bytes after the copied
-     * value in {@code target} may be overwritten with garbage (callers write values in
-     * ascending order, each overwriting that tail).
+     * when both arrays extend far enough past the value, so the bytes after the copied value in
+     * {@code target} may be overwritten with garbage (callers write values in ascending order,
+     * each overwriting that tail). A value of at most 32 bytes is copied as four words whatever
+     * its length: a copy loop whose trip count follows the lengths of the values mispredicts its
+     * exit on most of them.
      */
     static void copy(byte[] source, int sourceOffset, byte[] target, int targetOffset, int length)
     {
+        if (length <= 4 * Long.BYTES && sourceOffset <= source.length - 4 * Long.BYTES && targetOffset <= target.length - 4 * Long.BYTES) {
+            LONG_LE.set(target, targetOffset, (long) LONG_LE.get(source, sourceOffset));
+            LONG_LE.set(target, targetOffset + 8, (long) LONG_LE.get(source, sourceOffset + 8));
+            LONG_LE.set(target, targetOffset + 16, (long) LONG_LE.get(source, sourceOffset + 16));
+            LONG_LE.set(target, targetOffset + 24, (long) LONG_LE.get(source, sourceOffset + 24));
+            return;
+        }
         if (length <= 64 && sourceOffset <= source.length - length - Long.BYTES && targetOffset <= target.length - length - Long.BYTES) {
             for (int k = 0; k < length; k += Long.BYTES) {
                 LONG_LE.set(target, targetOffset + k, (long) LONG_LE.get(source, sourceOffset + k));

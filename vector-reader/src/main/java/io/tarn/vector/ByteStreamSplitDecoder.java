@@ -79,6 +79,18 @@ final class ByteStreamSplitDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, long[] selected)
+    {
+        int start = out.count;
+        read(out, count);
+        switch (type) {
+            case INT32, FLOAT -> out.retainInts(start, count, selected);
+            case INT64, DOUBLE -> out.retainLongs(start, count, selected);
+            default -> out.retainBinary(start, count, selected);
+        }
+    }
+
+    @Override
     public void skip(int count)
     {
         check(count);

@@ -78,6 +78,9 @@ final class ColumnReader
     private int windowLength;
     // the definition level of every entry of the window when they all come from one RLE run, else -1
     private int windowLevel = -1;
+    // the rows of a selection within one stretch of a page, and the values among them
+    private long[] pieceMask = new long[0];
+    private long[] valueMask = new long[0];
 
     ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
     {
@@ -227,6 +230,132 @@ final class ColumnReader
             if (i < end || (maxRepetition == 0 && rowsLeft == 0)) {
                 return;
             }
+        }
+    }
+
+    /**
+     * Appends those of the next {@code rows} rows that the {@link SelectionMasks mask}
+     * {@code selected} selects: a dense row selection, read without copying the values of the
+     * rows it leaves out where the encoding allows, and without decoding pages that hold none of
+     * its rows when their row count is known. Only for columns without repetition, where each
+     * row is one level entry.
+     */
+    void readSelectedRows(int rows, long[] selected)
+    {
+        if (maxRepetition > 0) {
+            throw new IllegalStateException("Rows of a repeated column read with a row selection");
+        }
+        if (pieceMask.length < SelectionMasks.words(rows)) {
+            pieceMask = new long[SelectionMasks.words(rows)];
+        }
+        int row = 0;
+        while (row < rows) {
+            boolean pageDone = hasLevels ? windowPosition == windowLength && !(pageOpen && pageEntriesLeft > 0) : !pageOpen || pageEntriesLeft == 0;
+            if (pageDone) {
+                // rows up to the next selected one may cover the next page
+                int gap = SelectionMasks.nextSet(selected, row, rows) - row;
+                if (gap > 0 && skipWholePage(gap)) {
+                    row += (int) lastSkippedRows;
+                    continue;
+                }
+                if (!hasNextPage()) {
+                    throw new CorruptDataException("Column chunk ends " + (rows - row) + " rows before the end of the row group");
+                }
+                openNextPage();
+                continue;
+            }
+            if (!hasLevels) {
+                int n = Math.min(rows - row, pageEntriesLeft);
+                entries += readSelectedValues(n, SelectionMasks.extract(selected, row, n, pieceMask));
+                pageEntriesLeft -= n;
+                row += n;
+                continue;
+            }
+            if (windowPosition == windowLength) {
+                fillWindow();
+            }
+            int start = windowPosition;
+            int n = Math.min(rows - row, windowLength - start);
+            int kept = SelectionMasks.extract(selected, row, n, pieceMask);
+            ensureBatchCapacity(entries + n);
+            if (windowLevel >= 0) {
+                // one level for the whole window: every entry a value, or none
+                Arrays.fill(definitions, entries, entries + kept, windowLevel);
+                if (windowLevel == maxDefinition) {
+                    readSelectedValues(n, kept);
+                }
+            }
+            else {
+                readSelectedLevels(start, n);
+            }
+            entries += kept;
+            windowPosition = start + n;
+            row += n;
+        }
+    }
+
+    /**
+     * Consumes {@code count} values, keeping the {@code kept} that {@link #pieceMask} selects;
+     * returns {@code kept}.
+     */
+    private int readSelectedValues(int count, int kept)
+    {
+        if (kept == count) {
+            valuesDecoder.read(values, count);
+        }
+        else if (kept == 0) {
+            valuesDecoder.skip(count);
+        }
+        else {
+            valuesDecoder.readSelected(values, count, pieceMask);
+        }
+        return kept;
+    }
+
+    /**
+     * Copies the definition levels of the {@code count} window entries from {@code start} that
+     * {@link #pieceMask} selects, and reads the values of those that are not null.
+     */
+    private void readSelectedLevels(int start, int count)
+    {
+        int[] levels = windowDefinitions;
+        int max = maxDefinition;
+        long[] rowMask = pieceMask;
+        if (valueMask.length < rowMask.length) {
+            valueMask = new long[rowMask.length];
+        }
+        long[] selectedValues = valueMask;
+        int value = 0;
+        int kept = 0;
+        int write = entries;
+        long bits = 0;
+        for (int e = 0; e < count; e++) {
+            int level = levels[start + e];
+            long rowSelected = (rowMask[e >>> 6] >>> e) & 1;
+            // written always, kept only when the row is selected
+            definitions[write] = level;
+            write += (int) rowSelected;
+            if (level == max) {
+                bits |= rowSelected << value;
+                kept += (int) rowSelected;
+                value++;
+                if ((value & 63) == 0) {
+                    selectedValues[(value >>> 6) - 1] = bits;
+                    bits = 0;
+                }
+            }
+        }
+        if ((value & 63) != 0) {
+            selectedValues[value >>> 6] = bits;
+        }
+        if (kept == value) {
+            valuesDecoder.read(values, value);
+        }
+        else if (kept == 0) {
+            valuesDecoder.skip(value);
+        }
+        else {
+            valuesDecoder.readSelected(values, value, selectedValues);
         }
     }
 

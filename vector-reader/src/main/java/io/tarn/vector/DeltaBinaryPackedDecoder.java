@@ -122,6 +122,20 @@ final class DeltaBinaryPackedDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, long[] selected)
+    {
+        // the values are decoded block by block anyway; only the copies of the others are wasted
+        int start = out.count;
+        read(out, count);
+        if (int32) {
+            out.retainInts(start, count, selected);
+        }
+        else {
+            out.retainLongs(start, count, selected);
+        }
+    }
+
+    @Override
     public void skip(int count)
     {
         int done = 0;

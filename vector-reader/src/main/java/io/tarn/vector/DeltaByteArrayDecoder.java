@@ -48,6 +48,25 @@ final class DeltaByteArrayDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, long[] selected)
+    {
+        // each value is built from the one before: every value is decoded, the selected ones copied
+        check(count);
+        out.offsets(count);
+        for (int i = 0; i < count; i++) {
+            next();
+            if ((selected[i >>> 6] & (1L << i)) == 0) {
+                continue;
+            }
+            byte[] target = out.bytes(previousLength);
+            int start = out.offsets[out.count];
+            System.arraycopy(previous, 0, target, start, previousLength);
+            out.count++;
+            out.offsets[out.count] = start + previousLength;
+        }
+    }
+
+    @Override
     public void skip(int count)
     {
         check(count);

@@ -93,6 +93,35 @@ final class DeltaLengthByteArrayDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, long[] selected)
+    {
+        check(count);
+        int[] offsets = out.offsets(count);
+        long total = 0;
+        for (int i = 0; i < count; i++) {
+            if ((selected[i >>> 6] & (1L << i)) != 0) {
+                total += lengths[index + i];
+            }
+        }
+        byte[] target = out.bytes((int) total);
+        int value = out.count;
+        int write = offsets[value];
+        int at = position;
+        for (int i = 0; i < count; i++) {
+            int length = lengths[index + i];
+            if ((selected[i >>> 6] & (1L << i)) != 0) {
+                System.arraycopy(data, at, target, write, length);
+                write += length;
+                offsets[++value] = write;
+            }
+            at += length;
+        }
+        position = at;
+        index += count;
+        out.count = value;
+    }
+
+    @Override
     public void skip(int count)
     {
         check(count);

@@ -43,176 +43,312 @@ final class DictionaryDecoder
         }
     }
 
-    private void readInts(ValueBuffer out, int count)
+    /**
+     * Decodes the ids of all {@code count} values (cheap: bit unpacking) and gathers their
+     * values without branching on the selection: the write position advances past selected
+     * values only. Long binary values, whose copies cost more, are copied for the selected ids
+     * alone.
+     */
+    @Override
+    public void readSelected(ValueBuffer out, int count, long[] selected)
+    {
+        if (scratch.length < count) {
+            scratch = new int[ValueBuffer.grow(scratch.length, count)];
+        }
+        int[] idArray = scratch;
+        ids.read(idArray, 0, count);
+        // every id is checked: the fused gathers look up the values of the others too
+        checkIds(idArray, count, dictionary.count);
+        switch (type) {
+            case BOOLEAN, INT32, FLOAT -> gatherSelectedInts(out, idArray, count, selected);
+            case INT64, DOUBLE, INT96 -> gatherSelectedLongs(out, idArray, count, selected);
+            case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> {
+                ShortValues shortValues = shortValues(count);
+                if (shortValues != null) {
+                    gatherSelectedShortBinary(out, idArray, count, selected, shortValues);
+                }
+                else {
+                    gatherBinary(out, idArray, SelectionMasks.compact(idArray, 0, count, selected));
+                }
+            }
+        }
+    }
+
+    /**
+     * Looks up the value of every id but advances past it only when it is selected: no branch
+     * on the selection (see SelectionMasks.compact).
+     */
+    private void gatherSelectedInts(ValueBuffer out, int[] idArray, int count, long[] selected)
     {
         int[] target = out.ints(count);
         int[] values = dictionary.ints;
-        int size = dictionary.count;
         int write = out.count;
+        for (int first = 0; first < count; first += 64) {
+            long word = selected[first >>> 6];
+            int n = Math.min(64, count - first);
+            for (int i = 0; i < n; i++) {
+                target[write] = values[idArray[first + i]];
+                write += (int) (word >>> i) & 1;
+            }
+        }
+        out.count = write;
+    }
+
+    private void gatherSelectedLongs(ValueBuffer out, int[] idArray, int count, long[] selected)
+    {
+        long[] target = out.longs(count);
+        long[] values = dictionary.longs;
+        int write = out.count;
+        for (int first = 0; first < count; first += 64) {
+            long word = selected[first >>> 6];
+            int n = Math.min(64, count - first);
+            for (int i = 0; i < n; i++) {
+                target[write] = values[idArray[first + i]];
+                write += (int) (word >>> i) & 1;
+            }
+        }
+        out.count = write;
+    }
+
+    /**
+     * {@link #gatherShortBinary} of the selected ids: the words of every value are written, and
+     * the next value overwrites those of one not selected.
+     */
+    private static void gatherSelectedShortBinary(ValueBuffer out, int[] idArray, int count, long[] selected, ShortValues shorts)
+    {
+        int[] lengths = shorts.lengths;
+        long[] words = shorts.words;
+        int width = shorts.wordsPerValue;
+        int[] offsets = out.offsets(count);
+        byte[] target = out.bytes(checkedTotal((long) count * shorts.maxLength + (long) width * Long.BYTES));
+        int index = out.count;
+        int write = offsets[index];
+        for (int first = 0; first < count; first += 64) {
+            long word = selected[first >>> 6];
+            int n = Math.min(64, count - first);
+            for (int i = 0; i < n; i++) {
+                int id = idArray[first + i];
+                int bit = (int) (word >>> i) & 1;
+                if (width == 1) {
+                    ByteArrays.putLongLE(target, write, words[id]);
+                }
+                else {
+                    for (int w = 0; w < width; w++) {
+                        ByteArrays.putLongLE(target, write + w * Long.BYTES, words[id * width + w]);
+                    }
+                }
+                write += lengths[id] & -bit;
+                offsets[index + 1] = write;
+                index += bit;
+            }
+        }
+        out.count = index;
+    }
+
+    private void readInts(ValueBuffer out, int count)
+    {
+        int[] values = dictionary.ints;
+        int size = dictionary.count;
         int left = count;
         while (left > 0) {
             int n = Math.min(left, ids.runLength());
             if (ids.isRle()) {
+                int[] target = out.ints(n);
                 int id = checkId(ids.rleValue(), size);
-                Arrays.fill(target, write, write + n, values[id]);
+                Arrays.fill(target, out.count, out.count + n, values[id]);
+                out.count += n;
                 ids.consumeRle(n);
             }
             else {
-                int[] idArray = unpackIds(n, size);
-                for (int i = 0; i < n; i++) {
-                    target[write + i] = values[idArray[i]];
-                }
+                gatherInts(out, unpackIds(n, size), n);
             }
-            write += n;
             left -= n;
         }
-        out.count = write;
+    }
+
+    private void gatherInts(ValueBuffer out, int[] idArray, int n)
+    {
+        int[] target = out.ints(n);
+        int[] values = dictionary.ints;
+        int write = out.count;
+        for (int i = 0; i < n; i++) {
+            target[write + i] = values[idArray[i]];
+        }
+        out.count = write + n;
     }
 
     private void readLongs(ValueBuffer out, int count)
     {
-        long[] target = out.longs(count);
         long[] values = dictionary.longs;
         int size = dictionary.count;
-        int write = out.count;
         int left = count;
         while (left > 0) {
             int n = Math.min(left, ids.runLength());
             if (ids.isRle()) {
+                long[] target = out.longs(n);
                 int id = checkId(ids.rleValue(), size);
-                Arrays.fill(target, write, write + n, values[id]);
+                Arrays.fill(target, out.count, out.count + n, values[id]);
+                out.count += n;
                 ids.consumeRle(n);
             }
             else {
-                int[] idArray = unpackIds(n, size);
-                for (int i = 0; i < n; i++) {
-                    target[write + i] = values[idArray[i]];
-                }
+                gatherLongs(out, unpackIds(n, size), n);
             }
-            write += n;
             left -= n;
         }
-        out.count = write;
+    }
+
+    private void gatherLongs(ValueBuffer out, int[] idArray, int n)
+    {
+        long[] target = out.longs(n);
+        long[] values = dictionary.longs;
+        int write = out.count;
+        for (int i = 0; i < n; i++) {
+            target[write + i] = values[idArray[i]];
+        }
+        out.count = write + n;
+    }
+
+    /**
+     * The dictionary as words when {@code count} values are worth building them for and its
+     * values are short enough; otherwise null.
+     */
+    private ShortValues shortValues(int count)
+    {
+        // a few values at a time (sparse selections) are not worth building the words
+        return words != null && count >= Words.MIN_COUNT ? words.shortValues() : null;
     }
 
     private void readBinary(ValueBuffer out, int count)
     {
-        // a few values at a time (sparse selections) are not worth building the words
-        if (words != null && count >= Words.MIN_COUNT) {
-            ShortValues shortValues = words.shortValues();
-            if (shortValues != null) {
-                readShortBinary(out, count, shortValues);
-                return;
-            }
-        }
-        int[] dictionaryOffsets = dictionary.offsets;
-        byte[] source = dictionary.bytes;
+        ShortValues shortValues = shortValues(count);
         int size = dictionary.count;
-        int[] offsets = out.offsets(count);
-        int index = out.count;
         int left = count;
         while (left > 0) {
             int n = Math.min(left, ids.runLength());
-            byte[] target;
-            int write = offsets[index];
             if (ids.isRle()) {
                 int id = checkId(ids.rleValue(), size);
-                int start = dictionaryOffsets[id];
-                int length = dictionaryOffsets[id + 1] - start;
-                target = out.bytes(checkedTotal((long) length * n + ByteArrays.COPY_SLACK));
-                for (int i = 0; i < n; i++) {
-                    ByteArrays.copy(source, start, target, write, length);
-                    write += length;
-                    offsets[index + i + 1] = write;
+                if (shortValues != null) {
+                    repeatShortBinary(out, id, n, shortValues);
+                }
+                else {
+                    repeatBinary(out, id, n);
                 }
                 ids.consumeRle(n);
             }
-            else {
-                int[] idArray = unpackIds(n, size);
-                long total = 0;
-                for (int i = 0; i < n; i++) {
-                    total += dictionaryOffsets[idArray[i] + 1] - dictionaryOffsets[idArray[i]];
-                }
-                target = out.bytes(checkedTotal(total + ByteArrays.COPY_SLACK));
-                for (int i = 0; i < n; i++) {
-                    int id = idArray[i];
-                    int start = dictionaryOffsets[id];
-                    int length = dictionaryOffsets[id + 1] - start;
-                    ByteArrays.copy(source, start, target, write, length);
-                    write += length;
-                    offsets[index + i + 1] = write;
-                }
+            else if (shortValues != null) {
+                gatherShortBinary(out, unpackIds(n, size), n, shortValues);
             }
-            // out.bytes() measures from offsets[count]: advance the count run by run
-            index += n;
-            out.count = index;
+            else {
+                gatherBinary(out, unpackIds(n, size), n);
+            }
             left -= n;
         }
+    }
+
+    private void repeatBinary(ValueBuffer out, int id, int n)
+    {
+        int[] dictionaryOffsets = dictionary.offsets;
+        int start = dictionaryOffsets[id];
+        int length = dictionaryOffsets[id + 1] - start;
+        int[] offsets = out.offsets(n);
+        // out.bytes() measures from offsets[count]
+        byte[] target = out.bytes(checkedTotal((long) length * n + ByteArrays.COPY_SLACK));
+        byte[] source = dictionary.bytes;
+        int index = out.count;
+        int write = offsets[index];
+        for (int i = 0; i < n; i++) {
+            ByteArrays.copy(source, start, target, write, length);
+            write += length;
+            offsets[index + i + 1] = write;
+        }
+        out.count = index + n;
+    }
+
+    private void gatherBinary(ValueBuffer out, int[] idArray, int n)
+    {
+        int[] dictionaryOffsets = dictionary.offsets;
+        byte[] source = dictionary.bytes;
+        int[] offsets = out.offsets(n);
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            total += dictionaryOffsets[idArray[i] + 1] - dictionaryOffsets[idArray[i]];
+        }
+        byte[] target = out.bytes(checkedTotal(total + ByteArrays.COPY_SLACK));
+        int index = out.count;
+        int write = offsets[index];
+        for (int i = 0; i < n; i++) {
+            int id = idArray[i];
+            int start = dictionaryOffsets[id];
+            int length = dictionaryOffsets[id + 1] - start;
+            ByteArrays.copy(source, start, target, write, length);
+            write += length;
+            offsets[index + i + 1] = write;
+        }
+        out.count = index + n;
     }
 
     /**
      * Binary values of at most 32 bytes: each is written as whole 8-byte words (the bytes past
      * its length are overwritten by the next value), its length taken from an array.
      */
-    private void readShortBinary(ValueBuffer out, int count, ShortValues shorts)
+    private static void repeatShortBinary(ValueBuffer out, int id, int n, ShortValues shorts)
     {
         int[] lengths = shorts.lengths;
         long[] words = shorts.words;
         int width = shorts.wordsPerValue;
-        int size = dictionary.count;
-        int[] offsets = out.offsets(count);
+        int[] offsets = out.offsets(n);
+        // room for n values of the longest length and the whole words of the last one
+        byte[] target = out.bytes(checkedTotal((long) n * shorts.maxLength + (long) width * Long.BYTES));
         int index = out.count;
-        int left = count;
-        while (left > 0) {
-            int n = Math.min(left, ids.runLength());
-            // room for n values of the longest length and the whole words of the last one
-            byte[] target = out.bytes(checkedTotal((long) n * shorts.maxLength + (long) width * Long.BYTES));
-            int write = offsets[index];
-            if (ids.isRle()) {
-                int id = checkId(ids.rleValue(), size);
-                for (int i = 0; i < n; i++) {
-                    for (int w = 0; w < width; w++) {
-                        ByteArrays.putLongLE(target, write + w * Long.BYTES, words[id * width + w]);
-                    }
-                    write += lengths[id];
-                    offsets[index + i + 1] = write;
-                }
-                ids.consumeRle(n);
+        int write = offsets[index];
+        for (int i = 0; i < n; i++) {
+            for (int w = 0; w < width; w++) {
+                ByteArrays.putLongLE(target, write + w * Long.BYTES, words[id * width + w]);
             }
-            else {
-                int[] idArray = unpackIds(n, size);
-                if (width == 1) {
-                    for (int i = 0; i < n; i++) {
-                        int id = idArray[i];
-                        ByteArrays.putLongLE(target, write, words[id]);
-                        write += lengths[id];
-                        offsets[index + i + 1] = write;
-                    }
-                }
-                else if (width == 2) {
-                    for (int i = 0; i < n; i++) {
-                        int id = idArray[i];
-                        ByteArrays.putLongLE(target, write, words[2 * id]);
-                        ByteArrays.putLongLE(target, write + Long.BYTES, words[2 * id + 1]);
-                        write += lengths[id];
-                        offsets[index + i + 1] = write;
-                    }
-                }
-                else {
-                    for (int i = 0; i < n; i++) {
-                        int id = idArray[i];
-                        for (int w = 0; w < width; w++) {
-                            ByteArrays.putLongLE(target, write + w * Long.BYTES, words[id * width + w]);
-                        }
-                        write += lengths[id];
-                        offsets[index + i + 1] = write;
-                    }
-                }
-            }
-            index += n;
-            out.count = index;
-            left -= n;
+            write += lengths[id];
+            offsets[index + i + 1] = write;
         }
+        out.count = index + n;
+    }
+
+    private static void gatherShortBinary(ValueBuffer out, int[] idArray, int n, ShortValues shorts)
+    {
+        int[] lengths = shorts.lengths;
+        long[] words = shorts.words;
+        int width = shorts.wordsPerValue;
+        int[] offsets = out.offsets(n);
+        byte[] target = out.bytes(checkedTotal((long) n * shorts.maxLength + (long) width * Long.BYTES));
+        int index = out.count;
+        int write = offsets[index];
+        if (width == 1) {
+            for (int i = 0; i < n; i++) {
+                int id = idArray[i];
+                ByteArrays.putLongLE(target, write, words[id]);
+                write += lengths[id];
+                offsets[index + i + 1] = write;
+            }
+        }
+        else if (width == 2) {
+            for (int i = 0; i < n; i++) {
+                int id = idArray[i];
+                ByteArrays.putLongLE(target, write, words[2 * id]);
+                ByteArrays.putLongLE(target, write + Long.BYTES, words[2 * id + 1]);
+                write += lengths[id];
+                offsets[index + i + 1] = write;
+            }
+        }
+        else {
+            for (int i = 0; i < n; i++) {
+                int id = idArray[i];
+                for (int w = 0; w < width; w++) {
+                    ByteArrays.putLongLE(target, write + w * Long.BYTES, words[id * width + w]);
+                }
+                write += lengths[id];
+                offsets[index + i + 1] = write;
+            }
+        }
+        out.count = index + n;
     }
 
     /**
@@ -225,6 +361,12 @@ final class DictionaryDecoder
         }
         int[] idArray = scratch;
         ids.read(idArray, 0, n);
+        checkIds(idArray, n, size);
+        return idArray;
+    }
+
+    private static void checkIds(int[] idArray, int n, int size)
+    {
         int invalid = 0;
         for (int i = 0; i < n; i++) {
             // negative when an id is negative or at least the size
@@ -235,7 +377,6 @@ final class DictionaryDecoder
                 checkId(idArray[i], size);
             }
         }
-        return idArray;
     }
 
     private static int checkId(int id, int size)

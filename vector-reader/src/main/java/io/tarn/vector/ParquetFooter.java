@@ -8,9 +8,7 @@ import org.apache.parquet.format.SchemaElement;
 import shaded.parquet.org.apache.thrift.TBase;
 import shaded.parquet.org.apache.thrift.TConfiguration;
 import shaded.parquet.org.apache.thrift.protocol.TCompactProtocol;
-import shaded.parquet.org.apache.thrift.transport.TIOStreamTransport;
 
-import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -198,16 +196,16 @@ final class ParquetFooter
     static int readThrift(TBase<?, ?> target, byte[] bytes, int offset, int length, String file, String what)
             throws ParquetCorruptionException
     {
-        ByteArrayInputStream stream = new ByteArrayInputStream(bytes, offset, length);
         try {
             TConfiguration configuration = new TConfiguration(Math.max(length, 1), Math.max(length, 1), 64);
-            TCompactProtocol protocol = new TCompactProtocol(new TIOStreamTransport(configuration, stream), length, length);
+            ByteArrayTransport transport = new ByteArrayTransport(configuration, bytes, offset, length);
+            TCompactProtocol protocol = new TCompactProtocol(transport, length, length);
             target.read(protocol);
+            return transport.position() - offset;
         }
         catch (Exception | StackOverflowError e) {
             throw new ParquetCorruptionException("File " + file + " has a corrupt " + what + ": " + e.getMessage(), e);
         }
-        return length - stream.available();
     }
 
     private static boolean regionEquals(byte[] bytes, int offset, byte[] expected)

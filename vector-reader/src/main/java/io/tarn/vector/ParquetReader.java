@@ -31,7 +31,8 @@ import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.Type;
 import org.roaringbitmap.BatchIterator;
-import org.roaringbitmap.PeekableIntIterator;
+import org.roaringbitmap.Container;
+import org.roaringbitmap.ContainerPointer;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -67,6 +68,7 @@ public final class ParquetReader
         implements AutoCloseable
 {
     private static final int POSITION_CHUNK = 256;
+    private static final int CONTAINER_WORDS = 1 << 10;
 
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
     private static final int MAX_DICTIONARY_BYTES = 1 << 20;
@@ -93,11 +95,16 @@ public final class ParquetReader
     private long batchStart;
     private int[] positionChunk;
     private RoaringBitmap rowGroupSelection;
-    // dense windows of a row selection are decoded whole and compacted in place, when every
-    // output vector allows it; keep[0, keepCount) are the kept rows of the last window
-    private final boolean compactible;
-    private int[] keep;
-    private int keepCount = -1;
+    // dense windows of a row selection are read in one pass per column that passes over the
+    // values of the unselected rows, when no needed column is repeated. A window's mask of
+    // selected rows is cut from the words of the selection's containers (65,536 rows each),
+    // loaded one at a time as the windows move forward
+    private final boolean selectiveWindows;
+    private long[] windowMask;
+    private int selectedRuns;
+    private ContainerPointer selectionContainers;
+    private int loadedContainer = -1;
+    private final long[] containerWords = new long[CONTAINER_WORDS];
     // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
@@ -127,7 +134,7 @@ public final class ParquetReader
         this.fileRowCount = rows;
         this.counters.rowGroups = footer.metadata().getRow_groups().size();
         this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
-        this.compactible = root.getFieldVectors().stream().allMatch(InPlaceCompaction::supports);
+        this.selectiveWindows = neededLeaves.stream().allMatch(leaf -> footer.leaves().get(leaf).repetitionLevel() == 0);
     }
 
     /**
@@ -318,12 +325,6 @@ public final class ParquetReader
                     assemblers.get(i).write(vectors.get(i), 0, 0, rows);
                 }
                 activeColumn = null;
-                if (keepCount >= 0) {
-                    for (FieldVector vector : vectors) {
-                        InPlaceCompaction.compact(vector, keep, keepCount);
-                    }
-                    rows = keepCount;
-                }
                 root.setRowCount(rows);
                 counters.rowsRead += rows;
                 return true;
@@ -351,25 +352,28 @@ public final class ParquetReader
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();
         }
-        keepCount = -1;
         if (rowGroupSelection == null) {
             int rows = (int) Math.min(batchSize, rowGroupRows - position);
             readAll(rows);
             position += rows;
             return rows;
         }
-        if (compactible) {
+        if (selectiveWindows) {
             int window = (int) Math.min(batchSize, rowGroupRows - position);
-            long selected = rowGroupSelection.rangeCardinality(position, position + window);
-            if (selected * 4 >= window * 3L) {
-                // dense: decode the whole window at once and drop the few unselected rows after
-                readAll(window);
-                if (selected < window) {
-                    keepRows(window, (int) selected);
+            int selected = windowMask(window);
+            if (selected * 4L >= window * 3L || (selected * 8L >= window && selectedRuns * 32L >= window - selected)) {
+                // dense (most rows selected, or many short runs: walking the runs one by one
+                // costs more than decoding the rows between them): one pass over the window per
+                // column, copying only the selected rows' values
+                if (selected == window) {
+                    readAll(window);
+                }
+                else {
+                    readSelected(window);
                 }
                 counters.rowsSkippedBySelection += window - selected;
                 position += window;
-                return window;
+                return selected;
             }
         }
         // sparse: find the batch's selected runs first, then walk each column through all of them
@@ -412,22 +416,77 @@ public final class ParquetReader
         return out;
     }
 
-    private void keepRows(int window, int selected)
+    /**
+     * Fills {@link #windowMask} with the selection of the {@code window} rows from
+     * {@link #position}, {@link #selectedRuns} with its number of runs, and returns how many
+     * rows it selects.
+     */
+    private int windowMask(int window)
     {
-        if (keep == null || keep.length < selected) {
-            keep = new int[Math.max(selected, options.batchSize())];
+        int words = SelectionMasks.words(window);
+        if (windowMask == null || windowMask.length < words) {
+            windowMask = new long[SelectionMasks.words(Math.max(window, options.batchSize()))];
         }
-        int count = 0;
-        PeekableIntIterator rows = rowGroupSelection.getIntIterator();
-        rows.advanceIfNeeded((int) position);
-        while (count < selected && rows.hasNext()) {
-            int row = rows.next();
-            if (row >= position + window) {
-                break;
+        int first = (int) (position >>> 6);
+        int shift = (int) (position & 63);
+        int selected = 0;
+        int runs = 0;
+        long previousTop = 0;
+        for (int w = 0; w < words; w++) {
+            long word = selectionWord(first + w) >>> shift;
+            if (shift != 0) {
+                word |= selectionWord(first + w + 1) << (64 - shift);
             }
-            keep[count++] = (int) (row - position);
+            if (w == words - 1 && (window & 63) != 0) {
+                word &= (1L << window) - 1;
+            }
+            windowMask[w] = word;
+            selected += Long.bitCount(word);
+            // a run starts at each selected row whose predecessor is not selected
+            runs += Long.bitCount(word & ~((word << 1) | previousTop));
+            previousTop = word >>> 63;
         }
-        keepCount = count;
+        selectedRuns = runs;
+        return selected;
+    }
+
+    /**
+     * Word {@code index} of the row group's selection (rows {@code 64 * index} on).
+     */
+    private long selectionWord(int index)
+    {
+        int container = index >>> 10;
+        if (container != loadedContainer) {
+            loadContainer(container);
+        }
+        return containerWords[index & (CONTAINER_WORDS - 1)];
+    }
+
+    private void loadContainer(int container)
+    {
+        if (selectionContainers == null || container < loadedContainer) {
+            selectionContainers = rowGroupSelection.getContainerPointer();
+        }
+        while (selectionContainers.getContainer() != null && selectionContainers.key() < container) {
+            selectionContainers.advance();
+        }
+        Container found = selectionContainers.getContainer();
+        if (found != null && selectionContainers.key() == container) {
+            found.toBitmapContainer().copyBitmapTo(containerWords, 0);
+        }
+        else {
+            Arrays.fill(containerWords, 0L);
+        }
+        loadedContainer = container;
+    }
+
+    private void readSelected(int window)
+    {
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            readers[leaf].readSelectedRows(window, windowMask);
+        }
+        activeColumn = null;
     }
 
     private void readAll(int rows)
@@ -468,6 +527,8 @@ public final class ParquetReader
                 continue;
             }
             rowGroupSelection = null;
+            selectionContainers = null;
+            loadedContainer = -1;
             if (options.rowSelection().isPresent()) {
                 RoaringBitmap selection = options.rowSelection().get();
                 if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {

@@ -86,6 +86,27 @@ final class PlainDecoders
         }
 
         @Override
+        public void readSelected(ValueBuffer out, int count, long[] selected)
+        {
+            checkAvailable(position, end, 4L * count);
+            int[] target = out.ints(count);
+            int write = out.count;
+            int pos = position;
+            // every value is copied, the write position advancing by its bit (see SelectionMasks.compact)
+            for (int first = 0; first < count; first += 64) {
+                long word = selected[first >>> 6];
+                int n = Math.min(64, count - first);
+                int at = pos + 4 * first;
+                for (int i = 0; i < n; i++) {
+                    target[write] = ByteArrays.intLE(data, at + 4 * i);
+                    write += (int) (word >>> i) & 1;
+                }
+            }
+            position = pos + 4 * count;
+            out.count = write;
+        }
+
+        @Override
         public void skip(int count)
         {
             checkAvailable(position, end, 4L * count);
@@ -129,6 +150,26 @@ final class PlainDecoders
         }
 
         @Override
+        public void readSelected(ValueBuffer out, int count, long[] selected)
+        {
+            checkAvailable(position, end, 8L * count);
+            long[] target = out.longs(count);
+            int write = out.count;
+            int pos = position;
+            for (int first = 0; first < count; first += 64) {
+                long word = selected[first >>> 6];
+                int n = Math.min(64, count - first);
+                int at = pos + 8 * first;
+                for (int i = 0; i < n; i++) {
+                    target[write] = ByteArrays.longLE(data, at + 8 * i);
+                    write += (int) (word >>> i) & 1;
+                }
+            }
+            position = pos + 8 * count;
+            out.count = write;
+        }
+
+        @Override
         public void skip(int count)
         {
             checkAvailable(position, end, 8L * count);
@@ -161,6 +202,14 @@ final class PlainDecoders
                 position += 12;
             }
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, long[] selected)
+        {
+            int start = out.count;
+            read(out, count);
+            out.retainLongs(start, count, selected);
         }
 
         @Override
@@ -200,6 +249,14 @@ final class PlainDecoders
             }
             bit += count;
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, long[] selected)
+        {
+            int start = out.count;
+            read(out, count);
+            out.retainInts(start, count, selected);
         }
 
         @Override
@@ -252,6 +309,36 @@ final class PlainDecoders
             }
             position = pos;
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, long[] selected)
+        {
+            // every length is read to find the next value; only the selected values' bytes are copied
+            int[] offsets = out.offsets(count);
+            byte[] target = out.bytes(end - position + ByteArrays.COPY_SLACK);
+            int value = out.count;
+            int write = offsets[value];
+            int pos = position;
+            byte[] source = data;
+            for (int i = 0; i < count; i++) {
+                if (pos > end - 4) {
+                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
+                }
+                int length = ByteArrays.intLE(source, pos);
+                pos += 4;
+                if (length < 0 || length > end - pos) {
+                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
+                }
+                if ((selected[i >>> 6] & (1L << i)) != 0) {
+                    ByteArrays.copy(source, pos, target, write, length);
+                    write += length;
+                    offsets[++value] = write;
+                }
+                pos += length;
+            }
+            position = pos;
+            out.count = value;
         }
 
         @Override
@@ -309,6 +396,29 @@ final class PlainDecoders
             }
             position += (int) total;
             out.count += count;
+        }
+
+        @Override
+        public void readSelected(ValueBuffer out, int count, long[] selected)
+        {
+            long total = (long) width * count;
+            checkAvailable(position, end, total);
+            int[] offsets = out.offsets(count);
+            byte[] target = out.bytes((int) total);
+            int value = out.count;
+            int write = offsets[value];
+            for (int w = 0; w < SelectionMasks.words(count); w++) {
+                long word = selected[w];
+                int first = w << 6;
+                while (word != 0) {
+                    System.arraycopy(data, position + width * (first + Long.numberOfTrailingZeros(word)), target, write, width);
+                    write += width;
+                    offsets[++value] = write;
+                    word &= word - 1;
+                }
+            }
+            position += (int) total;
+            out.count = value;
         }
 
         @Override

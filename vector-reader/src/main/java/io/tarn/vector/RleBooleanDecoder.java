@@ -23,6 +23,14 @@ final class RleBooleanDecoder
     }
 
     @Override
+    public void readSelected(ValueBuffer out, int count, long[] selected)
+    {
+        int start = out.count;
+        read(out, count);
+        out.retainInts(start, count, selected);
+    }
+
+    @Override
     public void skip(int count)
     {
         decoder.skip(count);

@@ -110,6 +110,51 @@ final class ValueBuffer
         offsets[count] = start + length;
     }
 
+    /**
+     * Keeps, of the {@code n} int values appended from index {@code start} on, only those whose
+     * bit is set in {@code selected}, moved down in place; for decoders that cannot pass over the
+     * values a selection leaves out.
+     */
+    void retainInts(int start, int n, long[] selected)
+    {
+        count = start + SelectionMasks.compact(ints, start, n, selected);
+    }
+
+    /**
+     * {@link #retainInts} for long values.
+     */
+    void retainLongs(int start, int n, long[] selected)
+    {
+        count = start + SelectionMasks.compact(longs, start, n, selected);
+    }
+
+    /**
+     * {@link #retainInts} for binary values: their bytes move down and the offsets follow.
+     */
+    void retainBinary(int start, int n, long[] selected)
+    {
+        int write = start;
+        int byteWrite = offsets[start];
+        for (int w = 0; w < SelectionMasks.words(n); w++) {
+            long word = selected[w];
+            int base = start + (w << 6);
+            while (word != 0) {
+                // offsets[source] and offsets[source + 1] are read before the write index, at
+                // most source, reaches them
+                int source = base + Long.numberOfTrailingZeros(word);
+                int from = offsets[source];
+                int length = offsets[source + 1] - from;
+                if (from != byteWrite) {
+                    System.arraycopy(bytes, from, bytes, byteWrite, length);
+                }
+                byteWrite += length;
+                offsets[++write] = byteWrite;
+                word &= word - 1;
+            }
+        }
+        count = write;
+    }
+
     static int grow(int current, int needed)
     {
         long grown = Math.max((long) needed, current + (current >> 1) + 16L);

@@ -11,5 +11,13 @@ interface ValuesDecoder
      */
     void read(ValueBuffer out, int count);
 
+    /**
+     * Consumes the next {@code count} values and appends to {@code out} those selected by the
+     * {@link SelectionMasks mask} {@code selected} (its bits from {@code count} on are clear).
+     * Reads a dense row selection (all rows but the few a deletion vector removes, say) without
+     * copying the values it leaves out where the encoding allows.
+     */
+    void readSelected(ValueBuffer out, int count, long[] selected);
+
     void skip(int count);
 }

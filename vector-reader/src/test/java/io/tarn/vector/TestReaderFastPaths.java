@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
@@ -25,8 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Flat columns of every fixed width and strings of every dictionary kernel, written by Paimon's
  * Parquet writer with null patterns that put all-valid, all-null and mixed stretches across
- * window (4096 levels), page and batch boundaries, read whole and under sparse and edge-case row
- * selections; expected rows come from the rows Paimon wrote.
+ * window (4096 levels), page and batch boundaries, read whole and under sparse, dense and
+ * edge-case row selections; expected rows come from the rows Paimon wrote.
  */
 public class TestReaderFastPaths
 {
@@ -113,6 +114,121 @@ public class TestReaderFastPaths
                 assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection)))
                         .as("selection of %s rows, batch size %s", selection.getCardinality(), batchSize)
                         .containsExactlyElementsOf(wanted);
+            }
+        }
+    }
+
+    @DataProvider
+    public Object[][] denseLayouts()
+    {
+        // dictionary and plain pages, v1 and v2 levels, pages shorter and longer than a batch
+        return new Object[][] {
+                {"true", "v1", "20000", "zstd"},
+                {"true", "v2", "1000", "zstd"},
+                {"false", "v1", "1500", "uncompressed"},
+                {"false", "v2", "20000", "zstd"},
+        };
+    }
+
+    @Test(dataProvider = "denseLayouts")
+    public void testDenseSelections(String dictionary, String writerVersion, String pageRows, String compression)
+            throws IOException
+    {
+        // all rows but a few: the windows the reader reads in one pass per column, copying only the selected values
+        byte[] file = write(dictionary, writerVersion, pageRows, compression);
+        SplittableRandom random = new SplittableRandom(pageRows.hashCode() * 31L + writerVersion.hashCode());
+        List<RoaringBitmap> selections = new ArrayList<>();
+        for (int removedPercent : new int[] {1, 11, 50}) {
+            RoaringBitmap selection = RoaringBitmap.bitmapOfRange(0, ROWS);
+            for (int i = 0; i < ROWS; i++) {
+                if (random.nextInt(100) < removedPercent) {
+                    selection.remove(i);
+                }
+            }
+            selections.add(selection);
+        }
+        // the first and the last row; runs across batch (1000, 4099), mask word (64), window (4096) and page (1000, 1500) boundaries
+        RoaringBitmap edges = RoaringBitmap.bitmapOfRange(0, ROWS);
+        edges.remove(0);
+        edges.remove(ROWS - 1);
+        for (long start : new long[] {995, 1495, 2990, 4090, 4197, 5990, 8195, 12_003}) {
+            edges.remove(start, start + 13);
+        }
+        selections.add(edges);
+        // a whole page of 1000 rows inside a dense window of 4099: skipped undecoded
+        RoaringBitmap page = RoaringBitmap.bitmapOfRange(0, ROWS);
+        page.remove(2000L, 3000L);
+        page.remove(3001);
+        selections.add(page);
+        for (RoaringBitmap selection : selections) {
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> wanted.add(expected.get(position)));
+            for (int batchSize : new int[] {1000, 4099}) {
+                ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection);
+                List<String> actual = new ArrayList<>();
+                int[] positions = new int[batchSize];
+                List<Integer> actualPositions = new ArrayList<>();
+                try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                    while (reader.nextBatch()) {
+                        actual.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));
+                        reader.batchPositions(positions);
+                        for (int i = 0; i < reader.root().getRowCount(); i++) {
+                            actualPositions.add(positions[i]);
+                        }
+                    }
+                    assertThat(reader.metrics().rowsSkippedBySelection()).isEqualTo(ROWS - wanted.size());
+                    if (selection == page && batchSize == 4099 && pageRows.equals("1000")) {
+                        assertThat(reader.metrics().pagesSkipped()).as("pages skipped").isGreaterThan(0);
+                    }
+                }
+                assertThat(actual)
+                        .as("selection of %s rows, batch size %s", selection.getCardinality(), batchSize)
+                        .containsExactlyElementsOf(wanted);
+                assertThat(actualPositions).containsExactlyElementsOf(Arrays.stream(selection.toArray()).boxed().toList());
+            }
+        }
+    }
+
+    @Test
+    public void testSelectionsAcrossContainers()
+            throws IOException
+    {
+        // more rows than one selection container (65,536): dense windows cut from bitmap, run and
+        // array containers, from a missing (empty) container, and across container boundaries
+        int rowCount = 150_000;
+        RowType rowType = RowType.of(
+                new org.apache.paimon.types.DataType[] {DataTypes.BIGINT().notNull(), DataTypes.INT(), DataTypes.STRING()},
+                new String[] {"id", "n", "s"});
+        SplittableRandom random = new SplittableRandom(65_536);
+        List<GenericRow> manyRows = new ArrayList<>();
+        for (int row = 0; row < rowCount; row++) {
+            manyRows.add(GenericRow.of((long) row, random.nextInt(20) == 0 ? null : random.nextInt(), BinaryString.fromString(S32[random.nextInt(S32.length)])));
+        }
+        byte[] file = ParquetTestFiles.write(rowType, manyRows, Map.of("parquet.page.row.count.limit", "5000"), "zstd");
+        List<String> all = TestParquetReader.expected(manyRows, rowType);
+        List<DataField> manyFields = ParquetTestFiles.tarnFields(rowType);
+        // a bitmap container (11% removed), an empty container, then a run container (one row removed)
+        RoaringBitmap containers = new RoaringBitmap();
+        for (int row = 0; row < 65_536; row++) {
+            if (random.nextInt(100) >= 11) {
+                containers.add(row);
+            }
+        }
+        containers.add(131_072L, rowCount);
+        containers.remove(140_000);
+        containers.runOptimize();
+        // an array container: a few rows scattered over the second container
+        RoaringBitmap sparseMiddle = RoaringBitmap.bitmapOfRange(0, rowCount);
+        sparseMiddle.remove(65_536L, 131_072L);
+        for (int i = 0; i < 300; i++) {
+            sparseMiddle.add(65_536 + random.nextInt(65_536));
+        }
+        for (RoaringBitmap selection : List.of(containers, sparseMiddle)) {
+            List<String> wanted = new ArrayList<>();
+            selection.forEach((int position) -> wanted.add(all.get(position)));
+            for (int batchSize : new int[] {4096, 4099}) {
+                ParquetReadOptions options = ParquetReadOptions.of(manyFields).withBatchSize(batchSize).withRowSelection(selection);
+                assertThat(read(file, options)).as("batch size %s", batchSize).containsExactlyElementsOf(wanted);
             }
         }
     }
