@@ -241,23 +241,26 @@ final class PrimaryKeyReport
         return out.toString();
     }
 
-    // from JFR execution samples of Tarn's reads of the 1 M-key tables (session 4); see issue 4's notes
+    // from JFR execution samples of Tarn's reads (session 4) and a harness timing the raw file reads
+    // with and without the deletion vectors' selection (session 5); see issue 4's notes
     private static final String PROFILE_NOTES = """
 
             ## Where the time goes (JFR, Tarn's reads)
 
-            - Deletion vectors: over 90% of the samples are in the Parquet reader: decoding values (dictionary and plain strings \
-            about a third) and removing, after decoding them, the rows the deletion vectors delete (in-place compaction, about a \
-            quarter). The storage layer adds under 5%: `_VALUE_KIND` is not read from files whose metadata counts no -U/-D row \
-            (Paimon drops retractions whenever it compacts a table with deletion vectors), so their batches are handed out as the \
-            reader produces them, and no `_KEY_` column is read. The gap to the append table is the decoded-then-dropped rows and \
-            their compaction: closing it needs the vector reader to skip deleted rows while decoding.
+            - Deletion vectors: over 90% of the samples are in the Parquet reader. The deleted rows are dropped while \
+            decoding: dictionary ids are decoded for every row but values looked up only for kept rows, plain values and \
+            strings copied only for kept rows, and pages with no kept row not decoded. The storage layer adds under 5%: \
+            `_VALUE_KIND` is not read from files whose metadata counts no -U/-D row (Paimon drops retractions whenever it \
+            compacts a table with deletion vectors), and no `_KEY_` column is read. What is left of the gap to the append \
+            table is mostly not the selection: reading the four base files with no selection at all already costs \
+            1.11-1.18x the append table (12% more stored rows, which must be decompressed and decoded past, and four files \
+            to open instead of one), and 1.15-1.20x with it.
             - Merge-on-read: about a quarter finds the surviving row of each key from the key and sequence columns (`_VALUE_KIND` \
             only from files that hold retractions; an integral key compared as a `long`; a run of keys found in one file only \
             taken without the merge heap; files whose key range overlaps no other file's and that hold no retraction not opened \
-            for keys at all); the rest reads the value columns of the survivors, the same decoding and compaction as the \
+            for keys at all); the rest reads the value columns of the survivors, with the same selected decoding as the \
             deletion-vector read. Because merge-on-read decodes values only for survivors, it costs one deletion-vector-like read \
-            plus the key merge: Tarn DV ÷ Tarn merge-on-read is about 1 + (key merge ÷ value read), and 3× would need the key \
+            plus the key merge: Tarn DV / Tarn merge-on-read is about 1 + (key merge / value read), and 3x would need the key \
             merge to cost twice the value read.
             """;
 
