@@ -1,6 +1,5 @@
 package io.tarn.trino;
 
-import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
