@@ -266,7 +266,7 @@ final class ColumnReader
             }
             if (!hasLevels) {
                 int n = Math.min(rows - row, pageEntriesLeft);
-                entries += readSelectedValues(n, SelectionMasks.extract(selected, row, n, pieceMask));
+                entries += readSelectedValues(n, SelectionMasks.extract(selected, row, n, pieceMask), pieceMask);
                 pageEntriesLeft -= n;
                 row += n;
                 continue;
@@ -282,7 +282,7 @@ final class ColumnReader
                 // one level for the whole window: every entry a value, or none
                 Arrays.fill(definitions, entries, entries + kept, windowLevel);
                 if (windowLevel == maxDefinition) {
-                    readSelectedValues(n, kept);
+                    readSelectedValues(n, kept, pieceMask);
                 }
             }
             else {
@@ -295,10 +295,10 @@ final class ColumnReader
     }
 
     /**
-     * Consumes {@code count} values, keeping the {@code kept} that {@link #pieceMask} selects;
-     * returns {@code kept}.
+     * Consumes {@code count} values, keeping the {@code kept} that {@code mask} selects; returns
+     * {@code kept}.
      */
-    private int readSelectedValues(int count, int kept)
+    private int readSelectedValues(int count, int kept, long[] mask)
     {
         if (kept == count) {
             valuesDecoder.read(values, count);
@@ -307,7 +307,7 @@ final class ColumnReader
             valuesDecoder.skip(count);
         }
         else {
-            valuesDecoder.readSelected(values, count, pieceMask);
+            valuesDecoder.readSelected(values, count, mask);
         }
         return kept;
     }
@@ -348,15 +348,7 @@ final class ColumnReader
         if ((value & 63) != 0) {
             selectedValues[value >>> 6] = bits;
         }
-        if (kept == value) {
-            valuesDecoder.read(values, value);
-        }
-        else if (kept == 0) {
-            valuesDecoder.skip(value);
-        }
-        else {
-            valuesDecoder.readSelected(values, value, selectedValues);
-        }
+        readSelectedValues(value, kept, selectedValues);
     }
 
     private void ensureBatchCapacity(int needed)

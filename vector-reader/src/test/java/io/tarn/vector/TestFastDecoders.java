@@ -43,20 +43,7 @@ public class TestFastDecoders
             byte[] encoded = rle(bitWidth, values);
             byte[] padded = withGarbage(encoded, random);
             RleBitPackedDecoder decoder = new RleBitPackedDecoder(padded, 3, encoded.length, bitWidth);
-            int[] decoded = new int[count];
-            int index = 0;
-            while (index < count) {
-                int n = Math.min(count - index, 1 + random.nextInt(70));
-                if (random.nextInt(3) == 0) {
-                    decoder.skip(n);
-                    System.arraycopy(values, index, decoded, index, n);
-                }
-                else {
-                    decoder.read(decoded, index, n);
-                }
-                index += n;
-            }
-            assertThat(decoded).as("bit width %s", bitWidth).isEqualTo(values);
+            assertThat(TestValuesDecoders.readInSteps(decoder, values, random::nextInt, 70, 3)).as("bit width %s", bitWidth).isEqualTo(values);
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.IntUnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -157,21 +158,32 @@ public class TestValuesDecoders
             }
             byte[] encoded = encoder.toBytes().toByteArray();
             RleBitPackedDecoder decoder = new RleBitPackedDecoder(encoded, 0, encoded.length, bitWidth);
-            int[] decoded = new int[count];
-            int index = 0;
-            while (index < count) {
-                int n = Math.min(count - index, 1 + random.nextInt(100));
-                if (random.nextInt(4) == 0) {
-                    decoder.skip(n);
-                    System.arraycopy(values, index, decoded, index, n);
-                }
-                else {
-                    decoder.read(decoded, index, n);
-                }
-                index += n;
-            }
-            assertThat(decoded).as("bit width %s", bitWidth).isEqualTo(values);
+            assertThat(readInSteps(decoder, values, random::nextInt, 100, 4)).as("bit width %s", bitWidth).isEqualTo(values);
         }
+    }
+
+    /**
+     * Reads {@code expected.length} values in steps of 1 to {@code maxStep}, skipping about one
+     * step in {@code skipOneIn} (a skipped step is filled from {@code expected}), and returns
+     * what was read.
+     */
+    static int[] readInSteps(RleBitPackedDecoder decoder, int[] expected, IntUnaryOperator random, int maxStep, int skipOneIn)
+    {
+        int count = expected.length;
+        int[] decoded = new int[count];
+        int index = 0;
+        while (index < count) {
+            int n = Math.min(count - index, 1 + random.applyAsInt(maxStep));
+            if (random.applyAsInt(skipOneIn) == 0) {
+                decoder.skip(n);
+                System.arraycopy(expected, index, decoded, index, n);
+            }
+            else {
+                decoder.read(decoded, index, n);
+            }
+            index += n;
+        }
+        return decoded;
     }
 
     @Test

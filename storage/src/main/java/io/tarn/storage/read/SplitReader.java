@@ -3,6 +3,7 @@ package io.tarn.storage.read;
 import io.tarn.index.fileindex.FileIndexResult;
 import io.tarn.index.predicate.SelectivityEstimator;
 import io.tarn.index.predicate.StatsEvaluator;
+import io.tarn.index.predicate.StatsProvider;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.deletion.DeletionVectorReader;
@@ -275,8 +276,9 @@ public final class SplitReader
         currentCopies = columns.size() != request.columns().size() || residualFilter.isPresent();
         // statistics that prove every row of the file matches leave nothing to test, and nothing
         // for the reader to prune (it would read the column indexes for it)
-        currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), fileStatistics().valueStats(file));
-        currentFileTestsRows = request.filter().isPresent() && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(file));
+        StatsProvider stats = request.filter().isPresent() ? fileStatistics().valueStats(file) : null;
+        currentFileAllMatch = stats != null && StatsEvaluator.allMatch(request.filter().get(), stats);
+        currentFileTestsRows = stats != null && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
         ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
         if (request.filter().isPresent() && !currentFileAllMatch) {
             options = options.withFilter(request.filter().get());
@@ -328,10 +330,9 @@ public final class SplitReader
      * Whether the file's statistics suggest that the filter keeps so many of its rows that testing
      * them costs more than handing the rest to a caller that tests them again anyway.
      */
-    private boolean keepsMostRows(PlannedFile file)
-            throws IOException
+    private boolean keepsMostRows(StatsProvider stats)
     {
-        OptionalDouble kept = SelectivityEstimator.fraction(request.filter().orElseThrow(), fileStatistics().valueStats(file));
+        OptionalDouble kept = SelectivityEstimator.fraction(request.filter().orElseThrow(), stats);
         return kept.isPresent() && kept.getAsDouble() >= RECHECKED_FILTER_MIN_KEPT_FRACTION;
     }
 
