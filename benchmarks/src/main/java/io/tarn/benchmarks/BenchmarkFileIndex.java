@@ -511,9 +511,14 @@ public class BenchmarkFileIndex
                     int index = Math.floorMod(round + turn, turns);
                     Engine engine = Engine.values()[index / Query.values().length];
                     Query query = Query.values()[index % Query.values().length];
-                    long start = System.nanoTime();
-                    QueryResult result = state.run(engine, query);
-                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    double[] planNanos = new double[1];
+                    TimedTurn<QueryResult> turnTimed = TimedTurn.run(() -> state.run(engine, query), () -> {
+                        if (engine == Engine.TARN) {
+                            planNanos[0] += state.lastTarnPlanNanos();
+                        }
+                    });
+                    QueryResult result = turnTimed.lastResult();
+                    double elapsed = turnTimed.secondsPerRun();
                     QueryResult expected = answers.putIfAbsent(query, result);
                     if (expected != null && !expected.equals(result)) {
                         throw new IllegalStateException(engine.label() + " returned " + result + " for " + query + ", another run " + expected);
@@ -528,7 +533,7 @@ public class BenchmarkFileIndex
                     if (round >= 0) {
                         seconds.get(engine).get(query)[round] = elapsed;
                         if (engine == Engine.TARN) {
-                            planSeconds.get(query)[round] = state.lastTarnPlanNanos() / 1e9;
+                            planSeconds.get(query)[round] = planNanos[0] / turnTimed.runs() / 1e9;
                         }
                     }
                 }
@@ -587,8 +592,10 @@ public class BenchmarkFileIndex
         out.append(String.format(Locale.ROOT, "- bloom point lookup: `token = '%s'` (%,d row)%n", state.lookupToken(), answers.get(Query.POINT_LOOKUP).rows()));
         QueryResult bitmap = answers.get(Query.BITMAP_EQUALITY);
         out.append(String.format(Locale.ROOT, "- bitmap equality: `category = '%s'` (%,d rows, %.2f%%)%n%n", CATEGORY, bitmap.rows(), 100.0 * bitmap.rows() / rows));
-        out.append(String.format(Locale.ROOT, "One thread, one JVM; %d warm-up and %d measured rounds, engines and queries rotating within each round; medians. Load average before the run: %s; %d cores.%n%n",
-                warmupRounds, rounds, loadBefore, Runtime.getRuntime().availableProcessors()));
+        out.append(String.format(Locale.ROOT, "One thread, one JVM; %d warm-up and %d measured rounds, engines and queries rotating within each round; "
+                + "in each turn the query runs back to back for at least %.1f s and the turn counts the mean run (as a JMH iteration does), so short queries are timed warm; medians over the rounds. "
+                + "Load average before the run: %s; %d cores.%n%n",
+                warmupRounds, rounds, TimedTurn.MINIMUM_SECONDS, loadBefore, Runtime.getRuntime().availableProcessors()));
         out.append("| engine | full scan (s) | bloom point lookup (s) | bitmap equality (s) | full scan / lookup | full scan / bitmap |\n|---|---:|---:|---:|---:|---:|\n");
         for (Engine engine : Engine.values()) {
             Map<Query, Double> times = medians.get(engine);

@@ -359,9 +359,9 @@ public class BenchmarkZOrder
                     String[] parts = turns.get(Math.floorMod(round + turn, turns.size())).split(" ");
                     Engine engine = Engine.valueOf(parts[0]);
                     Query query = Query.valueOf(parts[1]);
-                    long start = System.nanoTime();
-                    QueryResult result = state.run(engine, query);
-                    double elapsed = (System.nanoTime() - start) / 1e9;
+                    TimedTurn<QueryResult> turnTimed = TimedTurn.run(() -> state.run(engine, query), () -> {});
+                    QueryResult result = turnTimed.lastResult();
+                    double elapsed = turnTimed.secondsPerRun();
                     Long expected = rowsReturned.putIfAbsent(query, result.rows());
                     if (expected != null && expected != result.rows()) {
                         throw new IllegalStateException(engine.label() + " returned " + result.rows() + " rows for " + query + ", another engine " + expected);
@@ -385,8 +385,10 @@ public class BenchmarkZOrder
                     DATABASE, TABLE, rows, DOMAIN, COMMITS, TARGET_FILE_SIZE, files[1], state.sortCompactionSummary(), setupSeconds));
             out.append(String.format(Locale.ROOT, "Query: all columns where `x BETWEEN %d AND %d AND y BETWEEN %d AND %d` (%,d rows, %.2f%%); Tarn's planner keeps %d of %d files by min/max statistics.%n%n",
                     X_LOW, X_LOW + RANGE - 1, Y_LOW, Y_LOW + RANGE - 1, rowsReturned.get(Query.ZORDER_RANGE), 100.0 * rowsReturned.get(Query.ZORDER_RANGE) / rows, files[0], files[1]));
-            out.append(String.format(Locale.ROOT, "One thread, one JVM; %d warm-up and %d measured rounds, engines and queries rotating within each round; medians. Load average before the run: %s; %d cores.%n%n",
-                    warmupRounds, rounds, loadBefore, Runtime.getRuntime().availableProcessors()));
+            out.append(String.format(Locale.ROOT, "One thread, one JVM; %d warm-up and %d measured rounds, engines and queries rotating within each round; "
+                    + "in each turn the query runs back to back for at least %.1f s and the turn counts the mean run (as a JMH iteration does), so short queries are timed warm; medians over the rounds. "
+                    + "Load average before the run: %s; %d cores.%n%n",
+                    warmupRounds, rounds, TimedTurn.MINIMUM_SECONDS, loadBefore, Runtime.getRuntime().availableProcessors()));
             out.append("| engine | full scan (s) | 1% z-order range (s) | full scan / range |\n|---|---:|---:|---:|\n");
             out.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.1f× |%n", Engine.TARN.label(), tarnFull, tarnRange, tarnFull / tarnRange));
             out.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.1f× |%n%n", Engine.PAIMON.label(), paimonFull, paimonRange, paimonFull / paimonRange));
