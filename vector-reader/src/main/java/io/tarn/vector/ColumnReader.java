@@ -50,6 +50,9 @@ final class ColumnReader
     int[] repetitions = new int[0];
     int entries;
     final ValueBuffer values = new ValueBuffer();
+    // with a matcher, the batch's values are reduced to their verdicts here and values stays empty
+    private ValueMatcher matcher;
+    final MatchBits matches = new MatchBits();
 
     // page walking
     private int chunkPosition;
@@ -111,6 +114,29 @@ final class ColumnReader
     {
         entries = 0;
         values.reset();
+        matches.reset();
+    }
+
+    /**
+     * From now on, reduces each value to whether {@code matcher} matches it ({@link #matches})
+     * instead of decoding it into {@link #values}. Binary columns only.
+     */
+    void matchValues(ValueMatcher matcher)
+    {
+        if (type != Type.BYTE_ARRAY) {
+            throw new IllegalStateException("Values of a " + type + " column matched as binary");
+        }
+        this.matcher = requireNonNull(matcher, "matcher is null");
+    }
+
+    private void readValues(int count)
+    {
+        if (matcher == null) {
+            valuesDecoder.read(values, count);
+        }
+        else {
+            valuesDecoder.match(matcher, count, matches);
+        }
     }
 
     /**
@@ -144,7 +170,7 @@ final class ColumnReader
                 }
                 int n = (int) Math.min(rowsLeft, pageEntriesLeft);
                 if (keep) {
-                    valuesDecoder.read(values, n);
+                    readValues(n);
                     entries += n;
                 }
                 else {
@@ -220,7 +246,7 @@ final class ColumnReader
                 }
                 entries += count;
                 if (nonNull > 0) {
-                    valuesDecoder.read(values, nonNull);
+                    readValues(nonNull);
                 }
             }
             else if (nonNull > 0) {
@@ -301,13 +327,16 @@ final class ColumnReader
     private int readSelectedValues(int count, int kept, long[] mask)
     {
         if (kept == count) {
-            valuesDecoder.read(values, count);
+            readValues(count);
         }
         else if (kept == 0) {
             valuesDecoder.skip(count);
         }
-        else {
+        else if (matcher == null) {
             valuesDecoder.readSelected(values, count, mask);
+        }
+        else {
+            valuesDecoder.matchSelected(matcher, count, mask, matches);
         }
         return kept;
     }

@@ -52,13 +52,8 @@ final class DictionaryDecoder
     @Override
     public void readSelected(ValueBuffer out, int count, long[] selected)
     {
-        if (scratch.length < count) {
-            scratch = new int[ValueBuffer.grow(scratch.length, count)];
-        }
-        int[] idArray = scratch;
-        ids.read(idArray, 0, count);
         // every id is checked: the fused gathers look up the values of the others too
-        checkIds(idArray, count, dictionary.count);
+        int[] idArray = decodeIds(count);
         switch (type) {
             case BOOLEAN, INT32, FLOAT -> gatherSelectedInts(out, idArray, count, selected);
             case INT64, DOUBLE, INT96 -> gatherSelectedLongs(out, idArray, count, selected);
@@ -399,6 +394,44 @@ final class DictionaryDecoder
     public void skip(int count)
     {
         ids.skip(count);
+    }
+
+    /**
+     * Each id's verdict comes from the dictionary's, computed once: the values are never
+     * gathered.
+     */
+    @Override
+    public void match(ValueMatcher matcher, int count, MatchBits out)
+    {
+        long[] verdicts = matcher.dictionaryVerdicts(dictionary);
+        int[] idArray = decodeIds(count);
+        for (int i = 0; i < count; i++) {
+            int id = idArray[i];
+            out.add((verdicts[id >>> 6] & (1L << id)) != 0);
+        }
+    }
+
+    @Override
+    public void matchSelected(ValueMatcher matcher, int count, long[] selected, MatchBits out)
+    {
+        long[] verdicts = matcher.dictionaryVerdicts(dictionary);
+        int[] idArray = decodeIds(count);
+        for (int i = 0; i < count; i++) {
+            if ((selected[i >>> 6] & (1L << i)) != 0) {
+                int id = idArray[i];
+                out.add((verdicts[id >>> 6] & (1L << id)) != 0);
+            }
+        }
+    }
+
+    private int[] decodeIds(int count)
+    {
+        if (scratch.length < count) {
+            scratch = new int[ValueBuffer.grow(scratch.length, count)];
+        }
+        ids.read(scratch, 0, count);
+        checkIds(scratch, count, dictionary.count);
+        return scratch;
     }
 
     /**

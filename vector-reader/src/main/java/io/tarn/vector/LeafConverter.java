@@ -63,6 +63,14 @@ final class LeafConverter
         this.rescale = rescale;
     }
 
+    /**
+     * Whether the values reach their vector as the file's bytes, unchanged.
+     */
+    boolean isPlainBinary()
+    {
+        return target == Target.VARIABLE && conversion == Conversion.NONE;
+    }
+
     static LeafConverter create(SchemaElement element, DataType requested, String file)
             throws ParquetUnsupportedException
     {

@@ -14,8 +14,13 @@ import static java.util.Objects.requireNonNull;
  * by field id; batches of at most {@code batchSize} rows; only the row positions in
  * {@code rowSelection} when present; {@code filter} only prunes row groups and pages by
  * statistics and never removes single rows.
+ * <p>
+ * With {@code matchFilterColumns}, the caller reads the columns only to evaluate
+ * {@code filter}: a string or binary column that the filter tests in one place, by {@code =},
+ * {@code <>} or {@code IN}, is then compared in the encoded pages and not decoded. Its vector
+ * holds only nulls, and {@link ParquetReader#filterMatches()} gives that test's verdicts.
  */
-public record ParquetReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter)
+public record ParquetReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
 
@@ -27,25 +32,37 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
         if (batchSize <= 0) {
             throw new IllegalArgumentException("Batch size must be positive: " + batchSize);
         }
+        if (matchFilterColumns && filter.isEmpty()) {
+            throw new IllegalArgumentException("Filter columns matched without a filter");
+        }
     }
 
     public static ParquetReadOptions of(List<DataField> columns)
     {
-        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty());
+        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false);
     }
 
     public ParquetReadOptions withBatchSize(int batchSize)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns);
     }
 
     public ParquetReadOptions withRowSelection(RoaringBitmap rowSelection)
     {
-        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter);
+        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns);
     }
 
     public ParquetReadOptions withFilter(Predicate filter)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter));
+        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns);
+    }
+
+    /**
+     * These options for a read whose only purpose is to evaluate the filter (see the class
+     * comment); the filter must be set.
+     */
+    public ParquetReadOptions withFilterColumnsMatched()
+    {
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, true);
     }
 }

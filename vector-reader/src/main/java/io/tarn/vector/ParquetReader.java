@@ -13,6 +13,8 @@ import io.tarn.types.MapType;
 import io.tarn.types.MultisetType;
 import io.tarn.types.RowType;
 import io.tarn.types.TypeRoot;
+import io.tarn.vector.filter.ByteEqualityLeaf;
+import io.tarn.vector.filter.LeafMatches;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -40,7 +42,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -85,6 +89,9 @@ public final class ParquetReader
     private final ColumnReader[] readers;
     private final ReaderCounters counters = new ReaderCounters();
     private final Map<Integer, List<FieldAssembler.Leaf>> leafUsers = new HashMap<>();
+    // by output column index: the columns compared in their pages, not decoded (see ParquetReadOptions)
+    private final Map<Integer, MatchedColumn> matchedColumns;
+    private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
     private final long fileRowCount;
 
     private int rowGroupIndex = -1;
@@ -127,6 +134,7 @@ public final class ParquetReader
         }
         this.assemblers = List.copyOf(built);
         this.neededLeaves = List.copyOf(leaves);
+        this.matchedColumns = options.matchFilterColumns() ? matchedColumns(options.filter().orElseThrow()) : Map.of();
         long rows = 0;
         for (RowGroup rowGroup : footer.metadata().getRow_groups()) {
             rows += rowGroup.getNum_rows();
@@ -320,9 +328,16 @@ public final class ParquetReader
                     continue;
                 }
                 List<FieldVector> vectors = root.getFieldVectors();
+                batchMatches.clear();
                 for (int i = 0; i < assemblers.size(); i++) {
                     activeColumn = options.columns().get(i).name();
-                    assemblers.get(i).write(vectors.get(i), 0, 0, rows);
+                    MatchedColumn matched = matchedColumns.get(i);
+                    if (matched == null) {
+                        assemblers.get(i).write(vectors.get(i), 0, 0, rows);
+                    }
+                    else {
+                        batchMatches.put(matched.equality().leaf(), leafMatches(matched, rows));
+                    }
                 }
                 activeColumn = null;
                 root.setRowCount(rows);
@@ -588,6 +603,138 @@ public final class ParquetReader
                 offsetIndex = readOffsetIndex(chunk, column, start, size);
             }
             readers[leaf] = new ColumnReader(node, metadata, bytes, rowGroupRows, offsetIndex, counters);
+        }
+        for (MatchedColumn matched : matchedColumns.values()) {
+            readers[matched.leaf()].matchValues(matched.matcher());
+        }
+    }
+
+    /**
+     * The verdicts of the filter's equality tests that this batch answered in the pages, keyed
+     * by the leaf of the options' filter (compare by identity); empty unless the options match
+     * filter columns. Valid until the next batch.
+     */
+    public Map<Predicate, LeafMatches> filterMatches()
+    {
+        return Collections.unmodifiableMap(batchMatches);
+    }
+
+    /**
+     * The output columns that {@code filter} tests only by equality with string or binary
+     * literals, when they are top-level BYTE_ARRAY columns of the file read without conversion.
+     */
+    private Map<Integer, MatchedColumn> matchedColumns(Predicate filter)
+            throws ParquetUnsupportedException
+    {
+        Map<Integer, MatchedColumn> matched = new HashMap<>();
+        for (int column = 0; column < options.columns().size(); column++) {
+            DataField field = options.columns().get(column);
+            Optional<SchemaNode> node = findChild(footer.root(), field.id());
+            if (node.isEmpty() || !node.get().isPrimitive() || node.get().isRepeated() || node.get().repetitionLevel() > 0
+                    || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.get(node.get().leafIndex()).size() != 1) {
+                continue;
+            }
+            if (!LeafConverter.create(node.get().element(), field.type(), file).isPlainBinary()) {
+                continue;
+            }
+            int leaf = node.get().leafIndex();
+            Optional<ByteEqualityLeaf> equality = ByteEqualityLeaf.soleLeaf(filter, field.id());
+            if (equality.isPresent()) {
+                matched.put(column, new MatchedColumn(leaf, equality.get()));
+            }
+        }
+        return Map.copyOf(matched);
+    }
+
+    /**
+     * The matches of a matched column's batch from its definition levels and value verdicts.
+     */
+    private LeafMatches leafMatches(MatchedColumn matched, int rows)
+    {
+        ColumnReader reader = readers[matched.leaf()];
+        if (reader.entries != rows) {
+            throw new CorruptDataException("Column read " + reader.entries + " entries for a batch of " + rows + " rows");
+        }
+        int words = SelectionMasks.words(rows);
+        long[] equal = matched.equal(words);
+        long[] valid = matched.valid(words);
+        MatchBits verdicts = reader.matches;
+        if (verdicts.count == rows) {
+            // a value per row: no row is null
+            Arrays.fill(valid, 0, words, -1L);
+            if ((rows & 63) != 0) {
+                valid[words - 1] = (1L << rows) - 1;
+            }
+            System.arraycopy(verdicts.words, 0, equal, 0, words);
+            return new LeafMatches(rows, equal, valid);
+        }
+        int maxDefinition = reader.maxDefinition();
+        int value = 0;
+        for (int row = 0; row < rows; row++) {
+            if (maxDefinition == 0 || reader.definitions[row] == maxDefinition) {
+                valid[row >>> 6] |= 1L << row;
+                equal[row >>> 6] |= (verdicts.get(value++) ? 1L : 0L) << row;
+            }
+        }
+        if (value != verdicts.count) {
+            throw new CorruptDataException("Column has " + verdicts.count + " values for " + value + " non-null rows");
+        }
+        return new LeafMatches(rows, equal, valid);
+    }
+
+    /**
+     * A column compared in its pages: its file leaf, the filter's test of it, the matcher, and
+     * the bit arrays of its batch matches, reused from batch to batch.
+     */
+    private static final class MatchedColumn
+    {
+        private final int leaf;
+        private final ByteEqualityLeaf equality;
+        private final ValueMatcher matcher;
+        private long[] equal = new long[0];
+        private long[] valid = new long[0];
+
+        MatchedColumn(int leaf, ByteEqualityLeaf equality)
+        {
+            this.leaf = leaf;
+            this.equality = equality;
+            this.matcher = new ValueMatcher(equality.literals());
+        }
+
+        int leaf()
+        {
+            return leaf;
+        }
+
+        ByteEqualityLeaf equality()
+        {
+            return equality;
+        }
+
+        ValueMatcher matcher()
+        {
+            return matcher;
+        }
+
+        long[] equal(int words)
+        {
+            equal = cleared(equal, words);
+            return equal;
+        }
+
+        long[] valid(int words)
+        {
+            valid = cleared(valid, words);
+            return valid;
+        }
+
+        private static long[] cleared(long[] bits, int words)
+        {
+            if (bits.length < words) {
+                return new long[words];
+            }
+            Arrays.fill(bits, 0, words, 0L);
+            return bits;
         }
     }
 

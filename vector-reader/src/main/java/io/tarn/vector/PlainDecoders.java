@@ -312,6 +312,54 @@ final class PlainDecoders
         }
 
         @Override
+        public void match(ValueMatcher matcher, int count, MatchBits out)
+        {
+            // compared where they lie in the page: nothing is copied
+            long[] verdicts = out.reserve(count);
+            int bit = out.count;
+            int pos = position;
+            for (int i = 0; i < count; i++) {
+                int length = nextLength(pos);
+                if (matcher.matches(data, pos + 4, length)) {
+                    verdicts[bit >>> 6] |= 1L << bit;
+                }
+                bit++;
+                pos += 4 + length;
+            }
+            out.count = bit;
+            position = pos;
+        }
+
+        @Override
+        public void matchSelected(ValueMatcher matcher, int count, long[] selected, MatchBits out)
+        {
+            int pos = position;
+            for (int i = 0; i < count; i++) {
+                int length = nextLength(pos);
+                if ((selected[i >>> 6] & (1L << i)) != 0) {
+                    out.add(matcher.matches(data, pos + 4, length));
+                }
+                pos += 4 + length;
+            }
+            position = pos;
+        }
+
+        /**
+         * The length of the value whose length prefix is at {@code pos}, checked against the page.
+         */
+        private int nextLength(int pos)
+        {
+            if (pos > end - 4) {
+                throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
+            }
+            int length = ByteArrays.intLE(data, pos);
+            if (length < 0 || length > end - pos - 4) {
+                throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
+            }
+            return length;
+        }
+
+        @Override
         public void readSelected(ValueBuffer out, int count, long[] selected)
         {
             // every length is read to find the next value; only the selected values' bytes are copied

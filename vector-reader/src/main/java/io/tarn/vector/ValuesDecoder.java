@@ -20,4 +20,30 @@ interface ValuesDecoder
     void readSelected(ValueBuffer out, int count, long[] selected);
 
     void skip(int count);
+
+    /**
+     * Consumes the next {@code count} binary values and appends to {@code out} whether each
+     * equals one of {@code matcher}'s literals. This default decodes them first; encodings that
+     * can compare in place override it.
+     */
+    default void match(ValueMatcher matcher, int count, MatchBits out)
+    {
+        ValueBuffer decoded = matcher.scratch();
+        read(decoded, count);
+        for (int i = 0; i < decoded.count; i++) {
+            out.add(matcher.matches(decoded, i));
+        }
+    }
+
+    /**
+     * {@link #match} of the values that {@code selected} selects, as {@link #readSelected}.
+     */
+    default void matchSelected(ValueMatcher matcher, int count, long[] selected, MatchBits out)
+    {
+        ValueBuffer decoded = matcher.scratch();
+        readSelected(decoded, count, selected);
+        for (int i = 0; i < decoded.count; i++) {
+            out.add(matcher.matches(decoded, i));
+        }
+    }
 }

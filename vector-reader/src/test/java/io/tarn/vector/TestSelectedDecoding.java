@@ -301,6 +301,63 @@ public class TestSelectedDecoding
                     index += n;
                 }
                 assertThat(decoded(out, kind)).as("%s%% removed, round %s", removedPercent, round).isEqualTo(expected);
+                if (kind == Kind.BINARY) {
+                    checkMatches(values, factory, random, removedPercent);
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link ValuesDecoder#match} and {@link ValuesDecoder#matchSelected} under the same kinds
+     * of stretches and selections, with literals taken from the values (among them a long one
+     * where there is) and one that no value has, and with one literal alone.
+     */
+    private static void checkMatches(List<Object> values, DecoderFactory factory, SplittableRandom random, int removedPercent)
+    {
+        List<String> literals = new ArrayList<>();
+        // a dozen values: some are surely read, not skipped
+        for (int i = 0; i < 12; i++) {
+            literals.add((String) values.get(random.nextInt(values.size())));
+        }
+        values.stream().map(String.class::cast).filter(value -> value.length() >= 9).findFirst().ifPresent(literals::add);
+        literals.add("no value is this one");
+        ValueMatcher matcher = new ValueMatcher(literals.stream().map(literal -> literal.getBytes(StandardCharsets.UTF_8)).toList());
+        ValueMatcher single = new ValueMatcher(List.of(literals.get(0).getBytes(StandardCharsets.UTF_8)));
+        for (ValueMatcher tested : List.of(matcher, single)) {
+            List<String> matching = tested == single ? literals.subList(0, 1) : literals;
+            ValuesDecoder decoder = factory.create();
+            MatchBits out = new MatchBits();
+            List<Boolean> expected = new ArrayList<>();
+            int index = 0;
+            while (index < values.size()) {
+                int n = Math.min(values.size() - index, random.nextBoolean() ? 1 + random.nextInt(15) : 64 * (1 + random.nextInt(4)) + random.nextInt(3) - 1);
+                int operation = random.nextInt(10);
+                if (operation == 0) {
+                    decoder.skip(n);
+                }
+                else if (operation == 1) {
+                    decoder.match(tested, n, out);
+                    values.subList(index, index + n).forEach(value -> expected.add(matching.contains(value)));
+                }
+                else {
+                    long[] mask = mask(random, n, removedPercent, operation);
+                    decoder.matchSelected(tested, n, mask, out);
+                    for (int i = 0; i < n; i++) {
+                        if ((mask[i >>> 6] & (1L << i)) != 0) {
+                            expected.add(matching.contains(values.get(index + i)));
+                        }
+                    }
+                }
+                index += n;
+            }
+            List<Boolean> actual = new ArrayList<>();
+            for (int i = 0; i < out.count; i++) {
+                actual.add(out.get(i));
+            }
+            assertThat(actual).as("matches of %s", matching).isEqualTo(expected);
+            if (tested == matcher) {
+                assertThat(expected).as("the test matches some values").contains(true);
             }
         }
     }

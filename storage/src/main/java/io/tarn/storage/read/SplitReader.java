@@ -380,9 +380,11 @@ public final class SplitReader
 
     private ParquetReadOptions filterPassOptions(RoaringBitmap selection)
     {
+        // the filter columns are read for the filter alone: equality tests of strings compare in the pages
         ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
                 .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
-                .withFilter(request.filter().orElseThrow());
+                .withFilter(request.filter().orElseThrow())
+                .withFilterColumnsMatched();
         return selection == null ? options : options.withRowSelection(selection);
     }
 
@@ -395,7 +397,7 @@ public final class SplitReader
         int[] positions = new int[0];
         while (DataFileReaders.nextBatch(table, reader)) {
             VectorSchemaRoot batch = reader.root();
-            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId);
+            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId, reader.filterMatches());
             if (positions.length < batch.getRowCount()) {
                 positions = new int[batch.getRowCount()];
             }

@@ -47,6 +47,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.IdentityHashMap;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -82,12 +83,26 @@ public final class BatchFilter
      */
     public static int[] selectedRows(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns)
     {
+        return selectedRows(predicate, root, columns, Map.of());
+    }
+
+    /**
+     * {@link #selectedRows(Predicate, VectorSchemaRoot, Map)} where the leaves of
+     * {@code predicate} that are keys of {@code matchedLeaves} (the same objects: looked up by
+     * identity) take their verdicts from those matches instead of from their columns, which the
+     * batch then need not hold.
+     */
+    public static int[] selectedRows(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns, Map<Predicate, LeafMatches> matchedLeaves)
+    {
         requireNonNull(predicate, "predicate is null");
         requireNonNull(root, "root is null");
         requireNonNull(columns, "columns is null");
-        Truth truth = evaluate(predicate, root, columns, root.getRowCount());
+        requireNonNull(matchedLeaves, "matchedLeaves is null");
+        Truth truth = evaluate(predicate, new Batch(root, columns, matchedLeaves.isEmpty() ? Map.of() : new IdentityHashMap<>(matchedLeaves)), root.getRowCount());
         return truth.trueRows();
     }
+
+    private record Batch(VectorSchemaRoot root, Map<Integer, Integer> columns, Map<Predicate, LeafMatches> matchedLeaves) {}
 
     /**
      * Keeps only the {@code selected} rows of {@code root}, in place: every vector is rebuilt with
@@ -206,12 +221,18 @@ public final class BatchFilter
         target.copyFromSafe(sourceRow, targetRow, source);
     }
 
-    private static Truth evaluate(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns, int rows)
+    private static Truth evaluate(Predicate predicate, Batch batch, int rows)
     {
+        VectorSchemaRoot root = batch.root();
+        Map<Integer, Integer> columns = batch.columns();
+        LeafMatches matches = batch.matchedLeaves().get(predicate);
+        if (matches != null) {
+            return matched(predicate, matches, rows);
+        }
         if (predicate instanceof And and) {
             Truth result = null;
             for (Predicate child : and.children()) {
-                Truth truth = evaluate(child, root, columns, rows);
+                Truth truth = evaluate(child, batch, rows);
                 result = result == null ? truth : result.and(truth);
             }
             return result;
@@ -219,13 +240,13 @@ public final class BatchFilter
         if (predicate instanceof Or or) {
             Truth result = null;
             for (Predicate child : or.children()) {
-                Truth truth = evaluate(child, root, columns, rows);
+                Truth truth = evaluate(child, batch, rows);
                 result = result == null ? truth : result.or(truth);
             }
             return result;
         }
         if (predicate instanceof Not not) {
-            return evaluate(not.predicate(), root, columns, rows).not();
+            return evaluate(not.predicate(), batch, rows).not();
         }
         if (predicate instanceof AlwaysTrue) {
             return Truth.constant(rows, true);
@@ -268,6 +289,27 @@ public final class BatchFilter
             return truth;
         }
         throw new IllegalArgumentException("Unknown predicate: " + predicate.getClass().getName());
+    }
+
+    /**
+     * The verdicts of an equality leaf ({@code =}, {@code IN}: true where equal; {@code <>}: true
+     * where valid and not equal) from its matches; null rows are unknown.
+     */
+    private static Truth matched(Predicate leaf, LeafMatches matches, int rows)
+    {
+        if (matches.rows() != rows) {
+            throw new IllegalArgumentException("Matches of " + matches.rows() + " rows for a batch of " + rows + " rows");
+        }
+        boolean trueWhenEqual = !(leaf instanceof Comparison comparison && comparison.op() == Operator.NOT_EQUAL);
+        Truth truth = new Truth(rows);
+        long[] equal = matches.equal();
+        long[] valid = matches.valid();
+        for (int word = 0; word < Truth.words(rows); word++) {
+            long equalBits = equal[word] & valid[word];
+            long otherBits = ~equal[word] & valid[word];
+            truth.assign(word, trueWhenEqual ? equalBits : otherBits, trueWhenEqual ? otherBits : equalBits);
+        }
+        return truth;
     }
 
     private static FieldVector column(FieldRef field, VectorSchemaRoot root, Map<Integer, Integer> columns)
@@ -725,7 +767,11 @@ public final class BatchFilter
      * The UTF-8 bytes of a well-formed string, or null when it holds a lone surrogate, which
      * UTF-8 cannot encode and which would therefore not keep code-point order.
      */
-    private static byte[] utf8(String value)
+    /**
+     * The UTF-8 bytes of {@code value}, or null when it is not well-formed UTF-16 (a lone
+     * surrogate), which byte comparisons would get wrong.
+     */
+    static byte[] utf8(String value)
     {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
