@@ -231,8 +231,22 @@ public final class BatchFilter
         }
         if (predicate instanceof And and) {
             Truth result = null;
+            // range tests of one column (x >= a AND x < b) become one pass over its values
+            Map<FieldVector, IntegerRange> ranges = new IdentityHashMap<>();
             for (Predicate child : and.children()) {
+                IntegerRange range = child instanceof Comparison comparison && !batch.matchedLeaves().containsKey(child)
+                        ? integerRange(comparison, column(comparison.field(), root, columns))
+                        : null;
+                if (range != null && range.trueInside()) {
+                    ranges.merge(range.vector(), range, IntegerRange::intersect);
+                    continue;
+                }
                 Truth truth = evaluate(child, batch, rows);
+                result = result == null ? truth : result.and(truth);
+            }
+            for (IntegerRange range : ranges.values()) {
+                Truth truth = new Truth(rows);
+                range.test(rows, truth);
                 result = result == null ? truth : result.and(truth);
             }
             return result;
@@ -366,38 +380,14 @@ public final class BatchFilter
      */
     private static boolean compare(Comparison comparison, FieldVector vector, int rows, Truth truth)
     {
+        IntegerRange range = integerRange(comparison, vector);
+        if (range != null) {
+            range.test(rows, truth);
+            return true;
+        }
         Operator op = comparison.op();
         Object literal = comparison.literal();
         switch (comparison.field().type().root()) {
-            case TINYINT, SMALLINT, INT, BIGINT, DATE, TIME -> {
-                BaseFixedWidthVector integers = integerVector(comparison.field(), vector);
-                compareIntegers(integers, ((Number) literal).longValue(), false, op, rows, truth);
-                return true;
-            }
-            case TIMESTAMP, TIMESTAMP_LTZ -> {
-                TimeStampVector timestamps = as(vector, TimeStampVector.class, comparison.field());
-                long[] scaled = inUnit((Timestamp) literal, unit(timestamps));
-                if (scaled == null) {
-                    return false;
-                }
-                compareIntegers(timestamps, scaled[0], scaled[1] != 0, op, rows, truth);
-                return true;
-            }
-            case DECIMAL -> {
-                // up to 18 digits the unscaled values are longs, compared like integers with the
-                // literal at the column's scale (rounded down, remembering a cut-off fraction)
-                DecimalVector decimals = as(vector, DecimalVector.class, comparison.field());
-                if (decimals.getPrecision() > MAX_LONG_DECIMAL_PRECISION || !(literal instanceof BigDecimal value)) {
-                    return false;
-                }
-                BigDecimal floor = value.setScale(decimals.getScale(), RoundingMode.FLOOR);
-                BigInteger unscaled = floor.unscaledValue();
-                if (unscaled.bitLength() >= Long.SIZE) {
-                    return false;
-                }
-                compareIntegers(decimals, unscaled.longValue(), floor.compareTo(value) != 0, op, rows, truth);
-                return true;
-            }
             case FLOAT -> {
                 Float4Vector floats = as(vector, Float4Vector.class, comparison.field());
                 float value = (Float) literal;
@@ -435,67 +425,122 @@ public final class BatchFilter
     }
 
     /**
-     * A comparison of integers as a range test, 64 rows at a time: for each word of rows a mask of
-     * the values inside {@code [low, high]}, combined with the validity bits. The literal is
-     * {@code literal} plus a fraction in (0, 1) when {@code literalHasFraction}.
+     * A comparison of an integer-like column (integers, dates, times, timestamps, decimals of up
+     * to 18 digits) as a test of its values against a range, or null for other comparisons.
      */
-    private static void compareIntegers(BaseFixedWidthVector vector, long literal, boolean literalHasFraction, Operator op, int rows, Truth truth)
+    private static IntegerRange integerRange(Comparison comparison, FieldVector vector)
     {
-        long low = Long.MIN_VALUE;
-        long high = Long.MAX_VALUE;
-        boolean empty = false;
-        switch (op) {
-            case EQUAL, NOT_EQUAL -> {
-                low = literal;
-                high = literal;
-                empty = literalHasFraction;
+        Object literal = comparison.literal();
+        return switch (comparison.field().type().root()) {
+            case TINYINT, SMALLINT, INT, BIGINT, DATE, TIME ->
+                    IntegerRange.of(integerVector(comparison.field(), vector), ((Number) literal).longValue(), false, comparison.op());
+            case TIMESTAMP, TIMESTAMP_LTZ -> {
+                TimeStampVector timestamps = as(vector, TimeStampVector.class, comparison.field());
+                long[] scaled = inUnit((Timestamp) literal, unit(timestamps));
+                yield scaled == null ? null : IntegerRange.of(timestamps, scaled[0], scaled[1] != 0, comparison.op());
             }
-            case LESS_THAN -> {
-                if (literalHasFraction) {
-                    high = literal;
+            case DECIMAL -> {
+                // up to 18 digits the unscaled values are longs, compared like integers with the
+                // literal at the column's scale (rounded down, remembering a cut-off fraction)
+                DecimalVector decimals = as(vector, DecimalVector.class, comparison.field());
+                if (decimals.getPrecision() > MAX_LONG_DECIMAL_PRECISION || !(literal instanceof BigDecimal value)) {
+                    yield null;
                 }
-                else if (literal == Long.MIN_VALUE) {
-                    empty = true;
-                }
-                else {
-                    high = literal - 1;
-                }
+                BigDecimal floor = value.setScale(decimals.getScale(), RoundingMode.FLOOR);
+                BigInteger unscaled = floor.unscaledValue();
+                yield unscaled.bitLength() >= Long.SIZE ? null : IntegerRange.of(decimals, unscaled.longValue(), floor.compareTo(value) != 0, comparison.op());
             }
-            case LESS_THAN_OR_EQUAL -> high = literal;
-            case GREATER_THAN -> {
-                if (literal == Long.MAX_VALUE) {
-                    empty = true;
-                }
-                else {
-                    low = literal + 1;
-                }
-            }
-            case GREATER_THAN_OR_EQUAL -> {
-                if (!literalHasFraction) {
+            default -> null;
+        };
+    }
+
+    /**
+     * Rows of {@code vector} whose values lie in {@code [low, high]} (none when {@code empty})
+     * are TRUE, other non-null rows FALSE; the reverse when not {@code trueInside}.
+     */
+    private record IntegerRange(BaseFixedWidthVector vector, long low, long high, boolean empty, boolean trueInside)
+    {
+        /**
+         * {@code value op literal}, where the literal is {@code literal} plus a fraction in
+         * (0, 1) when {@code literalHasFraction}.
+         */
+        static IntegerRange of(BaseFixedWidthVector vector, long literal, boolean literalHasFraction, Operator op)
+        {
+            long low = Long.MIN_VALUE;
+            long high = Long.MAX_VALUE;
+            boolean empty = false;
+            switch (op) {
+                case EQUAL, NOT_EQUAL -> {
                     low = literal;
+                    high = literal;
+                    empty = literalHasFraction;
                 }
-                else if (literal == Long.MAX_VALUE) {
-                    empty = true;
+                case LESS_THAN -> {
+                    if (literalHasFraction) {
+                        high = literal;
+                    }
+                    else if (literal == Long.MIN_VALUE) {
+                        empty = true;
+                    }
+                    else {
+                        high = literal - 1;
+                    }
                 }
-                else {
-                    low = literal + 1;
+                case LESS_THAN_OR_EQUAL -> high = literal;
+                case GREATER_THAN -> {
+                    if (literal == Long.MAX_VALUE) {
+                        empty = true;
+                    }
+                    else {
+                        low = literal + 1;
+                    }
+                }
+                case GREATER_THAN_OR_EQUAL -> {
+                    if (!literalHasFraction) {
+                        low = literal;
+                    }
+                    else if (literal == Long.MAX_VALUE) {
+                        empty = true;
+                    }
+                    else {
+                        low = literal + 1;
+                    }
                 }
             }
+            return new IntegerRange(vector, low, high, empty, op != Operator.NOT_EQUAL);
         }
-        boolean trueInside = op != Operator.NOT_EQUAL;
-        long[] valid = validityWords(vector, rows);
-        int width = vector.getTypeWidth();
-        // one bounds check here, then unchecked reads: a ByteBuffer view of the ArrowBuf cost a
-        // few microseconds to create, which was most of a selective filter's time per batch
-        long data = checkedAddress(vector.getDataBuffer(), (long) rows * width);
-        long span = high - low;
-        for (int word = 0; word < Truth.words(rows); word++) {
-            int first = word << 6;
-            int count = Math.min(Long.SIZE, rows - first);
-            long inside = empty ? 0 : insideMask(data, width, first, count, low, span);
-            long validBits = valid == null ? Truth.lowBits(count) : valid[word];
-            long trueBits = trueInside ? inside : ~inside;
-            truth.assign(word, trueBits & validBits, ~trueBits & validBits);
+
+        /**
+         * The conjunction of two ranges TRUE inside on the same vector: under Kleene logic a
+         * non-null row is TRUE when inside both, FALSE when outside either.
+         */
+        IntegerRange intersect(IntegerRange other)
+        {
+            long newLow = Math.max(low, other.low);
+            long newHigh = Math.min(high, other.high);
+            return new IntegerRange(vector, newLow, newHigh, empty || other.empty || newLow > newHigh, true);
+        }
+
+        /**
+         * Sets the verdicts of rows {@code [0, rows)}, 64 rows at a time: for each word of rows a
+         * mask of the values inside, combined with the validity bits.
+         */
+        void test(int rows, Truth truth)
+        {
+            long[] valid = validityWords(vector, rows);
+            int width = vector.getTypeWidth();
+            // one bounds check here, then unchecked reads: a ByteBuffer view of the ArrowBuf cost a
+            // few microseconds to create, which was most of a selective filter's time per batch
+            long data = checkedAddress(vector.getDataBuffer(), (long) rows * width);
+            long span = high - low;
+            for (int word = 0; word < Truth.words(rows); word++) {
+                int first = word << 6;
+                int count = Math.min(Long.SIZE, rows - first);
+                long inside = empty ? 0 : insideMask(data, width, first, count, low, span);
+                long validBits = valid == null ? Truth.lowBits(count) : valid[word];
+                long trueBits = trueInside ? inside : ~inside;
+                truth.assign(word, trueBits & validBits, ~trueBits & validBits);
+            }
         }
     }
 

@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -252,29 +253,66 @@ public class TestBatchFilter
         }
     }
 
+    private static final List<DataField> RANDOM_FIELDS = List.of(
+            new DataField(101, "i", DataTypes.integer()),
+            new DataField(102, "l", DataTypes.bigint()),
+            new DataField(103, "d", DataTypes.doubleType()),
+            new DataField(104, "f", DataTypes.floatType()),
+            new DataField(105, "s", DataTypes.string()),
+            new DataField(106, "dt", DataTypes.date()),
+            new DataField(107, "ts", DataTypes.timestamp(3)),
+            new DataField(108, "ts6", DataTypes.timestamp(6)),
+            new DataField(109, "ltz9", DataTypes.timestampLtz(9)),
+            new DataField(110, "dec", DataTypes.decimal(10, 2)),
+            new DataField(111, "b", DataTypes.booleanType()),
+            new DataField(112, "t", DataTypes.tinyint()),
+            new DataField(113, "sm", DataTypes.smallint()),
+            new DataField(114, "bin", DataTypes.bytes()),
+            new DataField(115, "tm", DataTypes.time(3)),
+            new DataField(116, "c", DataTypes.charType(3)));
+
     @Test
     public void testRandomPredicatesMatchRowEvaluator()
     {
+        checkRandomBatches("testRandomPredicatesMatchRowEvaluator", random -> randomPredicate(RANDOM_FIELDS, random, 3));
+    }
+
+    /**
+     * Range comparisons of one integer-like column joined by AND are tested in one pass over
+     * the column: the same rows as comparison by comparison, also for empty intersections,
+     * fractional literals and NOT around them.
+     */
+    @Test
+    public void testRangesOfOneColumnMatchRowEvaluator()
+    {
+        List<DataField> rangeFields = RANDOM_FIELDS.stream()
+                .filter(field -> List.of("i", "l", "dt", "ts", "ts6", "ltz9", "dec", "t", "sm", "tm").contains(field.name()))
+                .toList();
+        Operator[] ranges = {Operator.LESS_THAN, Operator.LESS_THAN_OR_EQUAL, Operator.GREATER_THAN, Operator.GREATER_THAN_OR_EQUAL, Operator.EQUAL, Operator.NOT_EQUAL};
+        checkRandomBatches("testRangesOfOneColumnMatchRowEvaluator", random -> {
+            FieldRef field = FieldRef.of(rangeFields.get(random.nextInt(rangeFields.size())));
+            List<Predicate> children = new ArrayList<>();
+            for (int i = 0; i < 2 + random.nextInt(3); i++) {
+                children.add(new Predicate.Comparison(field, ranges[random.nextInt(ranges.length)], randomValue(field.type(), random)));
+            }
+            if (random.nextInt(3) == 0) {
+                children.add(randomPredicate(RANDOM_FIELDS, random, 1));
+            }
+            Predicate and = new Predicate.And(children);
+            return random.nextInt(4) == 0 ? new Predicate.Not(and) : and;
+        });
+    }
+
+    /**
+     * Random batches over {@link #RANDOM_FIELDS}, each filtered by 50 predicates from
+     * {@code predicates}, against {@link RowEvaluator} row by row.
+     */
+    private void checkRandomBatches(String test, Function<Random, Predicate> predicates)
+    {
         long seed = System.nanoTime();
-        System.out.println("TestBatchFilter.testRandomPredicatesMatchRowEvaluator seed " + seed);
+        System.out.println("TestBatchFilter." + test + " seed " + seed);
         Random random = new Random(seed);
-        List<DataField> fields = List.of(
-                new DataField(101, "i", DataTypes.integer()),
-                new DataField(102, "l", DataTypes.bigint()),
-                new DataField(103, "d", DataTypes.doubleType()),
-                new DataField(104, "f", DataTypes.floatType()),
-                new DataField(105, "s", DataTypes.string()),
-                new DataField(106, "dt", DataTypes.date()),
-                new DataField(107, "ts", DataTypes.timestamp(3)),
-                new DataField(108, "ts6", DataTypes.timestamp(6)),
-                new DataField(109, "ltz9", DataTypes.timestampLtz(9)),
-                new DataField(110, "dec", DataTypes.decimal(10, 2)),
-                new DataField(111, "b", DataTypes.booleanType()),
-                new DataField(112, "t", DataTypes.tinyint()),
-                new DataField(113, "sm", DataTypes.smallint()),
-                new DataField(114, "bin", DataTypes.bytes()),
-                new DataField(115, "tm", DataTypes.time(3)),
-                new DataField(116, "c", DataTypes.charType(3)));
+        List<DataField> fields = RANDOM_FIELDS;
         Map<Integer, Integer> columns = new HashMap<>();
         for (int i = 0; i < fields.size(); i++) {
             columns.put(fields.get(i).id(), i);
@@ -291,7 +329,7 @@ public class TestBatchFilter
             }
             try (VectorSchemaRoot root = TestingBatches.batch(allocator, fields, rows)) {
                 for (int round = 0; round < 50; round++) {
-                    Predicate predicate = randomPredicate(fields, random, 3);
+                    Predicate predicate = predicates.apply(random);
                     List<Integer> expected = new ArrayList<>();
                     for (int row = 0; row < rowCount; row++) {
                         int current = row;
