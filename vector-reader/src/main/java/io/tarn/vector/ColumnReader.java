@@ -53,6 +53,12 @@ final class ColumnReader
     // with a matcher, the batch's values are reduced to their verdicts here and values stays empty
     private ValueMatcher matcher;
     final MatchBits matches = new MatchBits();
+    // when recording: the dictionary id of each value of the batch, complete while every value
+    // came from a dictionary-encoded page
+    private boolean recordsDictionaryIds;
+    int[] valueIds = new int[0];
+    int valueIdCount;
+    boolean valueIdsComplete;
 
     // page walking
     private int chunkPosition;
@@ -115,6 +121,38 @@ final class ColumnReader
         entries = 0;
         values.reset();
         matches.reset();
+        valueIdCount = 0;
+        valueIdsComplete = true;
+    }
+
+    /**
+     * From now on, also records the dictionary id of each value read ({@link #valueIds}) where
+     * its page is dictionary-encoded. Binary columns only.
+     */
+    void recordDictionaryIds()
+    {
+        if (type != Type.BYTE_ARRAY) {
+            throw new IllegalStateException("Dictionary ids of a " + type + " column recorded");
+        }
+        recordsDictionaryIds = true;
+    }
+
+    /**
+     * The dictionary of the row group's pages, or null before its dictionary page or when it has
+     * none.
+     */
+    ValueBuffer dictionary()
+    {
+        return dictionary;
+    }
+
+    private void appendValueIds(int[] ids, int count)
+    {
+        if (valueIds.length < valueIdCount + count) {
+            valueIds = Arrays.copyOf(valueIds, ValueBuffer.grow(valueIds.length, valueIdCount + count));
+        }
+        System.arraycopy(ids, 0, valueIds, valueIdCount, count);
+        valueIdCount += count;
     }
 
     /**
@@ -131,11 +169,15 @@ final class ColumnReader
 
     private void readValues(int count)
     {
-        if (matcher == null) {
-            valuesDecoder.read(values, count);
+        if (matcher != null) {
+            valuesDecoder.match(matcher, count, matches);
+        }
+        else if (recordsDictionaryIds && valuesDecoder instanceof DictionaryDecoder dictionaryDecoder) {
+            appendValueIds(dictionaryDecoder.readBinaryWithIds(values, count), count);
         }
         else {
-            valuesDecoder.match(matcher, count, matches);
+            valueIdsComplete &= !recordsDictionaryIds;
+            valuesDecoder.read(values, count);
         }
     }
 
@@ -332,11 +374,15 @@ final class ColumnReader
         else if (kept == 0) {
             valuesDecoder.skip(count);
         }
-        else if (matcher == null) {
-            valuesDecoder.readSelected(values, count, mask);
+        else if (matcher != null) {
+            valuesDecoder.matchSelected(matcher, count, mask, matches);
+        }
+        else if (recordsDictionaryIds && valuesDecoder instanceof DictionaryDecoder dictionaryDecoder) {
+            appendValueIds(dictionaryDecoder.readSelectedBinaryWithIds(values, count, mask), kept);
         }
         else {
-            valuesDecoder.matchSelected(matcher, count, mask, matches);
+            valueIdsComplete &= !recordsDictionaryIds;
+            valuesDecoder.readSelected(values, count, mask);
         }
         return kept;
     }

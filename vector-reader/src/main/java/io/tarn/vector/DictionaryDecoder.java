@@ -424,6 +424,28 @@ final class DictionaryDecoder
         }
     }
 
+    /**
+     * {@link #read} of a binary column that also returns the ids of the {@code count} values (in
+     * an array reused by the next call).
+     */
+    int[] readBinaryWithIds(ValueBuffer out, int count)
+    {
+        int[] idArray = decodeIds(count);
+        gatherBinary(out, idArray, count);
+        return idArray;
+    }
+
+    /**
+     * {@link #readSelected} of a binary column that also returns the ids of the selected values,
+     * first in an array reused by the next call.
+     */
+    int[] readSelectedBinaryWithIds(ValueBuffer out, int count, long[] selected)
+    {
+        int[] idArray = decodeIds(count);
+        gatherBinary(out, idArray, SelectionMasks.compact(idArray, 0, count, selected));
+        return idArray;
+    }
+
     private int[] decodeIds(int count)
     {
         if (scratch.length < count) {

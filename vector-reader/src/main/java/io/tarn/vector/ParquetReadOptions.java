@@ -19,8 +19,13 @@ import static java.util.Objects.requireNonNull;
  * {@code filter}: a string or binary column that the filter tests in one place, by {@code =},
  * {@code <>} or {@code IN}, is then compared in the encoded pages and not decoded. Its vector
  * holds only nulls, and {@link ParquetReader#filterMatches()} gives that test's verdicts.
+ * <p>
+ * With {@code dictionaryIds}, string and binary columns also give the dictionary ids of their
+ * values ({@link ParquetReader#dictionaryIds(int)}), for consumers that keep dictionary-encoded
+ * data encoded.
  */
-public record ParquetReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns)
+public record ParquetReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns,
+                                 boolean dictionaryIds)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
 
@@ -39,22 +44,22 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
 
     public static ParquetReadOptions of(List<DataField> columns)
     {
-        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false);
+        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false);
     }
 
     public ParquetReadOptions withBatchSize(int batchSize)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds);
     }
 
     public ParquetReadOptions withRowSelection(RoaringBitmap rowSelection)
     {
-        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns);
+        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds);
     }
 
     public ParquetReadOptions withFilter(Predicate filter)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds);
     }
 
     /**
@@ -63,6 +68,14 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
      */
     public ParquetReadOptions withFilterColumnsMatched()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, true);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds);
+    }
+
+    /**
+     * These options with dictionary ids of string and binary columns (see the class comment).
+     */
+    public ParquetReadOptions withDictionaryIds()
+    {
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true);
     }
 }

@@ -48,6 +48,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
@@ -92,6 +93,9 @@ public final class ParquetReader
     // by output column index: the columns compared in their pages, not decoded (see ParquetReadOptions)
     private final Map<Integer, MatchedColumn> matchedColumns;
     private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
+    // by output column index: the leaves of the columns whose dictionary ids are recorded
+    private final Map<Integer, Integer> dictionaryIdColumns;
+    private int[] rowIds = new int[0];
     private final long fileRowCount;
 
     private int rowGroupIndex = -1;
@@ -135,6 +139,7 @@ public final class ParquetReader
         this.assemblers = List.copyOf(built);
         this.neededLeaves = List.copyOf(leaves);
         this.matchedColumns = options.matchFilterColumns() ? matchedColumns(options.filter().orElseThrow()) : Map.of();
+        this.dictionaryIdColumns = options.dictionaryIds() ? dictionaryIdColumns() : Map.of();
         long rows = 0;
         for (RowGroup rowGroup : footer.metadata().getRow_groups()) {
             rows += rowGroup.getNum_rows();
@@ -607,6 +612,9 @@ public final class ParquetReader
         for (MatchedColumn matched : matchedColumns.values()) {
             readers[matched.leaf()].matchValues(matched.matcher());
         }
+        for (int leaf : dictionaryIdColumns.values()) {
+            readers[leaf].recordDictionaryIds();
+        }
     }
 
     /**
@@ -628,22 +636,81 @@ public final class ParquetReader
     {
         Map<Integer, MatchedColumn> matched = new HashMap<>();
         for (int column = 0; column < options.columns().size(); column++) {
-            DataField field = options.columns().get(column);
-            Optional<SchemaNode> node = findChild(footer.root(), field.id());
-            if (node.isEmpty() || !node.get().isPrimitive() || node.get().isRepeated() || node.get().repetitionLevel() > 0
-                    || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.get(node.get().leafIndex()).size() != 1) {
-                continue;
-            }
-            if (!LeafConverter.create(node.get().element(), field.type(), file).isPlainBinary()) {
-                continue;
-            }
-            int leaf = node.get().leafIndex();
-            Optional<ByteEqualityLeaf> equality = ByteEqualityLeaf.soleLeaf(filter, field.id());
-            if (equality.isPresent()) {
-                matched.put(column, new MatchedColumn(leaf, equality.get()));
+            OptionalInt leaf = plainBinaryLeaf(column);
+            Optional<ByteEqualityLeaf> equality = ByteEqualityLeaf.soleLeaf(filter, options.columns().get(column).id());
+            if (leaf.isPresent() && equality.isPresent()) {
+                matched.put(column, new MatchedColumn(leaf.getAsInt(), equality.get()));
             }
         }
         return Map.copyOf(matched);
+    }
+
+    /**
+     * The file leaf of output column {@code column} when it is a top-level BYTE_ARRAY column read
+     * into this column alone, its bytes unchanged: the columns whose values a reader may hand
+     * over as something other than decoded values.
+     */
+    private OptionalInt plainBinaryLeaf(int column)
+            throws ParquetUnsupportedException
+    {
+        DataField field = options.columns().get(column);
+        Optional<SchemaNode> node = findChild(footer.root(), field.id());
+        if (node.isEmpty() || !node.get().isPrimitive() || node.get().isRepeated() || node.get().repetitionLevel() > 0
+                || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.get(node.get().leafIndex()).size() != 1
+                || !LeafConverter.create(node.get().element(), field.type(), file).isPlainBinary()) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(node.get().leafIndex());
+    }
+
+    /**
+     * By output column index, the leaves of the string and binary columns whose dictionary ids
+     * are recorded (not those compared in their pages).
+     */
+    private Map<Integer, Integer> dictionaryIdColumns()
+            throws ParquetUnsupportedException
+    {
+        Map<Integer, Integer> leaves = new HashMap<>();
+        for (int column = 0; column < options.columns().size(); column++) {
+            OptionalInt leaf = plainBinaryLeaf(column);
+            if (leaf.isPresent() && !matchedColumns.containsKey(column)) {
+                leaves.put(column, leaf.getAsInt());
+            }
+        }
+        return Map.copyOf(leaves);
+    }
+
+    /**
+     * The dictionary ids of output column {@code column} in the current batch: present when the
+     * options ask for them, the column is a string or binary column, and every value of the
+     * batch came from dictionary-encoded pages. Valid until the next batch.
+     */
+    public Optional<DictionaryIds> dictionaryIds(int column)
+    {
+        Integer leaf = dictionaryIdColumns.get(column);
+        if (leaf == null || closed || rowGroupIndex < 0) {
+            return Optional.empty();
+        }
+        ColumnReader reader = readers[leaf];
+        ValueBuffer dictionary = reader.dictionary();
+        int rows = root.getRowCount();
+        if (dictionary == null || !reader.valueIdsComplete || reader.valueIdCount != reader.values.count || reader.entries != rows) {
+            return Optional.empty();
+        }
+        if (rowIds.length < rows) {
+            rowIds = new int[ValueBuffer.grow(rowIds.length, rows)];
+        }
+        if (reader.valueIdCount == rows) {
+            System.arraycopy(reader.valueIds, 0, rowIds, 0, rows);
+        }
+        else {
+            // nulls take no value: walk the definition levels
+            int value = 0;
+            for (int row = 0; row < rows; row++) {
+                rowIds[row] = reader.definitions[row] == reader.maxDefinition() ? reader.valueIds[value++] : -1;
+            }
+        }
+        return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, rowIds, rows));
     }
 
     /**
