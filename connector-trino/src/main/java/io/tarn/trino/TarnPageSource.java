@@ -9,6 +9,7 @@ import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
+import io.tarn.vector.DictionaryIds;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RowBlock;
@@ -16,8 +17,9 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
@@ -46,6 +48,7 @@ final class TarnPageSource
     private final List<DataField> readFields;
     private final List<Type> readTypes;
     private final int[] readIndexOfColumn;
+    private final DictionaryBlocks[] dictionaryBlocks;
     private final OptionalLong limit;
     private final BufferAllocator allocator;
     private final BatchReader reader;
@@ -85,7 +88,12 @@ final class TarnPageSource
         }
         this.readFields = List.copyOf(fields);
         this.readTypes = readFields.stream().map(field -> types.toTrinoType(field.type())).toList();
-        ReadRequest request = ReadRequest.of(readFields);
+        this.dictionaryBlocks = new DictionaryBlocks[readFields.size()];
+        for (int i = 0; i < dictionaryBlocks.length; i++) {
+            dictionaryBlocks[i] = new DictionaryBlocks();
+        }
+        // dictionary-encoded strings reach Trino as dictionary blocks
+        ReadRequest request = ReadRequest.of(readFields).withDictionaryIds();
         if (!useFileIndexes) {
             request = request.withoutFileIndexes();
         }
@@ -137,8 +145,7 @@ final class TarnPageSource
                 int readIndex = readIndexOfColumn[i];
                 TarnColumnHandle column = columns.get(i);
                 if (baseBlocks[readIndex] == null) {
-                    FieldVector vector = root.getVector(readIndex);
-                    baseBlocks[readIndex] = ArrowBlocks.toBlock(vector, readTypes.get(readIndex), positions);
+                    baseBlocks[readIndex] = toBlock(root, readIndex, positions);
                 }
                 blocks[i] = dereference(baseBlocks[readIndex], column.path());
             }
@@ -151,6 +158,19 @@ final class TarnPageSource
         finally {
             readTimeNanos += System.nanoTime() - start;
         }
+    }
+
+    private Block toBlock(VectorSchemaRoot root, int readIndex, int positions)
+    {
+        Type type = readTypes.get(readIndex);
+        if (type instanceof VarcharType || type instanceof VarbinaryType) {
+            Optional<DictionaryIds> ids = reader.dictionaryIds(readIndex);
+            Optional<Block> block = ids.flatMap(dictionaryBlocks[readIndex]::toBlock);
+            if (block.isPresent()) {
+                return block.get();
+            }
+        }
+        return ArrowBlocks.toBlock(root.getVector(readIndex), type, positions);
     }
 
     private Block dereference(Block block, List<Integer> path)
@@ -250,6 +270,12 @@ final class TarnPageSource
 
         VectorSchemaRoot root();
 
+        /**
+         * The dictionary ids of read column {@code column} in the current batch, if the reader
+         * has them.
+         */
+        Optional<DictionaryIds> dictionaryIds(int column);
+
         ReadMetrics metrics();
 
         @Override
@@ -270,6 +296,12 @@ final class TarnPageSource
                 public VectorSchemaRoot root()
                 {
                     return reader.root();
+                }
+
+                @Override
+                public Optional<DictionaryIds> dictionaryIds(int column)
+                {
+                    return reader.dictionaryIds(column);
                 }
 
                 @Override
@@ -301,6 +333,13 @@ final class TarnPageSource
                 public VectorSchemaRoot root()
                 {
                     return reader.root();
+                }
+
+                @Override
+                public Optional<DictionaryIds> dictionaryIds(int column)
+                {
+                    // merged rows are built, not decoded from one dictionary
+                    return Optional.empty();
                 }
 
                 @Override

@@ -12,9 +12,11 @@ import static java.util.Objects.requireNonNull;
  * What to read from each split: the output columns (fields of the plan's read schema, in output
  * order), an optional filter that returned rows must satisfy, the batch size, whether file
  * indexes may skip files and rows for the filter (when the table's options allow it too), and
- * whether the caller tests the filter again on every row it gets ({@link #withFilterRecheckedByCaller()}).
+ * whether the caller tests the filter again on every row it gets ({@link #withFilterRecheckedByCaller()}),
+ * and whether it takes dictionary ids of string columns ({@link #withDictionaryIds()}).
  */
-public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes, boolean filterRecheckedByCaller)
+public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes, boolean filterRecheckedByCaller,
+                          boolean dictionaryIds)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
 
@@ -29,22 +31,22 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
 
     public static ReadRequest of(List<DataField> columns)
     {
-        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false);
+        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, false);
     }
 
     public ReadRequest withFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller);
+        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds);
     }
 
     public ReadRequest withBatchSize(int size)
     {
-        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller);
+        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIds);
     }
 
     public ReadRequest withoutFileIndexes()
     {
-        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller);
+        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIds);
     }
 
     /**
@@ -54,6 +56,15 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withFilterRecheckedByCaller()
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIds);
+    }
+
+    /**
+     * The caller can use the dictionary ids of string and binary columns where a batch's values
+     * all come from one dictionary ({@code SplitReader.dictionaryIds}).
+     */
+    public ReadRequest withDictionaryIds()
+    {
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, true);
     }
 }

@@ -19,6 +19,7 @@ import io.tarn.storage.table.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.DictionaryIds;
 import io.tarn.vector.ParquetReadOptions;
 import io.tarn.vector.ParquetReader;
 import io.tarn.vector.ReaderMetrics;
@@ -108,6 +109,8 @@ public final class SplitReader
     private boolean currentCopies;
     // what root() returns when the output is not the reader's own batch: output, or a view
     private VectorSchemaRoot result;
+    // whether the rows of result are those of the file reader's batch (not a copy of some of them)
+    private boolean resultIsReaderBatch;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
     private long currentFileRowsDeleted;
 
@@ -206,6 +209,7 @@ public final class SplitReader
             if (!currentCopies) {
                 metrics = metrics.plus(returned(rows, 0));
                 result = currentRoot;
+                resultIsReaderBatch = true;
                 return true;
             }
             int[] selected = residualFilter.isPresent() && currentFileTestsRows
@@ -222,10 +226,12 @@ public final class SplitReader
                 // every row stays (the usual case: no retraction, no residual filter): the
                 // requested vectors of the reader's batch are the result, without a copy
                 result = view();
+                resultIsReaderBatch = true;
                 return true;
             }
             copySelected(selected);
             result = output;
+            resultIsReaderBatch = false;
             return true;
         }
     }
@@ -238,6 +244,19 @@ public final class SplitReader
     public ReadMetrics metrics()
     {
         return metrics;
+    }
+
+    /**
+     * The dictionary ids of request column {@code column} in the current batch, when the request
+     * asks for them ({@link ReadRequest#withDictionaryIds()}), the column is a string or binary
+     * column and the batch's values all come from one dictionary; valid until the next batch.
+     */
+    public Optional<DictionaryIds> dictionaryIds(int column)
+    {
+        if (!request.dictionaryIds() || current == null || !resultIsReaderBatch) {
+            return Optional.empty();
+        }
+        return current.dictionaryIds(columnIndexByFieldId.get(request.columns().get(column).id()));
     }
 
     @Override
@@ -280,6 +299,9 @@ public final class SplitReader
         currentFileAllMatch = stats != null && StatsEvaluator.allMatch(request.filter().get(), stats);
         currentFileTestsRows = stats != null && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
         ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
+        if (request.dictionaryIds()) {
+            options = options.withDictionaryIds();
+        }
         if (request.filter().isPresent() && !currentFileAllMatch) {
             options = options.withFilter(request.filter().get());
         }
@@ -423,6 +445,7 @@ public final class SplitReader
         current = null;
         currentRoot = null;
         result = null;
+        resultIsReaderBatch = false;
     }
 
     private RoaringBitmap readDeletionVector(DeletionFile range, DataFileMeta meta)
