@@ -61,7 +61,7 @@ public final class BenchmarkMain
                     Long.getLong("tarn.bench.pk.rows", 5_000_000L),
                     Path.of(System.getProperty("tarn.bench.pk.data", "target/pk-data")),
                     Integer.getInteger("tarn.bench.pk.warmup", 1),
-                    Integer.getInteger("tarn.bench.pk.rounds", 3));
+                    Integer.getInteger("tarn.bench.pk.rounds", 5));
             return;
         }
         if (args[0].equals("jni")) {
