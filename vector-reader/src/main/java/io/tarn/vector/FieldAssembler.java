@@ -43,6 +43,29 @@ abstract class FieldAssembler
     }
 
     /**
+     * A column whose values an earlier pass over the same rows collected: copied from there,
+     * batch after batch, without reading the file.
+     */
+    static final class Carried
+            extends FieldAssembler
+    {
+        private final CarriedColumn column;
+        private int nextRow;
+
+        Carried(CarriedColumn column)
+        {
+            this.column = requireNonNull(column, "column is null");
+        }
+
+        @Override
+        void write(FieldVector vector, int minDefinition, int maxRepetition, int slots)
+        {
+            column.copyTo(vector, nextRow, slots);
+            nextRow += slots;
+        }
+    }
+
+    /**
      * A requested column the file does not have: all null.
      */
     static final class Missing

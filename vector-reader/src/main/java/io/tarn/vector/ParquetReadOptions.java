@@ -78,4 +78,12 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
     {
         return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true);
     }
+
+    /**
+     * These options without a filter.
+     */
+    public ParquetReadOptions withoutFilter()
+    {
+        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds);
+    }
 }

@@ -121,7 +121,7 @@ public final class ParquetReader
     private int[] runRows = new int[16];
     private boolean closed;
 
-    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator)
+    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
             throws ParquetUnsupportedException
     {
         this.input = input;
@@ -133,6 +133,11 @@ public final class ParquetReader
         List<Integer> leaves = new ArrayList<>();
         List<FieldAssembler> built = new ArrayList<>();
         for (DataField column : options.columns()) {
+            CarriedColumn carriedColumn = carried.get(column.id());
+            if (carriedColumn != null) {
+                built.add(new FieldAssembler.Carried(carriedColumn));
+                continue;
+            }
             Optional<SchemaNode> node = findChild(footer.root(), column.id());
             built.add(node.isEmpty() ? new FieldAssembler.Missing() : assembler(node.get(), column.type(), leaves));
         }
@@ -171,7 +176,7 @@ public final class ParquetReader
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + input.name() + " has a corrupt footer: " + e, e);
         }
-        ParquetReader reader = create(input, options, footer, allocator);
+        ParquetReader reader = create(input, options, footer, allocator, Map.of());
         reader.counters.bytesRead += footer.fileLength() - footer.footerStart() + 12;
         return reader;
     }
@@ -185,10 +190,27 @@ public final class ParquetReader
     public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator)
             throws IOException
     {
+        return reopen(options, allocator, Map.of());
+    }
+
+    /**
+     * {@link #reopen(ParquetReadOptions, BufferAllocator)} where the columns whose field ids are
+     * keys of {@code carried} take their values from there, in order, instead of from the file:
+     * the values of the rows the options select, which a filter pass over those columns
+     * collected. The options must then select exactly those rows and carry no filter (which
+     * could prune pages); the reader does not close the carried columns.
+     */
+    public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
+            throws IOException
+    {
         requireNonNull(options, "options is null");
         requireNonNull(allocator, "allocator is null");
+        requireNonNull(carried, "carried is null");
+        if (!carried.isEmpty() && (options.filter().isPresent() || options.rowSelection().isEmpty())) {
+            throw new IllegalArgumentException("Carried columns need an exact row selection and no filter");
+        }
         checkColumns(input, options);
-        return create(input, options, footer, allocator);
+        return create(input, options, footer, allocator, Map.copyOf(carried));
     }
 
     private static void checkColumns(ParquetInput input, ParquetReadOptions options)
@@ -201,12 +223,12 @@ public final class ParquetReader
         }
     }
 
-    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator)
+    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
             throws ParquetCorruptionException, ParquetUnsupportedException
     {
         BufferAllocator child = allocator.newChildAllocator("parquet-reader " + input.name(), 0, allocator.getLimit());
         try {
-            return new ParquetReader(input, options, footer, child);
+            return new ParquetReader(input, options, footer, child, carried);
         }
         catch (ParquetUnsupportedException | RuntimeException e) {
             child.close();

@@ -323,6 +323,79 @@ public class TestParquetReader
         assertThat(freshBytes - reopenedBytes).isEqualTo(footerLength + 20);
     }
 
+    /**
+     * A filter pass collects the kept rows' values of its fixed-width columns (with nulls, across
+     * batches and row groups); the reopened reader of those rows takes them from there, equal to
+     * a plain read of the rows, without reading their pages.
+     */
+    @Test
+    public void testReopenWithCarriedColumns()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "n", org.apache.paimon.types.DataTypes.INT()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING()),
+                new org.apache.paimon.types.DataField(2, "d", org.apache.paimon.types.DataTypes.DECIMAL(10, 2))));
+        List<GenericRow> rows = new TestDataGenerator(13).rows(rowType, 3000);
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.page.row.count.limit", "100", "parquet.block.size", "8000"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<DataField> filterFields = List.of(fields.get(0), fields.get(2));
+        RoaringBitmap kept = new RoaringBitmap();
+        try (CarriedColumn n = new CarriedColumn(org.apache.arrow.vector.types.pojo.Field.nullable("n", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)), allocator);
+                ParquetReader filterPass = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(filterFields).withBatchSize(700), allocator)) {
+            CarriedColumn d = null;
+            try {
+                int[] positions = new int[700];
+                while (filterPass.nextBatch()) {
+                    filterPass.batchPositions(positions);
+                    // every third row, and every row of one stretch across a batch boundary
+                    int[] selected = java.util.stream.IntStream.range(0, filterPass.root().getRowCount())
+                            .filter(row -> positions[row] % 3 == 0 || (positions[row] >= 690 && positions[row] < 720))
+                            .toArray();
+                    if (d == null) {
+                        d = new CarriedColumn(filterPass.root().getVector(1).getField(), allocator);
+                    }
+                    n.append(filterPass.root().getVector(0), selected, selected.length);
+                    d.append(filterPass.root().getVector(1), selected, selected.length);
+                    for (int row : selected) {
+                        kept.add(positions[row]);
+                    }
+                }
+                assertThat(filterPass.metrics().rowGroups()).isGreaterThan(1);
+                assertThat(n.rowCount()).isEqualTo(kept.getCardinality());
+                ParquetReadOptions rowsOptions = ParquetReadOptions.of(fields).withBatchSize(256).withRowSelection(kept);
+                Map<Integer, CarriedColumn> carried = Map.of(0, n, 2, d);
+                assertThatThrownBy(() -> filterPass.reopen(rowsOptions.withFilter(Predicates.isNotNull(FieldRef.of(fields.get(0)))), allocator, carried))
+                        .isInstanceOf(IllegalArgumentException.class);
+                List<String> actual = new ArrayList<>();
+                long carriedBytes;
+                try (ParquetReader reopened = filterPass.reopen(rowsOptions, allocator, carried)) {
+                    while (reopened.nextBatch()) {
+                        actual.addAll(ArrowRowFormatter.rows(reopened.root(), fields));
+                    }
+                    carriedBytes = reopened.metrics().bytesRead();
+                }
+                List<String> plain = new ArrayList<>();
+                long plainBytes;
+                try (ParquetReader reader = filterPass.reopen(rowsOptions, allocator)) {
+                    while (reader.nextBatch()) {
+                        plain.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+                    }
+                    plainBytes = reader.metrics().bytesRead();
+                }
+                List<String> expected = expected(rows, rowType);
+                assertThat(actual).containsExactlyElementsOf(java.util.Arrays.stream(kept.toArray()).mapToObj(expected::get).toList());
+                assertThat(actual).containsExactlyElementsOf(plain);
+                assertThat(carriedBytes).as("the carried columns' pages are not read").isLessThan(plainBytes);
+            }
+            finally {
+                if (d != null) {
+                    d.close();
+                }
+            }
+        }
+    }
+
     @Test
     public void testFilterSkipsRowGroupsAndPages()
             throws IOException

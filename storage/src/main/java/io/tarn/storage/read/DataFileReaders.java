@@ -5,6 +5,7 @@ import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.vector.CarriedColumn;
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetReadOptions;
 import io.tarn.vector.ParquetReader;
@@ -13,6 +14,7 @@ import org.apache.arrow.memory.BufferAllocator;
 
 import java.io.IOException;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Opens a table's data files with the Parquet reader and turns the reader's exceptions into the
@@ -45,8 +47,18 @@ final class DataFileReaders
     static ParquetReader reopen(PaimonTable table, ParquetReader reader, ParquetReadOptions options, BufferAllocator allocator)
             throws IOException
     {
+        return reopen(table, reader, options, allocator, Map.of());
+    }
+
+    /**
+     * {@link #reopen(PaimonTable, ParquetReader, ParquetReadOptions, BufferAllocator)} with
+     * columns carried over from a filter pass ({@link ParquetReader#reopen(ParquetReadOptions, BufferAllocator, Map)}).
+     */
+    static ParquetReader reopen(PaimonTable table, ParquetReader reader, ParquetReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
+            throws IOException
+    {
         try {
-            return reader.reopen(options, allocator);
+            return reader.reopen(options, allocator, carried);
         }
         catch (ParquetCorruptionException | ParquetUnsupportedException e) {
             throw inTable(table, e);

@@ -19,6 +19,7 @@ import io.tarn.storage.table.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.CarriedColumn;
 import io.tarn.vector.DictionaryIds;
 import io.tarn.vector.ParquetReadOptions;
 import io.tarn.vector.ParquetReader;
@@ -111,6 +112,8 @@ public final class SplitReader
     private VectorSchemaRoot result;
     // whether the rows of result are those of the file reader's batch (not a copy of some of them)
     private boolean resultIsReaderBatch;
+    // filter-column values of the current file's matching rows, which its reader copies from
+    private final List<CarriedColumn> currentCarried = new ArrayList<>();
     private ReadMetrics metrics = ReadMetrics.EMPTY;
     private long currentFileRowsDeleted;
 
@@ -387,16 +390,29 @@ public final class SplitReader
             throws IOException
     {
         long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
+        Map<Integer, CarriedColumn> carried = new HashMap<>();
         try (ParquetReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
-            RoaringBitmap matches = matchingRows(filterReader);
+            RoaringBitmap matches = matchingRows(filterReader, carried, options.columns());
             metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
             if (matches.isEmpty()) {
                 // opened and read, though only for the filter columns
                 ReaderMetrics filterMetrics = filterReader.metrics();
                 metrics = metrics.plus(new ReadMetrics(1, filterMetrics.rowGroups() - filterMetrics.rowGroupsSkipped(), filterMetrics.rowGroupsSkipped(), 0, 0, 0, 0, 0, 0));
+                carried.values().forEach(CarriedColumn::close);
                 return null;
             }
-            return DataFileReaders.reopen(table, filterReader, options.withRowSelection(matches), allocator);
+            ParquetReadOptions rows = options.withRowSelection(matches);
+            if (!carried.isEmpty()) {
+                // the selection is exact: a filter could only prune pages, which would misalign the carried values
+                rows = rows.withoutFilter();
+            }
+            ParquetReader reader = DataFileReaders.reopen(table, filterReader, rows, allocator, carried);
+            currentCarried.addAll(carried.values());
+            return reader;
+        }
+        catch (IOException | RuntimeException e) {
+            carried.values().forEach(CarriedColumn::close);
+            throw e;
         }
     }
 
@@ -410,16 +426,34 @@ public final class SplitReader
         return selection == null ? options : options.withRowSelection(selection);
     }
 
-    private RoaringBitmap matchingRows(ParquetReader reader)
+    /**
+     * The file positions of the rows that satisfy the filter. On the way, the values of those
+     * rows of the fixed-width filter columns that {@code readColumns} reads too go to
+     * {@code carried} (by field id), so that the read of the rows does not decode them again.
+     */
+    private RoaringBitmap matchingRows(ParquetReader reader, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();
         // positions arrive in ascending order, which the writer appends without searching
         RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().get();
         int[] positions = new int[0];
+        boolean first = true;
         while (DataFileReaders.nextBatch(table, reader)) {
             VectorSchemaRoot batch = reader.root();
             int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId, reader.filterMatches());
+            if (first) {
+                for (DataField column : readColumns) {
+                    Integer index = filterColumnIndexByFieldId.get(column.id());
+                    if (index != null && CarriedColumn.canCarry(batch.getVector(index))) {
+                        carried.put(column.id(), new CarriedColumn(batch.getVector(index).getField(), allocator));
+                    }
+                }
+                first = false;
+            }
+            for (Map.Entry<Integer, CarriedColumn> column : carried.entrySet()) {
+                column.getValue().append(batch.getVector(filterColumnIndexByFieldId.get(column.getKey())), selected, selected.length);
+            }
             if (positions.length < batch.getRowCount()) {
                 positions = new int[batch.getRowCount()];
             }
@@ -442,6 +476,8 @@ public final class SplitReader
         metrics = metrics.plus(new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
                 fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), currentFileRowsDeleted, 0, 0, fileMetrics.bytesRead()));
         current.close();
+        currentCarried.forEach(CarriedColumn::close);
+        currentCarried.clear();
         current = null;
         currentRoot = null;
         result = null;

@@ -160,7 +160,9 @@ public class TestFileIndexPruning
         // column's pass to the pages around the key, whose every row is then tested
         assertThat(withoutIndex.metrics().rowsRead()).isBetween(600L, 2999L);
         assertThat(withoutIndex.metrics().rowsFiltered()).isEqualTo(2700);
-        assertThat(withIndex.metrics().bytesRead()).isLessThan(withoutIndex.metrics().bytesRead());
+        // both read each page they need once (the filter pass hands the key's values of the
+        // matching rows to the read of the other columns), but never more with the index
+        assertThat(withIndex.metrics().bytesRead()).isLessThanOrEqualTo(withoutIndex.metrics().bytesRead());
     }
 
     private record Result(ReadMetrics metrics, long filesPlanned) {}
