@@ -44,6 +44,11 @@ final class ColumnReader
     private final List<PageLocation> pages;
     private final PageDecompressor decompressor;
     private final ReaderCounters counters;
+    // where chunk[0] lies in the file, and what of it is loaded when the chunk loads lazily
+    private final long chunkStart;
+    private ChunkLoader loader;
+    private final int loadedPrefix;
+    private final boolean[] loadedPages;
 
     // batch output
     int[] definitions = new int[0];
@@ -91,7 +96,14 @@ final class ColumnReader
     private long[] pieceMask = new long[0];
     private long[] valueMask = new long[0];
 
-    ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters)
+    /**
+     * A reader of a chunk that starts at file offset {@code chunkStart}. With a {@code loader},
+     * only its first {@code loadedPrefix} bytes are loaded: the loader loads each data page when
+     * it is opened (pages skipped by the offset index never are) and anything else when it is
+     * reached; this needs the offset index. Without one, the whole chunk is loaded.
+     */
+    ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long chunkStart, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters,
+            ChunkLoader loader, int loadedPrefix)
     {
         requireNonNull(leaf, "leaf is null");
         this.type = leaf.element().getType();
@@ -104,6 +116,22 @@ final class ColumnReader
         this.pages = offsetIndex == null ? null : offsetIndex.getPage_locations();
         this.decompressor = new PageDecompressor(metadata.getCodec());
         this.counters = requireNonNull(counters, "counters is null");
+        this.chunkStart = chunkStart;
+        if (loader != null && pages == null) {
+            throw new IllegalArgumentException("A lazily loaded chunk needs an offset index");
+        }
+        this.loader = loader;
+        this.loadedPrefix = loadedPrefix;
+        this.loadedPages = pages == null ? new boolean[0] : new boolean[pages.size()];
+    }
+
+    /**
+     * Loads bytes of a column chunk from the file: {@code length} bytes at chunk offset
+     * {@code offset} into {@code chunk}. I/O failures surface as {@link java.io.UncheckedIOException}.
+     */
+    interface ChunkLoader
+    {
+        void load(byte[] chunk, int offset, int length);
     }
 
     int maxDefinition()
@@ -486,6 +514,24 @@ final class ColumnReader
      */
     private boolean skipWholePage(long rows)
     {
+        if (pendingHeader == null && pages != null && dataPageIndex == 0) {
+            readLeadingPages();
+        }
+        if (pendingHeader == null && atIndexedPage()) {
+            // the offset index knows the page's rows and bytes: skipped without its header, so a
+            // lazily loaded chunk never loads it
+            long pageRows = pendingPageRows();
+            if (pageRows > rows) {
+                return false;
+            }
+            PageLocation page = pages.get(dataPageIndex);
+            chunkPosition = checkedPageEnd(page);
+            dataPageIndex++;
+            counters.pagesSkipped++;
+            lastSkippedRows = pageRows;
+            pagesRowStart += pageRows;
+            return true;
+        }
         if (!hasNextPage()) {
             return false;
         }
@@ -503,6 +549,10 @@ final class ColumnReader
 
     private boolean nextPageStartsRows()
     {
+        if (pages != null) {
+            // offset-indexed pages start at row boundaries, and so does the end of the chunk
+            return true;
+        }
         if (!hasNextPage()) {
             return true;
         }
@@ -541,36 +591,97 @@ final class ColumnReader
             if (chunkPosition >= chunk.length) {
                 return false;
             }
-            PageHeader header = new PageHeader();
-            int headerLength;
-            try {
-                headerLength = ParquetFooter.readThrift(header, chunk, chunkPosition, chunk.length - chunkPosition, "", "page header");
+            if (loader != null) {
+                loadAtPosition();
             }
-            catch (ParquetCorruptionException e) {
-                throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage());
-            }
-            int bodyOffset = chunkPosition + headerLength;
-            int compressedSize = header.getCompressed_page_size();
-            int uncompressedSize = header.getUncompressed_page_size();
-            if (header.getType() == null || compressedSize < 0 || uncompressedSize < 0 || compressedSize > chunk.length - bodyOffset) {
-                throw new CorruptDataException("Page header at chunk offset " + chunkPosition + " declares " + compressedSize + " bytes, past the end of the column chunk");
-            }
-            chunkPosition = bodyOffset + compressedSize;
-            switch (header.getType()) {
-                case DICTIONARY_PAGE -> readDictionary(header, bodyOffset);
-                case DATA_PAGE, DATA_PAGE_V2 -> {
-                    if (header.getType() == PageType.DATA_PAGE ? !header.isSetData_page_header() : !header.isSetData_page_header_v2()) {
-                        throw new CorruptDataException("Data page header without its " + header.getType() + " details");
-                    }
-                    pendingHeader = header;
-                    pendingBodyOffset = bodyOffset;
-                }
-                default -> {
-                    // index pages carry nothing a reader needs
-                }
-            }
+            parseHeaderAtPosition();
         }
         return true;
+    }
+
+    /**
+     * Parses the page header at the chunk position and moves past the page: a dictionary page is
+     * read, a data page left pending, any other page passed over.
+     */
+    private void parseHeaderAtPosition()
+    {
+        PageHeader header = new PageHeader();
+        int headerLength;
+        try {
+            headerLength = ParquetFooter.readThrift(header, chunk, chunkPosition, chunk.length - chunkPosition, "", "page header");
+        }
+        catch (ParquetCorruptionException e) {
+            throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage());
+        }
+        int bodyOffset = chunkPosition + headerLength;
+        int compressedSize = header.getCompressed_page_size();
+        int uncompressedSize = header.getUncompressed_page_size();
+        if (header.getType() == null || compressedSize < 0 || uncompressedSize < 0 || compressedSize > chunk.length - bodyOffset) {
+            throw new CorruptDataException("Page header at chunk offset " + chunkPosition + " declares " + compressedSize + " bytes, past the end of the column chunk");
+        }
+        chunkPosition = bodyOffset + compressedSize;
+        switch (header.getType()) {
+            case DICTIONARY_PAGE -> readDictionary(header, bodyOffset);
+            case DATA_PAGE, DATA_PAGE_V2 -> {
+                if (header.getType() == PageType.DATA_PAGE ? !header.isSetData_page_header() : !header.isSetData_page_header_v2()) {
+                    throw new CorruptDataException("Data page header without its " + header.getType() + " details");
+                }
+                pendingHeader = header;
+                pendingBodyOffset = bodyOffset;
+            }
+            default -> {
+                // index pages carry nothing a reader needs
+            }
+        }
+    }
+
+    /**
+     * Reads the pages before the first data page the offset index lists (a dictionary page),
+     * which lie in the chunk's loaded prefix.
+     */
+    private void readLeadingPages()
+    {
+        long firstDataPage = pages.get(0).getOffset() - chunkStart;
+        while (pendingHeader == null && dataPageIndex == 0 && chunkPosition < firstDataPage) {
+            parseHeaderAtPosition();
+        }
+    }
+
+    /**
+     * Whether the chunk position is at the start of the next data page the offset index lists.
+     */
+    private boolean atIndexedPage()
+    {
+        return pages != null && dataPageIndex < pages.size() && chunkPosition == pages.get(dataPageIndex).getOffset() - chunkStart;
+    }
+
+    private int checkedPageEnd(PageLocation page)
+    {
+        long end = page.getOffset() - chunkStart + page.getCompressed_page_size();
+        if (page.getCompressed_page_size() <= 0 || end > chunk.length) {
+            throw new CorruptDataException("Offset index page " + dataPageIndex + " of " + page.getCompressed_page_size() + " bytes ends past the column chunk");
+        }
+        return (int) end;
+    }
+
+    /**
+     * Loads the bytes at the chunk position before they are parsed: the next indexed data page,
+     * or anything else (pages the offset index does not place) up to the end of the chunk.
+     */
+    private void loadAtPosition()
+    {
+        if (atIndexedPage()) {
+            if (!loadedPages[dataPageIndex]) {
+                int end = checkedPageEnd(pages.get(dataPageIndex));
+                loader.load(chunk, chunkPosition, end - chunkPosition);
+                loadedPages[dataPageIndex] = true;
+            }
+            return;
+        }
+        if (chunkPosition >= loadedPrefix) {
+            loader.load(chunk, chunkPosition, chunk.length - chunkPosition);
+            loader = null;
+        }
     }
 
     private void readDictionary(PageHeader header, int bodyOffset)

@@ -38,6 +38,7 @@ import org.roaringbitmap.ContainerPointer;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -375,6 +376,10 @@ public final class ParquetReader
         catch (ColumnReader.UnsupportedEncodingException e) {
             throw new ParquetUnsupportedException("File " + file + columnSuffix() + ": " + e.getMessage(), e);
         }
+        catch (UncheckedIOException e) {
+            // a page loaded on demand could not be read: the file, not its content, failed
+            throw e.getCause();
+        }
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + file + columnSuffix() + " is corrupt: " + e.getMessage(), e);
         }
@@ -623,13 +628,32 @@ public final class ParquetReader
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
             }
             byte[] bytes = new byte[(int) size];
-            input.readFully(start, bytes, 0, bytes.length);
-            counters.bytesRead += size;
             OffsetIndex offsetIndex = null;
             if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
                 offsetIndex = readOffsetIndex(chunk, column, start, size);
             }
-            readers[leaf] = new ColumnReader(node, metadata, bytes, rowGroupRows, offsetIndex, counters);
+            if (offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows) {
+                // a selection of few rows: the pages holding none are never read from the file,
+                // only those the column reader opens (and the dictionary before them)
+                int prefix = (int) (offsetIndex.getPage_locations().get(0).getOffset() - start);
+                input.readFully(start, bytes, 0, prefix);
+                counters.bytesRead += prefix;
+                long chunkStart = start;
+                ColumnReader.ChunkLoader loader = (target, offset, length) -> {
+                    try {
+                        input.readFully(chunkStart + offset, target, offset, length);
+                    }
+                    catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                    counters.bytesRead += length;
+                };
+                readers[leaf] = new ColumnReader(node, metadata, bytes, start, rowGroupRows, offsetIndex, counters, loader, prefix);
+                continue;
+            }
+            input.readFully(start, bytes, 0, bytes.length);
+            counters.bytesRead += size;
+            readers[leaf] = new ColumnReader(node, metadata, bytes, start, rowGroupRows, offsetIndex, counters, null, bytes.length);
         }
         for (MatchedColumn matched : matchedColumns.values()) {
             readers[matched.leaf()].matchValues(matched.matcher());
@@ -845,12 +869,15 @@ public final class ParquetReader
             throw new ParquetCorruptionException("File " + file + " column " + column + " has an empty offset index");
         }
         long previous = -1;
+        long previousEnd = chunkStart;
         for (PageLocation location : locations) {
             if (location.getFirst_row_index() <= previous || location.getFirst_row_index() >= rowGroupRows
-                    || location.getOffset() < chunkStart || location.getOffset() >= chunkStart + chunkSize) {
+                    || location.getOffset() < previousEnd || location.getCompressed_page_size() <= 0
+                    || location.getOffset() + location.getCompressed_page_size() > chunkStart + chunkSize) {
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has an invalid offset index entry " + location);
             }
             previous = location.getFirst_row_index();
+            previousEnd = location.getOffset() + location.getCompressed_page_size();
         }
         if (locations.get(0).getFirst_row_index() != 0) {
             throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index not starting at row 0");

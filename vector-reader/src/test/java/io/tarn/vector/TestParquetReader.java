@@ -324,6 +324,40 @@ public class TestParquetReader
     }
 
     /**
+     * A selection of few rows loads only the pages that hold them (and the dictionaries), not
+     * whole column chunks, and reads the same rows as a selection of all but a few.
+     */
+    @Test
+    public void testSparseSelectionLoadsOnlyItsPages()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING())));
+        List<GenericRow> rows = new TestDataGenerator(17).rows(rowType, 4000);
+        // without dictionaries, which would be loaded whole and outweigh the pages here
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.page.row.count.limit", "100", "parquet.enable.dictionary", "false"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<String> expected = expected(rows, rowType);
+        RoaringBitmap few = RoaringBitmap.bitmapOf(5, 6, 1999, 3999);
+        List<String> actual = new ArrayList<>();
+        long bytesRead;
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withRowSelection(few), allocator)) {
+            while (reader.nextBatch()) {
+                actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+            }
+            bytesRead = reader.metrics().bytesRead();
+        }
+        assertThat(actual).containsExactly(expected.get(5), expected.get(6), expected.get(1999), expected.get(3999));
+        // three pages of forty per column, the footer and the offset indexes
+        assertThat(bytesRead).isLessThan(file.length / 4);
+
+        RoaringBitmap most = RoaringBitmap.bitmapOfRange(0, 4000);
+        most.remove(7);
+        assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(most))).hasSize(3999);
+    }
+
+    /**
      * A filter pass collects the kept rows' values of its fixed-width columns (with nulls, across
      * batches and row groups); the reopened reader of those rows takes them from there, equal to
      * a plain read of the rows, without reading their pages.
