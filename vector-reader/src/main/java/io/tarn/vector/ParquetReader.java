@@ -743,18 +743,17 @@ public final class ParquetReader
         if (dictionary == null || !reader.valueIdsComplete || reader.valueIdCount != reader.values.count || reader.entries != rows) {
             return Optional.empty();
         }
+        if (reader.valueIdCount == rows) {
+            // a value per row: the values' ids are the rows' ids
+            return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, reader.valueIds, rows));
+        }
         if (rowIds.length < rows) {
             rowIds = new int[ValueBuffer.grow(rowIds.length, rows)];
         }
-        if (reader.valueIdCount == rows) {
-            System.arraycopy(reader.valueIds, 0, rowIds, 0, rows);
-        }
-        else {
-            // nulls take no value: walk the definition levels
-            int value = 0;
-            for (int row = 0; row < rows; row++) {
-                rowIds[row] = reader.definitions[row] == reader.maxDefinition() ? reader.valueIds[value++] : -1;
-            }
+        // nulls take no value: walk the definition levels
+        int value = 0;
+        for (int row = 0; row < rows; row++) {
+            rowIds[row] = reader.definitions[row] == reader.maxDefinition() ? reader.valueIds[value++] : -1;
         }
         return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, rowIds, rows));
     }

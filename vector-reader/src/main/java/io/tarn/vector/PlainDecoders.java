@@ -294,14 +294,8 @@ final class PlainDecoders
             int pos = position;
             byte[] source = data;
             for (int i = 0; i < count; i++) {
-                if (pos > end - 4) {
-                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
-                }
-                int length = ByteArrays.intLE(source, pos);
+                int length = nextLength(pos);
                 pos += 4;
-                if (length < 0 || length > end - pos) {
-                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
-                }
                 ByteArrays.copy(source, pos, target, write, length);
                 pos += length;
                 write += length;
@@ -370,14 +364,8 @@ final class PlainDecoders
             int pos = position;
             byte[] source = data;
             for (int i = 0; i < count; i++) {
-                if (pos > end - 4) {
-                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
-                }
-                int length = ByteArrays.intLE(source, pos);
+                int length = nextLength(pos);
                 pos += 4;
-                if (length < 0 || length > end - pos) {
-                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
-                }
                 if ((selected[i >>> 6] & (1L << i)) != 0) {
                     ByteArrays.copy(source, pos, target, write, length);
                     write += length;
@@ -395,15 +383,7 @@ final class PlainDecoders
             // only the lengths are read
             int pos = position;
             for (int i = 0; i < count; i++) {
-                if (pos > end - 4) {
-                    throw new CorruptDataException("PLAIN data ends early: 4 bytes needed, " + (end - pos) + " left");
-                }
-                int length = ByteArrays.intLE(data, pos);
-                pos += 4;
-                if (length < 0 || length > end - pos) {
-                    throw new CorruptDataException("PLAIN binary length " + length + " exceeds the page");
-                }
-                pos += length;
+                pos += 4 + nextLength(pos);
             }
             position = pos;
         }

@@ -2,7 +2,6 @@ package io.tarn.vector;
 
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.types.DataTypes;
@@ -18,6 +17,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,10 +51,8 @@ public class TestDictionaryIds
     {
         List<GenericRow> rows = new ArrayList<>();
         for (int row = 0; row < ROWS; row++) {
-            String flag = row % 9 == 4 ? null : "flag-" + (row * 7) % 5;
-            // stretches of few values, where the writer starts a dictionary, then unique values that overflow it
-            String token = row % 600 < 300 ? "few-" + row % 10 : "unique-" + row * 7919L;
-            rows.add(GenericRow.of((long) row, flag == null ? null : BinaryString.fromString(flag), BinaryString.fromString(token)));
+            String flag = flag(row);
+            rows.add(GenericRow.of((long) row, flag == null ? null : BinaryString.fromString(flag), BinaryString.fromString(token(row))));
         }
         // a small dictionary page: the token column falls back to plain pages within a row group
         byte[] file = ParquetTestFiles.write(ROW_TYPE, rows, Map.of("parquet.page.size", "2048", "parquet.dictionary.page.size", "4096", "parquet.block.size", "8000"), "zstd");
@@ -77,13 +75,15 @@ public class TestDictionaryIds
             int flagBatchesWithIds = 0;
             int tokenBatchesWithIds = 0;
             try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                int[] positions = new int[options.batchSize()];
                 while (reader.nextBatch()) {
                     batches++;
+                    reader.batchPositions(positions);
                     assertThat(reader.dictionaryIds(0)).as("a BIGINT column").isEmpty();
-                    if (check(reader, 1)) {
+                    if (check(reader.dictionaryIds(1), reader.root().getRowCount(), positions, TestDictionaryIds::flag)) {
                         flagBatchesWithIds++;
                     }
-                    if (check(reader, 2)) {
+                    if (check(reader.dictionaryIds(2), reader.root().getRowCount(), positions, TestDictionaryIds::token)) {
                         tokenBatchesWithIds++;
                     }
                 }
@@ -101,28 +101,42 @@ public class TestDictionaryIds
         }
     }
 
-    /**
-     * Checks the ids of a column against its decoded values; false when the batch has none.
-     */
-    private static boolean check(ParquetReader reader, int column)
+    private static String flag(int row)
     {
-        Optional<DictionaryIds> found = reader.dictionaryIds(column);
+        return row % 9 == 4 ? null : "flag-" + (row * 7) % 5;
+    }
+
+    /**
+     * Stretches of few values, where the writer starts a dictionary, then unique values that
+     * overflow it.
+     */
+    private static String token(int row)
+    {
+        return row % 600 < 300 ? "few-" + row % 10 : "unique-" + row * 7919L;
+    }
+
+    /**
+     * Checks the ids of a batch against the values written at its file positions; false when the
+     * batch has none.
+     */
+    private static boolean check(Optional<DictionaryIds> found, int rows, int[] positions, IntFunction<String> written)
+    {
         if (found.isEmpty()) {
             return false;
         }
         DictionaryIds ids = found.get();
-        VarCharVector vector = (VarCharVector) reader.root().getVector(column);
-        assertThat(ids.rows()).isEqualTo(reader.root().getRowCount());
+        assertThat(ids.rows()).isEqualTo(rows);
         for (int row = 0; row < ids.rows(); row++) {
             int id = ids.ids()[row];
-            if (vector.isNull(row)) {
-                assertThat(id).isEqualTo(-1);
+            String expected = written.apply(positions[row]);
+            if (expected == null) {
+                assertThat(id).as("row at %s", positions[row]).isEqualTo(-1);
                 continue;
             }
             assertThat(id).isBetween(0, ids.dictionarySize() - 1);
             int start = ids.dictionaryOffsets()[id];
             String value = new String(ids.dictionaryBytes(), start, ids.dictionaryOffsets()[id + 1] - start, StandardCharsets.UTF_8);
-            assertThat(value).isEqualTo(new String(vector.get(row), StandardCharsets.UTF_8));
+            assertThat(value).as("row at %s", positions[row]).isEqualTo(expected);
         }
         return true;
     }

@@ -241,7 +241,15 @@ public final class BatchFilter
                     ranges.merge(range.vector(), range, IntegerRange::intersect);
                     continue;
                 }
-                Truth truth = evaluate(child, batch, rows);
+                Truth truth;
+                if (range != null) {
+                    // a <> of an integer column: its range is at hand already
+                    truth = new Truth(rows);
+                    range.test(rows, truth);
+                }
+                else {
+                    truth = evaluate(child, batch, rows);
+                }
                 result = result == null ? truth : result.and(truth);
             }
             for (IntegerRange range : ranges.values()) {
