@@ -34,6 +34,7 @@ public class TarnConfig
     private DataSize splitTargetSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
     private boolean fileIndexEnabled = true;
+    private int fileIndexPlanningMaxFiles = 1000;
     private long metadataCacheSize = 1000;
     private Duration metadataCacheTtl = new Duration(1, TimeUnit.MINUTES);
     private DataSize manifestCacheSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
@@ -114,6 +115,21 @@ public class TarnConfig
     public TarnConfig setFileIndexEnabled(boolean fileIndexEnabled)
     {
         this.fileIndexEnabled = fileIndexEnabled;
+        return this;
+    }
+
+    @Min(0)
+    @Max(1_000_000)
+    public int getFileIndexPlanningMaxFiles()
+    {
+        return fileIndexPlanningMaxFiles;
+    }
+
+    @Config("tarn.file-index.planning-max-files")
+    @ConfigDescription("Index files the coordinator opens while planning a scan, to skip files before they become splits; workers check the rest; 0 leaves all to the workers")
+    public TarnConfig setFileIndexPlanningMaxFiles(int fileIndexPlanningMaxFiles)
+    {
+        this.fileIndexPlanningMaxFiles = fileIndexPlanningMaxFiles;
         return this;
     }
 

@@ -33,7 +33,8 @@ import static java.util.Objects.requireNonNull;
  * Plans the pinned snapshot once dynamic filters are complete or the wait timed out, then hands
  * out the splits. The wait is bounded by {@code tarn.dynamic-filtering.wait-timeout}; the
  * dynamic filter known by then joins the pushed-down filter in planning, so files are skipped
- * by partition, bucket, statistics and file index before a worker sees them.
+ * by partition, bucket, statistics and file index (embedded, and in up to
+ * {@code tarn.file-index.planning-max-files} index files) before a worker sees them.
  */
 final class TarnSplitSource
         implements ConnectorSplitSource
@@ -45,6 +46,7 @@ final class TarnSplitSource
     private final TarnTableHandle handle;
     private final DynamicFilter dynamicFilter;
     private final boolean useFileIndexes;
+    private final int indexFilesToPlan;
     private final long targetSize;
     private final long waitDeadlineNanos;
 
@@ -57,6 +59,7 @@ final class TarnSplitSource
         this.handle = requireNonNull(handle, "handle is null");
         this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
         this.useFileIndexes = config.isFileIndexEnabled();
+        this.indexFilesToPlan = config.getFileIndexPlanningMaxFiles();
         this.targetSize = config.getSplitTargetSize().toBytes();
         this.waitDeadlineNanos = System.nanoTime() + config.getDynamicFilteringWaitTimeout().roundTo(TimeUnit.NANOSECONDS);
     }
@@ -96,6 +99,10 @@ final class TarnSplitSource
             ScanPlanner planner = table.newScan();
             if (!useFileIndexes) {
                 planner = planner.withoutFileIndexes();
+            }
+            else {
+                // a file its index rules out becomes no split: no task, driver or page source
+                planner = planner.withIndexFiles(indexFilesToPlan);
             }
             if (predicate.isPresent()) {
                 planner = planner.withFilter(predicate.get());

@@ -25,6 +25,7 @@ public class TestTarnConfig
                 .setSplitTargetSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
                 .setFileIndexEnabled(true)
+                .setFileIndexPlanningMaxFiles(1000)
                 .setMetadataCacheSize(1000)
                 .setMetadataCacheTtl(new Duration(1, TimeUnit.MINUTES))
                 .setManifestCacheSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
@@ -40,6 +41,7 @@ public class TestTarnConfig
                 "tarn.split-target-size", "32MB",
                 "tarn.dynamic-filtering.wait-timeout", "5s",
                 "tarn.file-index.enabled", "false",
+                "tarn.file-index.planning-max-files", "5",
                 "tarn.metadata-cache.size", "10",
                 "tarn.metadata-cache.ttl", "30s",
                 "tarn.manifest-cache.size", "16MB",
@@ -50,6 +52,7 @@ public class TestTarnConfig
                 .setSplitTargetSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(5, TimeUnit.SECONDS))
                 .setFileIndexEnabled(false)
+                .setFileIndexPlanningMaxFiles(5)
                 .setMetadataCacheSize(10)
                 .setMetadataCacheTtl(new Duration(30, TimeUnit.SECONDS))
                 .setManifestCacheSize(DataSize.of(16, DataSize.Unit.MEGABYTE))

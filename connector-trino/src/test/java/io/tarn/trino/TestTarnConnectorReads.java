@@ -238,6 +238,23 @@ public class TestTarnConnectorReads
     }
 
     @Test
+    public void testIndexFilesSkipFilesBeforeTheyBecomeSplits()
+    {
+        // the files hold ids 0-49, 1000-1049 and 2000-2049; name statistics keep two files for
+        // "name-1010", whose Bloom filters then rule out one of them in planning
+        String query = "SELECT * FROM append_file_index_files WHERE name = 'name-1010'";
+        ReferenceScan scan = ReferenceScan.of(ReferenceTables.APPEND_FILE_INDEX_FILES.identifier());
+        int name = ReferenceReader.rowType(warehouse, scan).getFieldIndex("name");
+        assertThat(selectAll("append_file_index_files", " WHERE name = 'name-1010'"))
+                .isEqualTo(ReferenceReader.read(warehouse, scan.withFilter(ReferenceReader.predicateBuilder(warehouse, scan).equal(name, BinaryString.fromString("name-1010")))));
+        String analyzed = explainAnalyze(query);
+        assertThat(counter(analyzed, "planning.index_files_read")).as(analyzed).isEqualTo(2);
+        assertThat(counter(analyzed, "planning.files_skipped_index_file")).as(analyzed).isEqualTo(1);
+        assertThat(counter(analyzed, "splits")).as(analyzed).isEqualTo(1);
+        assertThat(counter(analyzed, "files_read")).as(analyzed).isEqualTo(1);
+    }
+
+    @Test
     public void testDynamicFilterSkipsFiles()
     {
         // the build side is one value (7) the optimizer cannot compute in advance: only the

@@ -5,8 +5,10 @@ import java.util.Map;
 
 /**
  * What planning read and what each pruning rule saved. Files are counted once, by the first rule
- * that removed them, in the order partition → bucket → level → statistics → embedded file index. {@code indexesIgnored}
- * counts embedded file indexes that were corrupt or of an unsupported type, and so not used.
+ * that removed them, in the order partition → bucket → level → statistics → file index (embedded,
+ * or in an {@code .index} file when the planner opens those). {@code indexFilesRead} counts the
+ * {@code .index} files opened; {@code indexesIgnored} counts file indexes that were corrupt,
+ * missing or of an unsupported type, and so not used.
  */
 public record ScanMetrics(
         long manifestsPlanned,
@@ -20,6 +22,8 @@ public record ScanMetrics(
         long filesPlanned,
         long splitsPlanned,
         long filesSkippedByEmbeddedIndex,
+        long indexFilesRead,
+        long filesSkippedByIndexFile,
         long indexesIgnored)
 {
     public long manifestsRead()
@@ -29,7 +33,7 @@ public record ScanMetrics(
 
     public long filesSkipped()
     {
-        return filesSkippedByPartition + filesSkippedByBucket + filesSkippedByLevel + filesSkippedByStats + filesSkippedByEmbeddedIndex;
+        return filesSkippedByPartition + filesSkippedByBucket + filesSkippedByLevel + filesSkippedByStats + filesSkippedByEmbeddedIndex + filesSkippedByIndexFile;
     }
 
     /**
@@ -48,7 +52,9 @@ public record ScanMetrics(
         map.put("files_skipped_level", filesSkippedByLevel);
         map.put("files_skipped_stats", filesSkippedByStats);
         map.put("files_skipped_embedded_index", filesSkippedByEmbeddedIndex);
-        map.put("embedded_indexes_ignored", indexesIgnored);
+        map.put("index_files_read", indexFilesRead);
+        map.put("files_skipped_index_file", filesSkippedByIndexFile);
+        map.put("indexes_ignored", indexesIgnored);
         map.put("files_planned", filesPlanned);
         map.put("splits_planned", splitsPlanned);
         return map;

@@ -32,7 +32,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Plans the live files of one snapshot and prunes them, cheapest rule first: whole manifests by
  * their partition statistics and level range, then files by partition value, bucket, level and
- * min/max/null-count statistics and, for files read raw, by their embedded file index. Every
+ * min/max/null-count statistics and, for files read raw, by their embedded file index and, when
+ * asked ({@link #withIndexFiles}), by their {@code .index} extra file. Every
  * rule only removes files that cannot hold a row the filter accepts; statistics that cannot be
  * trusted (type changed, truncated, missing) and indexes that cannot (corrupt, unknown type, column
  * changed) keep the file.
@@ -56,18 +57,23 @@ public final class ScanPlanner
     private final Optional<Predicate> filter;
     private final boolean entryFiltering;
     private final boolean useFileIndexes;
+    private final int maxIndexFiles;
 
     public ScanPlanner(PaimonTable table)
     {
-        this(table, Optional.empty(), true, true);
+        this(table, Optional.empty(), true, true, 0);
     }
 
-    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering, boolean useFileIndexes)
+    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering, boolean useFileIndexes, int maxIndexFiles)
     {
         this.table = requireNonNull(table, "table is null");
         this.filter = requireNonNull(filter, "filter is null");
         this.entryFiltering = entryFiltering;
         this.useFileIndexes = useFileIndexes;
+        if (maxIndexFiles < 0) {
+            throw new IllegalArgumentException("maxIndexFiles is negative: " + maxIndexFiles);
+        }
+        this.maxIndexFiles = maxIndexFiles;
     }
 
     /**
@@ -75,7 +81,7 @@ public final class ScanPlanner
      */
     public ScanPlanner withFilter(Predicate predicate)
     {
-        return new ScanPlanner(table, Optional.of(predicate), entryFiltering, useFileIndexes);
+        return new ScanPlanner(table, Optional.of(predicate), entryFiltering, useFileIndexes, maxIndexFiles);
     }
 
     /**
@@ -84,7 +90,21 @@ public final class ScanPlanner
      */
     public ScanPlanner withoutFileIndexes()
     {
-        return new ScanPlanner(table, filter, entryFiltering, false);
+        return new ScanPlanner(table, filter, entryFiltering, false, maxIndexFiles);
+    }
+
+    /**
+     * A planner that also opens the {@code .index} extra files of up to {@code maxIndexFiles} files
+     * read raw, in plan order, and skips the files whose index rules out every row. Without it
+     * only the readers open these files. Readers still evaluate the index of a file kept here
+     * (they need a bitmap index's row selection), so this pays where each planned file costs more
+     * than reading its index twice: an engine that schedules every file as a unit of work, for
+     * which a file skipped here is a task never created. The bound keeps planning, which opens
+     * the files one after the other, from waiting on thousands of them.
+     */
+    public ScanPlanner withIndexFiles(int maxIndexFiles)
+    {
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles);
     }
 
     /**
@@ -94,7 +114,7 @@ public final class ScanPlanner
      */
     ScanPlanner withoutEntryFiltering()
     {
-        return new ScanPlanner(table, filter, false, useFileIndexes);
+        return new ScanPlanner(table, filter, false, useFileIndexes, maxIndexFiles);
     }
 
     /**
@@ -296,8 +316,9 @@ public final class ScanPlanner
         {
             Predicate predicate = filter.get();
             if (readRaw) {
-                // each file is read on its own, so its embedded index may skip it, as its value statistics may
+                // each file is read on its own, so its file index may skip it, as its value statistics may
                 Optional<FileIndexFilter> indexFilter = useFileIndexes && options.fileIndexReadEnabled() ? Optional.of(new FileIndexFilter(table, predicate)) : Optional.empty();
+                int indexFilesLeft = maxIndexFiles;
                 List<PlannedFile> kept = new ArrayList<>();
                 for (PlannedFile file : files) {
                     if (!StatsEvaluator.mightMatch(predicate, fileStatistics.valueStats(file))) {
@@ -309,6 +330,16 @@ public final class ScanPlanner
                         counters.indexesIgnored += outcome.indexesIgnored();
                         if (outcome.result().skip()) {
                             counters.filesSkippedByEmbeddedIndex++;
+                            continue;
+                        }
+                    }
+                    else if (indexFilter.isPresent() && indexFilesLeft > 0 && FileIndexFilter.hasIndexFile(file)) {
+                        indexFilesLeft--;
+                        FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
+                        counters.indexFilesRead++;
+                        counters.indexesIgnored += outcome.indexesIgnored();
+                        if (outcome.result().skip()) {
+                            counters.filesSkippedByIndexFile++;
                             continue;
                         }
                     }
@@ -419,13 +450,15 @@ public final class ScanPlanner
         long filesSkippedByStats;
         long filesPlanned;
         long filesSkippedByEmbeddedIndex;
+        long indexFilesRead;
+        long filesSkippedByIndexFile;
         long indexesIgnored;
 
         ScanMetrics toMetrics(long splits)
         {
             return new ScanMetrics(manifestsPlanned, manifestsSkippedByPartition, manifestsSkippedByLevel, entriesRead,
                     filesSkippedByPartition, filesSkippedByBucket, filesSkippedByLevel, filesSkippedByStats, filesPlanned, splits,
-                    filesSkippedByEmbeddedIndex, indexesIgnored);
+                    filesSkippedByEmbeddedIndex, indexFilesRead, filesSkippedByIndexFile, indexesIgnored);
         }
     }
 }

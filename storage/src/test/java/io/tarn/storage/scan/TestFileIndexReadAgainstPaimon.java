@@ -34,6 +34,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 import static io.tarn.storage.scan.FilterSpec.Op.EQ;
 import static io.tarn.storage.scan.FilterSpec.Op.GT;
@@ -141,6 +142,13 @@ public class TestFileIndexReadAgainstPaimon
         TarnRead tarn = read(table, filter.tarn(table.schema()));
         assertThat(tarn.rows()).as("%s WHERE %s", tableName, filter).isEqualTo(expected.text());
 
+        // a planner that opens the index files drops the files the readers' check would skip
+        TarnRead planned = read(table, filter.tarn(table.schema()), planner -> planner.withIndexFiles(Integer.MAX_VALUE));
+        assertThat(planned.rows()).as("%s WHERE %s, index files checked in planning", tableName, filter).isEqualTo(expected.text());
+        assertThat(planned.files()).isEqualTo(tarn.files());
+        assertThat(planned.plan().metrics().filesSkippedByIndexFile() + planned.metrics().filesSkippedByIndex()).isEqualTo(tarn.metrics().filesSkippedByIndex());
+        assertThat(planned.plan().metrics().indexFilesRead()).isEqualTo(tarn.plan().files().stream().filter(FileIndexFilter::hasIndexFile).count());
+
         if (tableName.equals(PaimonFileIndexTables.EVOLVED)) {
             // Paimon's evaluator needs the filter in each file's schema; rows are what counts here
             System.out.printf("%s WHERE %s: Tarn reads %d files, %d rows; %s%n", tableName, filter, tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
@@ -173,6 +181,27 @@ public class TestFileIndexReadAgainstPaimon
         assertThat(byBloomFile.metrics().filesSkippedByIndex()).isEqualTo(1);
         assertThat(byBloomFile.files()).isEqualTo(1);
         assertThat(byBloomFile.metrics().rowsReturned()).isEqualTo(1);
+        // the planner may open the index files instead, as many as it is allowed
+        TarnRead plannedByBloomFile = read(separate, compare("name", EQ, "name-1010").tarn(separate.schema()), planner -> planner.withIndexFiles(2));
+        assertThat(plannedByBloomFile.plan().files()).hasSize(1);
+        assertThat(plannedByBloomFile.plan().metrics().indexFilesRead()).isEqualTo(2);
+        assertThat(plannedByBloomFile.plan().metrics().filesSkippedByIndexFile()).isEqualTo(1);
+        assertThat(plannedByBloomFile.plan().metrics().filesSkipped()).isEqualTo(byBloomFile.plan().metrics().filesSkipped() + 1);
+        assertThat(plannedByBloomFile.metrics().filesSkippedByIndex()).isZero();
+        assertThat(plannedByBloomFile.rows()).isEqualTo(byBloomFile.rows());
+        for (int allowed : new int[] {0, 1}) {
+            TarnRead bounded = read(separate, compare("name", EQ, "name-1010").tarn(separate.schema()), planner -> planner.withIndexFiles(allowed));
+            assertThat(bounded.plan().metrics().indexFilesRead()).isEqualTo(allowed);
+            assertThat(bounded.plan().metrics().filesSkippedByIndexFile() + bounded.metrics().filesSkippedByIndex()).isEqualTo(1);
+            assertThat(bounded.rows()).isEqualTo(byBloomFile.rows());
+        }
+        TarnRead plannedAbsent = read(separate, compare("name", EQ, "name-1005x").tarn(separate.schema()), planner -> planner.withIndexFiles(10));
+        assertThat(plannedAbsent.plan().files()).isEmpty();
+        assertThat(plannedAbsent.plan().metrics().filesSkippedByIndexFile()).isEqualTo(2);
+        // an engine's switch for file indexes turns the planner's check off too
+        TarnRead switchedOff = read(separate, compare("name", EQ, "name-1005x").tarn(separate.schema()), planner -> planner.withIndexFiles(10).withoutFileIndexes());
+        assertThat(switchedOff.plan().files()).hasSize(2);
+        assertThat(switchedOff.plan().metrics().indexFilesRead()).isZero();
 
         // the bitmap keeps the 11 rows of one category among the 50 rows of its file
         TarnRead byBitmap = read(separate, compare("category", EQ, "cat-1-2").tarn(separate.schema()));
@@ -293,6 +322,12 @@ public class TestFileIndexReadAgainstPaimon
             assertThat(read.metrics().rowsSelectedByIndex()).isZero();
             assertThat(read.files()).isEqualTo(read.plan().files().size());
             assertThat(read.metrics().indexesIgnored()).as("%s, %s", corruption, filter).isEqualTo(read.files());
+            // the planner, opening the same index files, ignores them alike
+            TarnRead planned = read(table, filter.tarn(table.schema()), planner -> planner.withIndexFiles(10));
+            assertThat(planned.rows()).as("%s, %s, index files checked in planning", corruption, filter).isEqualTo(expected.text());
+            assertThat(planned.plan().files()).hasSameSizeAs(read.plan().files());
+            assertThat(planned.plan().metrics().filesSkippedByIndexFile()).isZero();
+            assertThat(planned.plan().metrics().indexesIgnored()).isEqualTo(read.plan().files().size());
         }
     }
 
@@ -418,7 +453,13 @@ public class TestFileIndexReadAgainstPaimon
     private TarnRead read(PaimonTable table, Predicate filter)
             throws IOException
     {
-        ScanPlan plan = table.newScan().withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
+        return read(table, filter, UnaryOperator.identity());
+    }
+
+    private TarnRead read(PaimonTable table, Predicate filter, UnaryOperator<ScanPlanner> planning)
+            throws IOException
+    {
+        ScanPlan plan = planning.apply(table.newScan().withFilter(filter)).plan(table.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         ReadMetrics metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(filter), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
