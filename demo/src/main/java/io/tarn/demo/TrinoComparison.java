@@ -65,7 +65,7 @@ public final class TrinoComparison
         int orders = args.length > 0 ? Integer.parseInt(args[0]) : DEFAULT_ORDERS;
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_RUNS;
         Path state = Path.of(requiredProperty(TarnDemo.STATE_PROPERTY)).toAbsolutePath().resolve("bench");
-        Path results = Path.of(requiredProperty(RESULTS_PROPERTY)).toAbsolutePath();
+        Path results = resultsFile(Path.of(requiredProperty(RESULTS_PROPERTY)).toAbsolutePath(), orders);
         Path tarnPlugin = Path.of(requiredProperty(TarnDemo.PLUGIN_PROPERTY));
         Path hivePlugin = Path.of(requiredProperty(HIVE_PLUGIN_PROPERTY));
 
@@ -112,6 +112,21 @@ public final class TrinoComparison
         }
         write(results, timings, floorSeconds, generator, hiveFiles, indexFiles(warehouse), runs);
         System.err.println("Results: " + results);
+    }
+
+    /**
+     * The default scale writes {@code results}; another scale writes beside it, named by its
+     * order count ({@code trino-6000000.md}), so that runs at several scales stand side by side.
+     */
+    static Path resultsFile(Path results, int orders)
+    {
+        if (orders == DEFAULT_ORDERS) {
+            return results;
+        }
+        String name = results.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        String scaled = dot < 0 ? name + "-" + orders : name.substring(0, dot) + "-" + orders + name.substring(dot);
+        return results.resolveSibling(scaled);
     }
 
     private static Timing measure(Connection connection, DemoQuery query, int runs)
