@@ -179,6 +179,7 @@ public final class DemoWarehouse
                 }
             });
             long sortStarted = System.nanoTime();
+            progress.accept("  sort-compacting %s in z-order of %s (%,d line items, the longest step)...".formatted(LINEITEM_ZORDER, ZORDER_COLUMNS, lines[0]));
             SortCompaction.run(PaimonTable.load(catalog, LINEITEM_ZORDER), SortCompactRequest.of(SortStrategy.ZORDER, ZORDER_COLUMNS), allocator);
             PaimonTable sorted = PaimonTable.load(catalog, LINEITEM_ZORDER);
             SnapshotExpiration.Result expired = SnapshotExpiration.expire(sorted, 1);
