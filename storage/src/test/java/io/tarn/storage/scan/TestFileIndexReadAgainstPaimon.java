@@ -332,6 +332,34 @@ public class TestFileIndexReadAgainstPaimon
     }
 
     /**
+     * Index files deleted after their data files were committed: planning and reading ignore and
+     * count each, and read every file.
+     */
+    @Test
+    public void testMissingIndexFilesAreIgnored()
+            throws Exception
+    {
+        Path copy = warehouse.resolve("ref.db").resolve("missing_index_files");
+        TemporaryDirectories.copyRecursively(warehouse.resolve("ref.db").resolve("append_file_index_files"), copy);
+        try (var files = Files.walk(copy)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".index")).toList()) {
+                Files.delete(file);
+            }
+        }
+        PaimonTable table = table("ref.missing_index_files");
+        FilterSpec filter = compare("name", EQ, "name-1005x");
+        CanonicalRows expected = ReferenceReader.read(warehouse, ReferenceScan.of(SEPARATE).withFilter(filter.paimon(ReferenceReader.rowType(warehouse, ReferenceScan.of(SEPARATE)))));
+        TarnRead read = read(table, filter.tarn(table.schema()), planner -> planner.withIndexFiles(10));
+        assertThat(read.rows()).isEqualTo(expected.text());
+        // the name statistics of two files admit the absent name; their Bloom filters are gone
+        assertThat(read.plan().files()).hasSize(2);
+        assertThat(read.plan().metrics().indexFilesRead()).isEqualTo(2);
+        assertThat(read.plan().metrics().indexesIgnored()).isEqualTo(2);
+        assertThat(read.metrics().indexesIgnored()).isEqualTo(2);
+        assertThat(read.files()).isEqualTo(2);
+    }
+
+    /**
      * The same corruptions in the embedded indexes: the planner and the split reader ignore them.
      */
     @Test(dataProvider = "corruptions")
