@@ -166,11 +166,7 @@ final class ExternalSorter
             copy.allocateNew();
             int rowCount = batch.getRowCount();
             for (int column = 0; column < schema.getFields().size(); column++) {
-                FieldVector target = copy.getVector(column);
-                FieldVector source = batch.getVector(column);
-                for (int row = 0; row < rowCount; row++) {
-                    target.copyFromSafe(row, row, source);
-                }
+                RowCopier.copyAll(batch.getVector(column), copy.getVector(column), rowCount);
             }
             copy.setRowCount(rowCount);
             return copy;
@@ -213,9 +209,10 @@ final class ExternalSorter
             for (int column = 0; column < columns; column++) {
                 FieldVector target = output.getVector(column);
                 FieldVector[] from = sources[column];
+                RowCopier.ensureCapacity(target, end - start);
                 for (int i = start; i < end; i++) {
                     BufferedRow row = rows.get(i);
-                    target.copyFromSafe(row.row(), i - start, from[row.batch()]);
+                    RowCopier.copy(from[row.batch()], row.row(), target, i - start);
                 }
             }
             output.setRowCount(end - start);
@@ -280,7 +277,7 @@ final class ExternalSorter
             }
             FieldVector[] targets = output.getFieldVectors().toArray(new FieldVector[0]);
             int outputRows = 0;
-            output.allocateNew();
+            allocate(targets, rowsPerBatch);
             while (!queue.isEmpty()) {
                 RunCursor cursor = queue.poll();
                 copyRow(cursor.vectors, cursor.row, targets, outputRows++);
@@ -288,7 +285,7 @@ final class ExternalSorter
                     output.setRowCount(outputRows);
                     consumer.accept(output);
                     output.clear();
-                    output.allocateNew();
+                    allocate(targets, rowsPerBatch);
                     outputRows = 0;
                 }
                 if (cursor.advance()) {
@@ -316,10 +313,18 @@ final class ExternalSorter
         keyBytes = 0;
     }
 
+    private static void allocate(FieldVector[] targets, int rows)
+    {
+        for (FieldVector target : targets) {
+            target.allocateNew();
+            RowCopier.ensureCapacity(target, rows);
+        }
+    }
+
     private static void copyRow(FieldVector[] sources, int sourceRow, FieldVector[] targets, int targetRow)
     {
         for (int column = 0; column < targets.length; column++) {
-            targets[column].copyFromSafe(sourceRow, targetRow, sources[column]);
+            RowCopier.copy(sources[column], sourceRow, targets[column], targetRow);
         }
     }
 
