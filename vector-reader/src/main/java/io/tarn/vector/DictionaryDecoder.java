@@ -431,7 +431,7 @@ final class DictionaryDecoder
     int[] readBinaryWithIds(ValueBuffer out, int count)
     {
         int[] idArray = decodeIds(count);
-        gatherBinary(out, idArray, count);
+        gatherIdsBinary(out, idArray, count);
         return idArray;
     }
 
@@ -442,8 +442,21 @@ final class DictionaryDecoder
     int[] readSelectedBinaryWithIds(ValueBuffer out, int count, long[] selected)
     {
         int[] idArray = decodeIds(count);
-        gatherBinary(out, idArray, SelectionMasks.compact(idArray, 0, count, selected));
+        gatherIdsBinary(out, idArray, SelectionMasks.compact(idArray, 0, count, selected));
         return idArray;
+    }
+
+    // the values of decoded ids, by whole words where the dictionary's values are short (the flag
+    // columns of a TPC-H Q1 spent a tenth of its scan in the byte-wise gather)
+    private void gatherIdsBinary(ValueBuffer out, int[] idArray, int n)
+    {
+        ShortValues shortValues = shortValues(n);
+        if (shortValues != null) {
+            gatherShortBinary(out, idArray, n, shortValues);
+        }
+        else {
+            gatherBinary(out, idArray, n);
+        }
     }
 
     private int[] decodeIds(int count)

@@ -2,6 +2,7 @@ package io.tarn.vector;
 
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.types.DataTypes;
@@ -80,6 +81,9 @@ public class TestDictionaryIds
                     batches++;
                     reader.batchPositions(positions);
                     assertThat(reader.dictionaryIds(0)).as("a BIGINT column").isEmpty();
+                    // the vectors hold the values too, gathered by whole words (flags) or byte-wise (tokens)
+                    checkValues(reader.root().getVector(1), positions, TestDictionaryIds::flag);
+                    checkValues(reader.root().getVector(2), positions, TestDictionaryIds::token);
                     if (check(reader.dictionaryIds(1), reader.root().getRowCount(), positions, TestDictionaryIds::flag)) {
                         flagBatchesWithIds++;
                     }
@@ -108,11 +112,19 @@ public class TestDictionaryIds
 
     /**
      * Stretches of few values, where the writer starts a dictionary, then unique values that
-     * overflow it.
+     * overflow it. The few are longer than the values the decoder gathers by whole words.
      */
     private static String token(int row)
     {
-        return row % 600 < 300 ? "few-" + row % 10 : "unique-" + row * 7919L;
+        return row % 600 < 300 ? "few-" + row % 10 + "-" + "x".repeat(40) : "unique-" + row * 7919L;
+    }
+
+    private static void checkValues(FieldVector vector, int[] positions, IntFunction<String> written)
+    {
+        for (int row = 0; row < vector.getValueCount(); row++) {
+            Object value = vector.getObject(row);
+            assertThat(value == null ? null : value.toString()).as("%s at %s", vector.getName(), positions[row]).isEqualTo(written.apply(positions[row]));
+        }
     }
 
     /**
