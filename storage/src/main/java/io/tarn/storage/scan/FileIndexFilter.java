@@ -96,7 +96,7 @@ public final class FileIndexFilter
         if (file.file().embeddedIndex() != null) {
             return evaluateEmbedded(file);
         }
-        List<String> indexFiles = indexFiles(file);
+        List<String> indexFiles = file.file().extraFiles().stream().filter(name -> name.endsWith(INDEX_FILE_SUFFIX)).toList();
         if (indexFiles.isEmpty()) {
             return new Outcome(FileIndexResult.REMAIN, Source.NONE, 0);
         }
@@ -115,19 +115,6 @@ public final class FileIndexFilter
             // gone or cut short since it was listed: as good as corrupt
             return new Outcome(FileIndexResult.REMAIN, Source.INDEX_FILE, 1);
         }
-    }
-
-    /**
-     * Whether the file has an {@code .index} extra file (and no embedded index, which comes first).
-     */
-    public static boolean hasIndexFile(PlannedFile file)
-    {
-        return file.file().embeddedIndex() == null && !indexFiles(file).isEmpty();
-    }
-
-    private static List<String> indexFiles(PlannedFile file)
-    {
-        return file.file().extraFiles().stream().filter(name -> name.endsWith(INDEX_FILE_SUFFIX)).toList();
     }
 
     private Outcome evaluate(PlannedFile file, byte[] container, Source source)

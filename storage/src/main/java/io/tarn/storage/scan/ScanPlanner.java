@@ -325,21 +325,22 @@ public final class ScanPlanner
                         counters.filesSkippedByStats++;
                         continue;
                     }
-                    if (indexFilter.isPresent() && file.file().embeddedIndex() != null) {
-                        FileIndexFilter.Outcome outcome = indexFilter.get().evaluateEmbedded(file);
-                        counters.indexesIgnored += outcome.indexesIgnored();
-                        if (outcome.result().skip()) {
-                            counters.filesSkippedByEmbeddedIndex++;
-                            continue;
-                        }
-                    }
-                    else if (indexFilter.isPresent() && indexFilesLeft > 0 && FileIndexFilter.hasIndexFile(file)) {
-                        indexFilesLeft--;
+                    // an embedded index costs nothing to read; an index file is opened while the bound allows
+                    if (indexFilter.isPresent() && (file.file().embeddedIndex() != null || indexFilesLeft > 0)) {
                         FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
-                        counters.indexFilesRead++;
                         counters.indexesIgnored += outcome.indexesIgnored();
+                        boolean fromIndexFile = outcome.source() == FileIndexFilter.Source.INDEX_FILE;
+                        if (fromIndexFile) {
+                            indexFilesLeft--;
+                            counters.indexFilesRead++;
+                        }
                         if (outcome.result().skip()) {
-                            counters.filesSkippedByIndexFile++;
+                            if (fromIndexFile) {
+                                counters.filesSkippedByIndexFile++;
+                            }
+                            else {
+                                counters.filesSkippedByEmbeddedIndex++;
+                            }
                             continue;
                         }
                     }
