@@ -12,6 +12,7 @@ import org.apache.arrow.memory.RootAllocator;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,11 +30,12 @@ import static java.util.Objects.requireNonNull;
  */
 final class SortCompactCommand
 {
-    static final String USAGE = "  sort-compact --warehouse DIR [--branch B] (--zorder a,b | --hilbert a,b | --order a,b) [--partition p=v[,q=w]]... [--memory SIZE] DB.TABLE\n"
+    static final String USAGE = "  sort-compact --warehouse DIR [--branch B] (--zorder a,b | --hilbert a,b | --order a,b) [--partition p=v[,q=w]]... [--memory SIZE] [--spill-directory DIR] DB.TABLE\n"
             + "      rewrites the chosen partitions (default: all) of an append table sorted by the columns into files of target-file-size,\n"
-            + "      as one OVERWRITE snapshot; --memory bounds the sort buffer (default 128mb), beyond which sorted runs spill to disk";
+            + "      as one OVERWRITE snapshot; --memory bounds the sort buffer (default 128mb), beyond which sorted runs spill to disk\n"
+            + "      under --spill-directory (default <tmpdir>/tarn-spill; what killed runs left there is removed at start)";
 
-    private static final Set<String> OPTIONS = Set.of("warehouse", "branch", "zorder", "hilbert", "order", "memory");
+    private static final Set<String> OPTIONS = Set.of("warehouse", "branch", "zorder", "hilbert", "order", "memory", "spill-directory");
     private static final String PARTITION = "--partition";
 
     private final PrintStream out;
@@ -80,6 +82,9 @@ final class SortCompactCommand
         SortCompactRequest request = SortCompactRequest.of(strategies.get(0), columns).withPartitions(partitions);
         if (commandLine.option("memory").isPresent()) {
             request = request.withMemoryBudget(TableOptions.parseMemorySize("--memory", commandLine.option("memory").get(), table.name()));
+        }
+        if (commandLine.option("spill-directory").isPresent()) {
+            request = request.withSpillDirectory(Path.of(commandLine.option("spill-directory").get()));
         }
         SortCompactResult result;
         try (BufferAllocator allocator = new RootAllocator()) {

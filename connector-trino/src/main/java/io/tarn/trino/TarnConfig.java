@@ -31,6 +31,8 @@ public class TarnConfig
     private String warehouse;
     // absent means the file system catalog, as for the Paimon connector
     private String metastore;
+    // absent means SpillDirectory.defaultRoot()
+    private String spillDirectory;
     private DataSize splitTargetSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
     private boolean fileIndexEnabled = true;
@@ -71,6 +73,19 @@ public class TarnConfig
     public boolean isMetastoreSupported()
     {
         return metastore == null || metastore.equals(FILESYSTEM_METASTORE);
+    }
+
+    public String getSpillDirectory()
+    {
+        return spillDirectory;
+    }
+
+    @Config("tarn.spill-directory")
+    @ConfigDescription("Local directory that sort_compact spills sorted runs into (default <java.io.tmpdir>/tarn-spill); what killed servers left there is removed at start-up")
+    public TarnConfig setSpillDirectory(String spillDirectory)
+    {
+        this.spillDirectory = spillDirectory;
+        return this;
     }
 
     @NotNull

@@ -3,6 +3,7 @@ package io.tarn.trino;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.ManifestCache;
+import io.tarn.storage.sort.SpillDirectory;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
@@ -19,6 +20,7 @@ import io.trino.spi.type.TypeManager;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,7 +66,21 @@ public class TarnConnector
         this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator, config.isFileIndexEnabled(),
                 new FileReadLimiter(config.getMaxConcurrentFileReads(), FILE_READ_MAX_WAIT));
         this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
-        this.procedures = new TarnProcedures(tables).procedures();
+        this.procedures = new TarnProcedures(tables, spillDirectory(catalogName, config.getSpillDirectory())).procedures();
+    }
+
+    /**
+     * The spill directory, cleared at start-up of what killed servers left in it.
+     */
+    private static SpillDirectory spillDirectory(String catalogName, String configured)
+    {
+        Path root = configured == null ? SpillDirectory.defaultRoot() : Path.of(configured.trim());
+        try {
+            return SpillDirectory.open(root);
+        }
+        catch (IOException | RuntimeException e) {
+            throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: cannot use spill directory %s: %s".formatted(catalogName, root, e.getMessage()), e);
+        }
     }
 
     /**

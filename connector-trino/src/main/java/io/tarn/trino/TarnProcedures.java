@@ -5,6 +5,7 @@ import io.tarn.storage.snapshot.SnapshotExpiration;
 import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;
+import io.tarn.storage.sort.SpillDirectory;
 import io.tarn.storage.snapshot.TagManager;
 import io.tarn.storage.table.PaimonTable;
 import io.trino.spi.TrinoException;
@@ -42,10 +43,12 @@ import static java.util.Objects.requireNonNull;
 final class TarnProcedures
 {
     private final TarnTables tables;
+    private final SpillDirectory spillDirectory;
 
-    TarnProcedures(TarnTables tables)
+    TarnProcedures(TarnTables tables, SpillDirectory spillDirectory)
     {
         this.tables = requireNonNull(tables, "tables is null");
+        this.spillDirectory = requireNonNull(spillDirectory, "spillDirectory is null");
     }
 
     Set<Procedure> procedures()
@@ -159,7 +162,8 @@ final class TarnProcedures
         SortCompactRequest request;
         try {
             request = SortCompactRequest.of(SortStrategy.fromName(requireNonNull(strategy, "strategy is null").trim()), names(columns))
-                    .withPartitions(partitionSpecs(partitions));
+                    .withPartitions(partitionSpecs(partitions))
+                    .withSpillDirectory(spillDirectory.root());
         }
         catch (RuntimeException e) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot sort-compact table %s: %s".formatted(table.name(), e.getMessage()), e);

@@ -22,6 +22,7 @@ public class TestTarnConfig
         assertRecordedDefaults(recordDefaults(TarnConfig.class)
                 .setWarehouse(null)
                 .setMetastore(null)
+                .setSpillDirectory(null)
                 .setSplitTargetSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
                 .setFileIndexEnabled(true)
@@ -38,6 +39,7 @@ public class TestTarnConfig
         Map<String, String> properties = Map.of(
                 "warehouse", "/data/warehouse",
                 "metastore", "filesystem",
+                "tarn.spill-directory", "/data/spill",
                 "tarn.split-target-size", "32MB",
                 "tarn.dynamic-filtering.wait-timeout", "5s",
                 "tarn.file-index.enabled", "false",
@@ -49,6 +51,7 @@ public class TestTarnConfig
         TarnConfig expected = new TarnConfig()
                 .setWarehouse("/data/warehouse")
                 .setMetastore("filesystem")
+                .setSpillDirectory("/data/spill")
                 .setSplitTargetSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(5, TimeUnit.SECONDS))
                 .setFileIndexEnabled(false)

@@ -44,7 +44,7 @@ final class ExternalSorter
     private final Comparator<Object> keyOrder;
     private final long memoryBudget;
     private final int batchSize;
-    private final Path spillParent;
+    private final SpillDirectory spillParent;
     private final BufferAllocator allocator;
     private final List<VectorSchemaRoot> buffered = new ArrayList<>();
     private final List<BufferedRow> rows = new ArrayList<>();
@@ -54,7 +54,7 @@ final class ExternalSorter
     private int spillRows;
     private int runsSpilled;
 
-    ExternalSorter(Schema schema, RowKeys keys, long memoryBudget, int batchSize, Path spillParent, BufferAllocator allocator)
+    ExternalSorter(Schema schema, RowKeys keys, long memoryBudget, int batchSize, SpillDirectory spillParent, BufferAllocator allocator)
     {
         this.schema = requireNonNull(schema, "schema is null");
         this.keys = requireNonNull(keys, "keys is null");
@@ -143,15 +143,7 @@ final class ExternalSorter
         try {
             releaseBuffered();
             if (spillDirectory != null) {
-                for (Path run : runs) {
-                    Files.deleteIfExists(run);
-                }
-                try (var files = Files.list(spillDirectory)) {
-                    for (Path file : files.toList()) {
-                        Files.deleteIfExists(file);
-                    }
-                }
-                Files.deleteIfExists(spillDirectory);
+                SpillDirectory.deleteTree(spillDirectory);
             }
         }
         finally {
@@ -252,8 +244,7 @@ final class ExternalSorter
             throws IOException
     {
         if (spillDirectory == null) {
-            Files.createDirectories(spillParent);
-            spillDirectory = Files.createTempDirectory(spillParent, "tarn-sort-");
+            spillDirectory = spillParent.createOwned();
         }
         runsSpilled++;
         return spillDirectory.resolve("run-" + runsSpilled + ".arrow");

@@ -104,7 +104,7 @@ public final class SortCompaction
 
         List<ManifestEntry> changes = new ArrayList<>();
         ReadRequest read = ReadRequest.of(schema.fields());
-        Path spillParent = request.spillDirectory().orElse(Path.of(System.getProperty("java.io.tmpdir")));
+        SpillDirectory spillParent = SpillDirectory.open(request.spillDirectory().orElse(SpillDirectory.defaultRoot()));
         int spilledRuns = 0;
         long rows = 0;
         List<ManifestEntry> adds;

@@ -67,7 +67,7 @@ public class TestExternalSorter
         List<int[]> expected = new ArrayList<>();
         List<String> output = new ArrayList<>();
         RowKeys keys = new RowKeys(SortStrategy.ORDER, new int[] {0}, List.of(DataTypes.integer()), 8);
-        try (ExternalSorter sorter = new ExternalSorter(schema, keys, 1, 7, spill, allocator)) {
+        try (ExternalSorter sorter = new ExternalSorter(schema, keys, 1, 7, SpillDirectory.open(spill), allocator)) {
             int sequence = 0;
             for (int batch = 0; batch < batches; batch++) {
                 try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
