@@ -1,6 +1,7 @@
 package io.tarn.trino;
 
 import io.airlift.slice.Slice;
+import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
@@ -10,6 +11,7 @@ import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.write.WrittenFiles;
 import io.tarn.types.DataField;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.AggregateFunction;
@@ -71,6 +73,7 @@ import java.util.OptionalLong;
 
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static io.trino.spi.type.IntegerType.INTEGER;
@@ -554,20 +557,70 @@ final class TarnMetadata
         tables.invalidate(name);
     }
 
+    /**
+     * Creates nothing yet: the files are written into the table's directory while the table does
+     * not exist, and {@link #finishCreateTable} creates it with its first snapshot. A statement
+     * that fails or is killed before then leaves no table, only unreferenced files.
+     */
     @Override
     public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
     {
         if (replace) {
             throw new TrinoException(NOT_SUPPORTED, "CREATE OR REPLACE TABLE is not supported");
         }
-        createTable(session, tableMetadata, SaveMode.FAIL);
-        return writeHandle(tables.load(tableMetadata.getTable()));
+        SchemaTableName name = tableMetadata.getTable();
+        TableSchema schema = TarnTableCreation.schema(tableMetadata);
+        if (!schema.primaryKeys().isEmpty()) {
+            throw new TrinoException(TarnErrorCode.TARN_UNSUPPORTED_FEATURE, "Table %s has a primary key; writing primary-key tables is not supported yet, so CREATE TABLE AS cannot fill it (CREATE TABLE without AS creates it empty)".formatted(name));
+        }
+        try {
+            if (!tables.catalog().databaseExists(name.getSchemaName())) {
+                throw new TrinoException(SCHEMA_NOT_FOUND, "Schema %s not found".formatted(name.getSchemaName()));
+            }
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot create table " + name, e);
+        }
+        if (tables.find(name).isPresent()) {
+            throw new TrinoException(ALREADY_EXISTS, "Table %s already exists".formatted(name));
+        }
+        List<Type> columnTypes = schema.fields().stream().map(field -> types.toTrinoType(field.type())).toList();
+        return new TarnWriteHandle(name.getSchemaName(), name.getTableName(), 0, columnTypes, Optional.of(TarnTableCreation.toJson(schema)));
     }
 
     @Override
     public Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, ConnectorOutputTableHandle tableHandle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        commit(session, (TarnWriteHandle) tableHandle, fragments);
+        TarnWriteHandle handle = (TarnWriteHandle) tableHandle;
+        SchemaTableName name = handle.schemaTableName();
+        TableSchema schema = TarnTableCreation.parse(name, handle.createdSchema().orElseThrow());
+        List<ManifestEntry> entries = entries(fragments);
+        try {
+            tables.catalog().createTable(TarnTables.identifier(name), schema);
+        }
+        catch (IOException | RuntimeException e) {
+            // the table was not created by this statement: no snapshot of it can name these files
+            WrittenFiles.deleteAfterFailure(tables.staged(name, schema), entries, e);
+            if (e instanceof CommitConflictException) {
+                throw new TrinoException(ALREADY_EXISTS, "Table %s already exists".formatted(name), e);
+            }
+            throw TarnExceptions.translate("Cannot create table " + name, e);
+        }
+        tables.invalidate(name);
+        try {
+            commit(session, handle, entries);
+        }
+        catch (RuntimeException e) {
+            // the table came with this statement, so it goes with it: a failed CTAS leaves no table
+            try {
+                deleteRecursively(tables.catalog().fileIO(), tables.catalog().location(TarnTables.identifier(name)));
+            }
+            catch (IOException | RuntimeException cleanup) {
+                e.addSuppressed(cleanup);
+            }
+            tables.invalidate(name);
+            throw e;
+        }
         return Optional.empty();
     }
 
@@ -587,7 +640,7 @@ final class TarnMetadata
         try {
             TableSchema schema = table.latestSchema();
             List<Type> columnTypes = schema.fields().stream().map(field -> types.toTrinoType(field.type())).toList();
-            return new TarnWriteHandle(table.identifier().database(), table.identifier().table(), schema.id(), columnTypes);
+            return new TarnWriteHandle(table.identifier().database(), table.identifier().table(), schema.id(), columnTypes, Optional.empty());
         }
         catch (IOException e) {
             throw TarnExceptions.translate("Cannot write table " + table.name(), e);
@@ -597,13 +650,17 @@ final class TarnMetadata
     @Override
     public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        commit(session, (TarnWriteHandle) insertHandle, fragments);
+        commit(session, (TarnWriteHandle) insertHandle, entries(fragments));
         return Optional.empty();
     }
 
-    private void commit(ConnectorSession session, TarnWriteHandle handle, Collection<Slice> fragments)
+    private static List<ManifestEntry> entries(Collection<Slice> fragments)
     {
-        List<ManifestEntry> entries = fragments.stream().map(fragment -> DataSplitCodec.decodeEntry(fragment.getBytes())).toList();
+        return fragments.stream().map(fragment -> DataSplitCodec.decodeEntry(fragment.getBytes())).toList();
+    }
+
+    private void commit(ConnectorSession session, TarnWriteHandle handle, List<ManifestEntry> entries)
+    {
         if (entries.isEmpty()) {
             return;
         }

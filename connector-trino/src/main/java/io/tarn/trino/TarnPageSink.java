@@ -36,7 +36,9 @@ final class TarnPageSink
     TarnPageSink(TarnTables tables, TarnWriteHandle handle, BufferAllocator parentAllocator)
     {
         this.handle = handle;
-        PaimonTable table = tables.load(handle.schemaTableName());
+        PaimonTable table = handle.createdSchema()
+                .map(json -> tables.staged(handle.schemaTableName(), TarnTableCreation.parse(handle.schemaTableName(), json)))
+                .orElseGet(() -> tables.load(handle.schemaTableName()));
         this.tableName = table.name();
         this.allocator = parentAllocator.newChildAllocator("tarn-page-sink", 0, Long.MAX_VALUE);
         try {

@@ -1,12 +1,16 @@
 package io.tarn.trino;
 
+import io.tarn.storage.schema.SchemaJson;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.SchemaTableName;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,6 +78,24 @@ final class TarnTableCreation
         }
         return new TableSchema(TableSchema.CURRENT_VERSION, 0, fields, highestFieldId.get(), partitionKeys, primaryKeys, options,
                 metadata.getComment(), System.currentTimeMillis());
+    }
+
+    /**
+     * The schema as it travels in a {@link TarnWriteHandle}: the JSON of its schema file.
+     */
+    static String toJson(TableSchema schema)
+    {
+        return new String(SchemaJson.toJsonBytes(schema), StandardCharsets.UTF_8);
+    }
+
+    static TableSchema parse(SchemaTableName table, String json)
+    {
+        try {
+            return SchemaJson.parse(json.getBytes(StandardCharsets.UTF_8), "first schema of table " + table);
+        }
+        catch (IOException e) {
+            throw TarnExceptions.translate("Cannot create table " + table, e);
+        }
     }
 
     private static void checkColumns(String property, List<String> columns, List<String> names)

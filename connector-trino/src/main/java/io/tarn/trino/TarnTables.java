@@ -6,6 +6,7 @@ import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.trino.spi.connector.SchemaTableName;
 
@@ -87,6 +88,19 @@ final class TarnTables
                 throw io;
             }
             throw new IOException("Cannot load table " + identifier, e.getCause());
+        }
+    }
+
+    /**
+     * The table a CREATE TABLE AS creates, before it exists (see {@link PaimonTable#staged}).
+     */
+    PaimonTable staged(SchemaTableName name, TableSchema initialSchema)
+    {
+        try {
+            return PaimonTable.staged(catalog, identifier(name), initialSchema);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot create table " + name, e);
         }
     }
 

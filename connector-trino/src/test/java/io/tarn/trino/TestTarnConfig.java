@@ -36,18 +36,18 @@ public class TestTarnConfig
     @Test
     public void testExplicitPropertyMappings()
     {
-        Map<String, String> properties = Map.of(
-                "warehouse", "/data/warehouse",
-                "metastore", "filesystem",
-                "tarn.spill-directory", "/data/spill",
-                "tarn.split-target-size", "32MB",
-                "tarn.dynamic-filtering.wait-timeout", "5s",
-                "tarn.file-index.enabled", "false",
-                "tarn.file-index.planning-max-files", "5",
-                "tarn.metadata-cache.size", "10",
-                "tarn.metadata-cache.ttl", "30s",
-                "tarn.manifest-cache.size", "16MB",
-                "tarn.max-concurrent-file-reads", "8");
+        Map<String, String> properties = Map.ofEntries(
+                Map.entry("warehouse", "/data/warehouse"),
+                Map.entry("metastore", "filesystem"),
+                Map.entry("tarn.spill-directory", "/data/spill"),
+                Map.entry("tarn.split-target-size", "32MB"),
+                Map.entry("tarn.dynamic-filtering.wait-timeout", "5s"),
+                Map.entry("tarn.file-index.enabled", "false"),
+                Map.entry("tarn.file-index.planning-max-files", "5"),
+                Map.entry("tarn.metadata-cache.size", "10"),
+                Map.entry("tarn.metadata-cache.ttl", "30s"),
+                Map.entry("tarn.manifest-cache.size", "16MB"),
+                Map.entry("tarn.max-concurrent-file-reads", "8"));
         TarnConfig expected = new TarnConfig()
                 .setWarehouse("/data/warehouse")
                 .setMetastore("filesystem")

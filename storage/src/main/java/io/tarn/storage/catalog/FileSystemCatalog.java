@@ -134,6 +134,14 @@ public class FileSystemCatalog
         return schema;
     }
 
+    /**
+     * Where the table {@code identifier} lives or will live once created.
+     */
+    public String location(Identifier identifier)
+    {
+        return tableLocation(identifier);
+    }
+
     private String databasePath(String database)
     {
         Identifier.validateName("database", database);

@@ -19,13 +19,13 @@ import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.table.TableOptions;
 import io.tarn.storage.write.AppendTableWriter;
+import io.tarn.storage.write.WrittenFiles;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.vector.ArrowTypes;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,30 +138,10 @@ public final class SortCompaction
         }
         catch (CommitConflictException e) {
             // only a conflict proves that no snapshot names the new files; after other failures they may be committed
-            deleteWrittenFiles(table, adds, e);
+            WrittenFiles.deleteAfterFailure(table, adds, e);
             throw e;
         }
         return new SortCompactResult(Optional.of(committed), splitsByPartition.size(), filesRead, adds.size(), rows, spilledRuns);
-    }
-
-    /**
-     * No snapshot references the files of a commit that lost to a conflict: delete them rather than
-     * leave orphans.
-     */
-    private static void deleteWrittenFiles(PaimonTable table, List<ManifestEntry> adds, Exception failure)
-    {
-        for (ManifestEntry add : adds) {
-            List<String> names = new ArrayList<>(add.file().extraFiles());
-            names.add(add.file().fileName());
-            for (String name : names) {
-                try {
-                    table.fileIO().delete(table.dataFilePath(add.partition(), add.bucket(), add.file(), name));
-                }
-                catch (IOException | RuntimeException e) {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
     }
 
     private static RowKeys rowKeys(PaimonTable table, TableSchema schema, TableOptions options, SortCompactRequest request)

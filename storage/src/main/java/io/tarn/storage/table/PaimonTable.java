@@ -56,8 +56,10 @@ public final class PaimonTable
     private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
     private final Map<Long, DataLayout> dataLayouts = new ConcurrentHashMap<>();
     private final ManifestCache manifestCache;
+    // the schema of a table being created, which has no schema file yet (see FileSystemCatalog#stagedTable)
+    private final Optional<TableSchema> stagedSchema;
 
-    private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch, ManifestCache manifestCache)
+    private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch, ManifestCache manifestCache, Optional<TableSchema> stagedSchema)
             throws IOException
     {
         this.identifier = requireNonNull(identifier, "identifier is null");
@@ -65,10 +67,11 @@ public final class PaimonTable
         this.manifestCache = requireNonNull(manifestCache, "manifestCache is null");
         this.location = requireNonNull(location, "location is null");
         this.branch = requireNonNull(branch, "branch is null");
+        this.stagedSchema = requireNonNull(stagedSchema, "stagedSchema is null");
         this.schemaManager = new SchemaManager(fileIO, location, branch);
         this.snapshotManager = new SnapshotManager(fileIO, location, branch);
         this.tagManager = new TagManager(fileIO, location, branch);
-        this.latestSchema = schemaManager.latest()
+        this.latestSchema = stagedSchema.isPresent() ? stagedSchema.get() : schemaManager.latest()
                 .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location + (branch.equals(MAIN_BRANCH) ? "" : " on branch " + branch)));
         schemas.put(latestSchema.id(), latestSchema);
     }
@@ -82,7 +85,22 @@ public final class PaimonTable
     public static PaimonTable load(FileSystemCatalog catalog, Identifier identifier, String branch)
             throws IOException
     {
-        return new PaimonTable(identifier, catalog.fileIO(), catalog.tablePath(identifier), branch, catalog.manifestCache());
+        return new PaimonTable(identifier, catalog.fileIO(), catalog.tablePath(identifier), branch, catalog.manifestCache(), Optional.empty());
+    }
+
+    /**
+     * The table {@link FileSystemCatalog#createTable} will create with {@code initialSchema}, for
+     * writing the data files of its first snapshot before it exists. Readers and listings do not
+     * see it: it has no schema file until {@code createTable} publishes one, so a writer killed
+     * before then leaves only unreferenced files in a directory that is not a table. Nothing
+     * checks here that the table does not exist yet; {@code createTable} does.
+     */
+    public static PaimonTable staged(FileSystemCatalog catalog, Identifier identifier, TableSchema initialSchema)
+            throws IOException
+    {
+        String location = catalog.location(identifier);
+        TableSchema schema = initialSchema.withId(0);
+        return new PaimonTable(identifier, catalog.fileIO(), location, MAIN_BRANCH, catalog.manifestCache(), Optional.of(schema));
     }
 
     public Identifier identifier()
@@ -125,6 +143,9 @@ public final class PaimonTable
     public TableSchema latestSchema()
             throws IOException
     {
+        if (stagedSchema.isPresent()) {
+            return stagedSchema.get();
+        }
         TableSchema schema = schemaManager.latest()
                 .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location));
         schemas.putIfAbsent(schema.id(), schema);
