@@ -103,7 +103,9 @@ public class TestDumpFloatingPointFilters
         checkDump("d <> 0", (d, r) -> d != null && d != 0);
         checkDump("d NOT IN (0, 1)", (d, r) -> d != null && d != 0 && d != 1);
         checkDump("r > 0", (d, r) -> r != null && r > 0);
-        checkDump("NOT (d < 1)", (d, r) -> d != null && !(d < 1));
+        checkDump("d NOT BETWEEN -0.0 AND 0", (d, r) -> d != null && !(d >= -0.0 && d <= 0));
+        checkDump("d NOT BETWEEN 1 AND 3", (d, r) -> d != null && !(d >= 1 && d <= 3));
+        checkDump("r NOT BETWEEN -1 AND 1", (d, r) -> r != null && !(r >= -1 && r <= 1));
         checkDump("d BETWEEN -0.0 AND 0", (d, r) -> d != null && d >= -0.0 && d <= 0);
     }
 
