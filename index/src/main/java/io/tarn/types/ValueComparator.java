@@ -6,6 +6,10 @@ import java.util.Arrays;
 /**
  * Orders internal values of orderable atomic types the way Paimon does: numbers numerically,
  * strings by unsigned UTF-8 bytes (equivalently, by code points), binary unsigned lexicographically.
+ * FLOAT and DOUBLE take their total order ({@link Double#compare}: -0.0 below 0.0, NaN above
+ * everything and equal to itself), which is right for sorting and for collecting statistics but
+ * not for the truth of a SQL comparison: predicates compare them by IEEE 754 rules instead
+ * ({@code io.tarn.index.predicate.SqlComparison}).
  */
 public final class ValueComparator
 {

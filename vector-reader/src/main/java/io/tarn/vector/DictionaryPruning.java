@@ -7,7 +7,7 @@ import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicates;
-import io.tarn.types.ValueComparator;
+import io.tarn.index.predicate.SqlComparison;
 
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +16,9 @@ import java.util.function.Function;
 /**
  * Decides from the complete dictionaries of row-group columns whether a filter can match: an
  * {@code =} or {@code IN} leaf cannot when none of its literals is in the dictionary (a NULL never
- * equals anything). Every other leaf, and every column without a complete dictionary, might match.
+ * equals anything). Values equal as SQL decides ({@link SqlComparison}): a FLOAT / DOUBLE zero
+ * literal finds either zero in the dictionary, and NaN finds nothing. Every other leaf, and every
+ * column without a complete dictionary, might match.
  */
 final class DictionaryPruning
 {
@@ -66,7 +68,7 @@ final class DictionaryPruning
             }
             for (Object value : dictionary.get()) {
                 try {
-                    if (ValueComparator.compare(field.type(), value, literal) == 0) {
+                    if (SqlComparison.equal(field.type(), value, literal)) {
                         return true;
                     }
                 }

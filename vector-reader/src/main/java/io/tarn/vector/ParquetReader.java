@@ -940,8 +940,8 @@ public final class ParquetReader
                     nullCount = pageRows;
                 }
                 else {
-                    min = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMin_values().get(page)), false);
-                    max = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMax_values().get(page)), true);
+                    min = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMin_values().get(page)));
+                    max = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMax_values().get(page)));
                 }
                 ColumnStats stats = new ColumnStats(min, max, nullCount, pageRows);
                 StatsProvider provider = new StatsProvider()
@@ -1002,7 +1002,7 @@ public final class ParquetReader
         }
         SchemaNode node = found.get();
         TypeRoot root = field.type().root();
-        if (root == TypeRoot.FLOAT || root == TypeRoot.DOUBLE || root == TypeRoot.BOOLEAN || !StatisticsValues.compatible(node.element(), field.type())) {
+        if (root == TypeRoot.BOOLEAN || !StatisticsValues.compatible(node.element(), field.type())) {
             return Optional.empty();
         }
         ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
@@ -1059,11 +1059,11 @@ public final class ParquetReader
         for (int i = 0; i < count; i++) {
             byte[] encoded;
             switch (type) {
-                case INT32 -> {
+                case INT32, FLOAT -> {
                     ByteBuffer.wrap(scratch4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, values.ints[i]);
                     encoded = scratch4;
                 }
-                case INT64 -> {
+                case INT64, DOUBLE -> {
                     ByteBuffer.wrap(scratch8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, values.longs[i]);
                     encoded = scratch8;
                 }
@@ -1072,7 +1072,7 @@ public final class ParquetReader
                     return Optional.empty();
                 }
             }
-            Object value = StatisticsValues.decode(node.element(), field.type(), encoded, false);
+            Object value = StatisticsValues.decode(node.element(), field.type(), encoded);
             if (value == null) {
                 return Optional.empty();
             }
@@ -1168,8 +1168,8 @@ public final class ParquetReader
             Object max = null;
             // min_value / max_value follow the column order; the deprecated min / max do not, so they are ignored
             if (footer.metadata().isSetColumn_orders()) {
-                min = statistics.isSetMin_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMin_value(), false) : null;
-                max = statistics.isSetMax_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMax_value(), true) : null;
+                min = statistics.isSetMin_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMin_value()) : null;
+                max = statistics.isSetMax_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMax_value()) : null;
             }
             return Optional.of(new ColumnStats(min, max, nullCount, rows));
         }

@@ -20,8 +20,10 @@ import java.nio.charset.StandardCharsets;
  * internal values, only where the file column's order is the order of the Paimon type: signed
  * integers, dates, times, millisecond and microsecond timestamps, decimals, strings and binary
  * (both unsigned byte order), booleans. Anything else, and any value that does not decode
- * cleanly, yields null (unknown). FLOAT and DOUBLE maxima are dropped because writers leave NaN
- * out of the statistics while Paimon orders NaN above every number.
+ * cleanly, yields null (unknown). FLOAT and DOUBLE bounds are kept, though writers leave NaN out
+ * of them: predicates compare floating-point values under SQL rules, where NaN matches no leaf
+ * that bounds could prune, and the statistics evaluator never prunes the leaves that NaN makes
+ * TRUE, and drops bounds that are NaN (see {@link io.tarn.index.predicate.StatsEvaluator}).
  */
 final class StatisticsValues
 {
@@ -69,9 +71,11 @@ final class StatisticsValues
     }
 
     /**
-     * The value of {@code bytes} as {@code type}, or null when it cannot be trusted.
+     * The value of {@code bytes} as {@code type} (a min or max bound, or a dictionary entry), or
+     * null when it does not decode cleanly. A FLOAT / DOUBLE NaN is returned as such: the
+     * statistics evaluator then distrusts both bounds, and no dictionary entry NaN equals a literal.
      */
-    static Object decode(SchemaElement element, DataType type, byte[] bytes, boolean isMax)
+    static Object decode(SchemaElement element, DataType type, byte[] bytes)
     {
         if (bytes == null) {
             return null;
@@ -95,18 +99,10 @@ final class StatisticsValues
                 return bytes.length == 8 ? ByteArrays.longLE(bytes, 0) : null;
             }
             case FLOAT -> {
-                if (isMax || bytes.length != 4) {
-                    return null;
-                }
-                float value = Float.intBitsToFloat(ByteArrays.intLE(bytes, 0));
-                return Float.isNaN(value) ? null : value;
+                return bytes.length == 4 ? Float.intBitsToFloat(ByteArrays.intLE(bytes, 0)) : null;
             }
             case DOUBLE -> {
-                if (isMax || bytes.length != 8) {
-                    return null;
-                }
-                double value = Double.longBitsToDouble(ByteArrays.longLE(bytes, 0));
-                return Double.isNaN(value) ? null : value;
+                return bytes.length == 8 ? Double.longBitsToDouble(ByteArrays.longLE(bytes, 0)) : null;
             }
             case DECIMAL -> {
                 BigInteger unscaled;

@@ -140,10 +140,9 @@ public final class WhereParser
                 throw error("Expected AND between the bounds of BETWEEN but found " + describe(and), and);
             }
             Object high = literal(field);
-            if (not) {
-                return Predicates.or(Predicates.lessThan(ref, low), Predicates.greaterThan(ref, high));
-            }
-            return Predicates.and(Predicates.greaterOrEqual(ref, low), Predicates.lessOrEqual(ref, high));
+            Predicate between = Predicates.and(Predicates.greaterOrEqual(ref, low), Predicates.lessOrEqual(ref, high));
+            // x < low OR x > high except on FLOAT / DOUBLE, where NaN is in neither, yet NOT BETWEEN is TRUE for it
+            return not ? Predicates.negate(between) : between;
         }
         if (isKeyword(token, "in")) {
             expect(Kind.OPEN, "(", "after IN");

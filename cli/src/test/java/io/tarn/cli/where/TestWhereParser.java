@@ -115,6 +115,8 @@ public class TestWhereParser
     {
         assertParses("id between 1 and 10", Predicates.and(Predicates.greaterOrEqual(ref(ID), 1L), Predicates.lessOrEqual(ref(ID), 10L)));
         assertParses("id NOT BETWEEN 1 AND 10", Predicates.or(Predicates.lessThan(ref(ID), 1L), Predicates.greaterThan(ref(ID), 10L)));
+        // NaN is neither below 1 nor above 10, yet NaN NOT BETWEEN 1 AND 10 is TRUE
+        assertParses("d NOT BETWEEN 1 AND 10", Predicates.or(Predicates.not(Predicates.greaterOrEqual(ref(D), 1.0)), Predicates.not(Predicates.lessOrEqual(ref(D), 10.0))));
         assertParses("name in ('a', 'b')", Predicates.in(ref(NAME), List.of("a", "b")));
         assertParses("id IN (1,2,3)", Predicates.in(ref(ID), List.of(1L, 2L, 3L)));
         assertParses("day in (2020-01-01)", Predicates.in(ref(DAY), List.of(18262)));

@@ -11,6 +11,7 @@ import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicates;
+import io.tarn.index.predicate.SqlComparison;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataType;
 import io.tarn.types.Timestamp;
@@ -18,6 +19,7 @@ import io.tarn.types.TypeRoot;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,11 +32,13 @@ import static java.util.Objects.requireNonNull;
  * and {@code IN} with keep or skip; bitmap indexes answer {@code =}, {@code <>}, {@code IN},
  * {@code NOT IN}, {@code IS NULL} and {@code IS NOT NULL} with the rows that can match (SQL
  * semantics: {@code <>} and {@code NOT IN} never match a null); AND intersects, OR unites, and
- * everything else keeps every row. Several indexes on one column are all applied. Literals of
- * floating types that are zero or NaN keep every row, since engines differ on whether
- * {@code -0.0 = 0.0} and {@code NaN = NaN}; so do {@code <>} and {@code NOT IN} on timestamps of
+ * everything else keeps every row. Several indexes on one column are all applied. FLOAT /
+ * DOUBLE literals compare as SQL does ({@link io.tarn.index.predicate.SqlComparison}): the indexes
+ * key values by their bits, so a zero literal is looked up as both 0.0 and -0.0, and a NaN literal,
+ * which equals no value, is not looked up at all ({@code <>} and {@code NOT IN} then keep every
+ * non-null row, NaN rows included). {@code <>} and {@code NOT IN} on timestamps of
  * precision above 6, or with a literal finer than the index keys (millis up to precision 3, else
- * micros). Index types other than Bloom filter and bitmap (BSI, range bitmap) are not read, and are counted in {@link Evaluation#indexesIgnored()}.
+ * micros), keep every row. Index types other than Bloom filter and bitmap (BSI, range bitmap) are not read, and are counted in {@link Evaluation#indexesIgnored()}.
  * An empty index (its writer saw no row) skips {@code =}, {@code IN} and {@code IS NOT NULL},
  * as Paimon's does.
  */
@@ -171,9 +175,6 @@ public final class FileIndexEvaluator
                     || (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL);
             return skips ? FileIndexResult.SKIP : FileIndexResult.REMAIN;
         }
-        if (hasUnstableLiteral(predicate)) {
-            return FileIndexResult.REMAIN;
-        }
         if (index.type().equals(BloomFilterIndex.TYPE)) {
             return bloom(predicate, index, type);
         }
@@ -211,6 +212,12 @@ public final class FileIndexEvaluator
         else {
             return FileIndexResult.REMAIN;
         }
+        values = lookedUp(values);
+        if (values.isEmpty()) {
+            // only NaN literals, which no value equals
+            indexesUsed++;
+            return FileIndexResult.SKIP;
+        }
         BloomFilterIndex bloom = (BloomFilterIndex) readers.get(index);
         if (bloom == null) {
             // a probe reads one byte per hash function: cheaper than the whole bit set while the
@@ -238,8 +245,8 @@ public final class FileIndexEvaluator
     {
         if (predicate instanceof Comparison comparison) {
             return switch (comparison.op()) {
-                case EQUAL -> used(FileIndexResult.rows(bitmap.rows(comparison.literal()), exact));
-                case NOT_EQUAL -> used(FileIndexResult.rows(nonNullRowsWithout(bitmap, bitmap.rows(comparison.literal())), exact));
+                case EQUAL -> used(FileIndexResult.rows(union(bitmap, List.of(comparison.literal())), exact));
+                case NOT_EQUAL -> used(FileIndexResult.rows(nonNullRowsWithout(bitmap, union(bitmap, List.of(comparison.literal()))), exact));
                 default -> FileIndexResult.REMAIN;
             };
         }
@@ -259,14 +266,14 @@ public final class FileIndexEvaluator
     }
 
     /**
-     * Whether two values of the type are equal exactly when their bitmap keys are. Not for
-     * floating point (-0.0 and NaN), decimals (a literal of another scale) and timestamps
-     * (keys drop digits): there a bitmap result is only a superset.
+     * Whether the rows of the keys {@link #lookedUp} gives for a literal are exactly the rows whose
+     * values equal it. Not for decimals (a literal of another scale) and timestamps (keys drop
+     * digits): there a bitmap result is only a superset.
      */
     private static boolean valueEqualityIsKeyEquality(DataType type)
     {
         return switch (type.root()) {
-            case BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, DATE, CHAR, VARCHAR, BINARY, VARBINARY -> true;
+            case BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, DATE, CHAR, VARCHAR, BINARY, VARBINARY, FLOAT, DOUBLE -> true;
             default -> false;
         };
     }
@@ -281,7 +288,7 @@ public final class FileIndexEvaluator
             throws CorruptIndexException
     {
         RoaringBitmap rows = new RoaringBitmap();
-        for (Object value : values) {
+        for (Object value : lookedUp(values)) {
             rows.or(bitmap.rows(value));
         }
         return rows;
@@ -339,23 +346,23 @@ public final class FileIndexEvaluator
         return null;
     }
 
-    private static boolean hasUnstableLiteral(Predicate predicate)
+    /**
+     * The values whose index entries hold the rows equal to {@code literals} under SQL: a
+     * floating-point zero stands for both zeros, which the indexes keep apart by their bits, and
+     * NaN for nothing.
+     */
+    private static List<Object> lookedUp(List<Object> literals)
     {
-        if (predicate instanceof Comparison comparison) {
-            return unstable(comparison.literal());
+        List<Object> values = new ArrayList<>(literals.size());
+        for (Object literal : literals) {
+            if (SqlComparison.isNaN(literal)) {
+                continue;
+            }
+            values.add(literal);
+            if (SqlComparison.isZero(literal)) {
+                values.add(SqlComparison.otherZero(literal));
+            }
         }
-        In in = predicate instanceof Not not && not.predicate() instanceof In inner ? inner : predicate instanceof In direct ? direct : null;
-        return in != null && in.literals().stream().anyMatch(FileIndexEvaluator::unstable);
-    }
-
-    private static boolean unstable(Object literal)
-    {
-        if (literal instanceof Float value) {
-            return value == 0 || value.isNaN();
-        }
-        if (literal instanceof Double value) {
-            return value == 0 || value.isNaN();
-        }
-        return false;
+        return values;
     }
 }

@@ -4,8 +4,9 @@ package io.tarn.index.predicate;
  * Statistics of one column over a set of rows (a file, a bucket, a partition, a row group).
  * <p>
  * {@code min} and {@code max} are bounds over the non-null values in the order of
- * {@link io.tarn.types.ValueComparator} (FLOAT / DOUBLE NaN counts as the greatest value): every
- * value v satisfies {@code min <= v <= max}. They need not be values that occur, so a truncated
+ * {@link io.tarn.types.ValueComparator}: every value v satisfies {@code min <= v <= max}. For
+ * FLOAT / DOUBLE they need only bound the values other than NaN (Parquet writers leave NaN out,
+ * Paimon's make it the max), and a zero bound may have either sign. They need not be values that occur, so a truncated
  * string prefix is a valid {@code min} and a truncated string with its last character incremented
  * a valid {@code max}. Either may be null when unknown (also when all values are null).
  * {@code nullCount} may be null when unknown. {@code rowCount} counts all rows, null or not.

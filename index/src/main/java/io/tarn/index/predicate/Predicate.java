@@ -16,12 +16,12 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * Semantics are SQL's three-valued logic: a leaf over a NULL value is unknown (except IS [NOT]
  * NULL), AND/OR/NOT follow Kleene logic, and a row passes a filter only when the predicate is TRUE.
- * Values are ordered by {@link io.tarn.types.ValueComparator}: strings by code point, and FLOAT /
- * DOUBLE by their total order (-0.0 below 0.0, NaN above everything and equal to itself), as
- * Apache Paimon evaluates them. Under IEEE rules (SQL engines such as Trino) {@code NaN >= v} is
- * false and so is {@code NaN < v}, hence {@code NOT (x >= v)} is not {@code x < v}: a caller with
- * those rules should translate NOT over a FLOAT / DOUBLE comparison itself, or keep it as a
- * residual filter in its engine.
+ * Values compare as {@link SqlComparison} says: ordered by {@link io.tarn.types.ValueComparator}
+ * (strings by code point), except FLOAT / DOUBLE, which follow SQL and IEEE 754 as Trino does:
+ * {@code -0.0 = 0.0}, and NaN equals nothing, not even NaN, and is neither below nor above any
+ * value, so {@code x = NaN}, {@code x < NaN} and {@code NaN >= v} are FALSE while
+ * {@code NaN <> v} and {@code NaN NOT IN (...)} are TRUE. Hence {@code NOT (x >= v)} is not
+ * {@code x < v} on those types, and {@link Predicates#pushNotDown} keeps such a NOT.
  * <p>
  * Build predicates with {@link Predicates}, which also simplifies; the records can be built
  * directly when an exact shape is wanted.
@@ -97,7 +97,8 @@ public sealed interface Predicate
 
             /**
              * The operator of {@code NOT (x op v)}; exact under three-valued logic because both
-             * sides are unknown exactly when x is NULL.
+             * sides are unknown exactly when x is NULL, except for the range operators on FLOAT /
+             * DOUBLE, where NaN makes {@code x op v} and {@code x (negated op) v} both FALSE.
              */
             public Operator negate()
             {

@@ -22,8 +22,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Builds predicates. {@link #and} and {@link #or} flatten nested conjunctions / disjunctions and
  * fold {@link AlwaysTrue} / {@link AlwaysFalse}; {@link #pushNotDown} rewrites a predicate so
- * that NOT only remains directly above IN and starts_with leaves, which is the form the
- * statistics evaluator works on. All rewrites are exact under SQL three-valued logic.
+ * that NOT only remains directly above IN, starts_with and floating-point range comparisons,
+ * which is the form the statistics evaluator works on. All rewrites are exact under SQL three-valued logic.
  */
 public final class Predicates
 {
@@ -204,6 +204,9 @@ public final class Predicates
     {
         requireNonNull(predicate, "predicate is null");
         if (predicate instanceof Comparison comparison) {
+            if (!negatesExactly(comparison)) {
+                return new Not(predicate);
+            }
             return new Comparison(comparison.field(), comparison.op().negate(), comparison.literal());
         }
         if (predicate instanceof IsNull isNull) {
@@ -235,10 +238,25 @@ public final class Predicates
     }
 
     /**
+     * Whether {@code NOT comparison} is the comparison with the negated operator. Not for
+     * {@code <}, {@code <=}, {@code >}, {@code >=} on FLOAT / DOUBLE: NaN makes both
+     * {@code x < v} and {@code x >= v} FALSE, so {@code NOT (x < v)} is TRUE for NaN.
+     * {@code NOT (x = v)} is {@code x <> v} for every type.
+     */
+    private static boolean negatesExactly(Comparison comparison)
+    {
+        return !SqlComparison.isFloatingPoint(comparison.field().type())
+                || comparison.op() == Operator.EQUAL
+                || comparison.op() == Operator.NOT_EQUAL;
+    }
+
+    /**
      * An equivalent predicate (under SQL three-valued logic, row by row) in which NOT appears
-     * only directly above {@link In} and {@link StartsWith}: {@code NOT (x < v)} becomes
-     * {@code x >= v}, {@code NOT (x = v)} becomes {@code x <> v}, {@code NOT x IS NULL} becomes
-     * {@code x IS NOT NULL}, NOT over AND / OR follows De Morgan, and double negation cancels.
+     * only directly above {@link In}, {@link StartsWith} and FLOAT / DOUBLE range comparisons
+     * ({@code <}, {@code <=}, {@code >}, {@code >=}, which NaN makes FALSE in both directions):
+     * {@code NOT (x < v)} becomes {@code x >= v} for other types, {@code NOT (x = v)} becomes
+     * {@code x <> v}, {@code NOT x IS NULL} becomes {@code x IS NOT NULL}, NOT over AND / OR
+     * follows De Morgan, and double negation cancels.
      */
     public static Predicate pushNotDown(Predicate predicate)
     {

@@ -10,7 +10,6 @@ import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicate.StartsWith;
-import io.tarn.types.ValueComparator;
 
 import java.util.function.Function;
 
@@ -18,7 +17,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Evaluates a predicate on one row (a partition value, or a decoded row for a residual filter)
- * with SQL three-valued logic. Values are in the internal representation of their column type.
+ * with SQL three-valued logic. Values are in the internal representation of their column type and
+ * compare as {@link SqlComparison} says (FLOAT / DOUBLE: -0.0 = 0.0, NaN equals and orders with
+ * nothing).
  */
 public final class RowEvaluator
 {
@@ -49,15 +50,7 @@ public final class RowEvaluator
             if (value == null) {
                 return null;
             }
-            int order = ValueComparator.compare(comparison.field().type(), value, comparison.literal());
-            return switch (comparison.op()) {
-                case EQUAL -> order == 0;
-                case NOT_EQUAL -> order != 0;
-                case LESS_THAN -> order < 0;
-                case LESS_THAN_OR_EQUAL -> order <= 0;
-                case GREATER_THAN -> order > 0;
-                case GREATER_THAN_OR_EQUAL -> order >= 0;
-            };
+            return SqlComparison.test(comparison.op(), comparison.field().type(), value, comparison.literal());
         }
         if (predicate instanceof In in) {
             Object value = valueOf.apply(in.field());
@@ -66,7 +59,7 @@ public final class RowEvaluator
             }
             // literals are never null, so a miss is FALSE rather than unknown
             for (Object literal : in.literals()) {
-                if (ValueComparator.compare(in.field().type(), value, literal) == 0) {
+                if (SqlComparison.equal(in.field().type(), value, literal)) {
                     return true;
                 }
             }

@@ -28,9 +28,16 @@ import static java.util.Objects.requireNonNull;
  * The predicate is first brought into the form of {@link Predicates#pushNotDown}; then AND skips
  * when any child skips and OR when every child skips. A leaf other than IS [NOT] NULL is never
  * TRUE on a NULL value, so it skips when all rows are null. Bounds are only trusted as bounds:
- * min / max may be truncated strings, and nothing assumes they occur. For FLOAT / DOUBLE, a NaN
- * literal or bound disables pruning of that leaf, and a zero bound is widened to [-0.0, 0.0] so
- * the answer is also safe for engines where -0.0 = 0.0.
+ * min / max may be truncated strings, and nothing assumes they occur.
+ * <p>
+ * FLOAT / DOUBLE compare as {@link SqlComparison} says (-0.0 = 0.0, NaN unordered). Writers
+ * disagree on NaN: Paimon orders it above every number, so a NaN max; Parquet writers leave it
+ * out of min / max, so NaN values may lie outside the bounds. Both are safe here because the bounds
+ * are only taken to bound the values other than NaN, a bound that is NaN is dropped with its
+ * partner, and the leaves that NaN makes TRUE ({@code <>}, NOT IN, NOT over a range comparison)
+ * are never pruned on those types unless the unit holds no non-null value. A literal NaN makes
+ * {@code =}, IN and range comparisons FALSE on every row. Writers also disagree on the sign of a
+ * zero bound, which equality under SQL makes irrelevant.
  */
 public final class StatsEvaluator
 {
@@ -165,12 +172,16 @@ public final class StatsEvaluator
             return mightMatch(startsWith, stats);
         }
         if (predicate instanceof Not not) {
-            // pushNotDown leaves NOT only above IN and starts_with
+            // pushNotDown leaves NOT only above IN, starts_with and floating-point range comparisons
             if (not.predicate() instanceof In in) {
                 return mightMatchNotIn(in, stats);
             }
             if (not.predicate() instanceof StartsWith startsWith) {
                 return mightMatchNotStartsWith(startsWith, stats);
+            }
+            if (not.predicate() instanceof Comparison comparison) {
+                // TRUE for NaN, which the bounds do not cover
+                return mightHoldNonNull(comparison.field(), stats);
             }
             return true;
         }
@@ -188,10 +199,15 @@ public final class StatsEvaluator
             return false;
         }
         Object literal = comparison.literal();
-        if (Literals.isNaN(literal)) {
+        DataType type = comparison.field().type();
+        if (SqlComparison.isFloatingPoint(type) && comparison.op() == Comparison.Operator.NOT_EQUAL) {
+            // NaN <> v is TRUE, and NaN may lie outside the bounds
             return true;
         }
-        DataType type = comparison.field().type();
+        if (Literals.isNaN(literal)) {
+            // nothing is equal to, below or above NaN
+            return false;
+        }
         Object min = bounds.min();
         Object max = bounds.max();
         return switch (comparison.op()) {
@@ -218,7 +234,8 @@ public final class StatsEvaluator
         DataType type = in.field().type();
         for (Object literal : in.literals()) {
             if (Literals.isNaN(literal)) {
-                return true;
+                // equal to no value
+                continue;
             }
             if ((bounds.min() == null || compare(type, literal, bounds.min()) >= 0) && (bounds.max() == null || compare(type, literal, bounds.max()) <= 0)) {
                 return true;
@@ -238,6 +255,10 @@ public final class StatsEvaluator
             return false;
         }
         DataType type = in.field().type();
+        if (SqlComparison.isFloatingPoint(type)) {
+            // NaN NOT IN (...) is TRUE, and NaN may lie outside the bounds
+            return true;
+        }
         Object min = bounds.min();
         Object max = bounds.max();
         if (min == null || max == null || compare(type, min, max) != 0) {
@@ -245,7 +266,7 @@ public final class StatsEvaluator
         }
         // all non-null values equal min; NOT IN is FALSE for them if min is in the list
         for (Object literal : in.literals()) {
-            if (!Literals.isNaN(literal) && compare(type, min, literal) == 0) {
+            if (compare(type, min, literal) == 0) {
                 return false;
             }
         }
@@ -288,9 +309,16 @@ public final class StatsEvaluator
         return min == null || max == null || !StartsWith.startsWith(min, startsWith.prefix()) || !StartsWith.startsWith(max, startsWith.prefix());
     }
 
+    private static boolean mightHoldNonNull(FieldRef field, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(field, stats);
+        return found.isEmpty() || !found.get().noNonNullValue();
+    }
+
     /**
      * The usable statistics of a column, or empty when nothing is known. A bound of the wrong
-     * class, a NaN bound, or bounds in the wrong order are dropped rather than trusted.
+     * class or bounds in the wrong order are dropped rather than trusted; so are both bounds of a
+     * floating-point column when either is NaN, since the writer's order is then unknown.
      */
     private static Optional<Bounds> bounds(FieldRef field, StatsProvider stats)
     {
@@ -302,6 +330,10 @@ public final class StatsEvaluator
         DataType type = field.type();
         Object min = usableBound(type, column.min());
         Object max = usableBound(type, column.max());
+        if (Literals.isNaN(column.min()) || Literals.isNaN(column.max())) {
+            min = null;
+            max = null;
+        }
         if (min != null && max != null && compare(type, min, max) > 0) {
             min = null;
             max = null;
@@ -321,7 +353,7 @@ public final class StatsEvaluator
 
     /**
      * Writers disagree on whether a column of -0.0 and 0.0 has min -0.0 or 0.0; widening makes
-     * the bound valid for both orders.
+     * the bound valid for both orders (and so for the total order of sorting, too).
      */
     private static Object widenZero(Object bound, boolean lower)
     {
@@ -339,8 +371,17 @@ public final class StatsEvaluator
         return column.nullCount() != null && column.nullCount() == column.rowCount();
     }
 
+    /**
+     * The order of two values that are not NaN: numeric for FLOAT / DOUBLE (-0.0 equals 0.0),
+     * else {@link ValueComparator}'s.
+     */
     private static int compare(DataType type, Object left, Object right)
     {
+        if (SqlComparison.isFloatingPoint(type)) {
+            double leftValue = ((Number) left).doubleValue();
+            double rightValue = ((Number) right).doubleValue();
+            return leftValue < rightValue ? -1 : leftValue > rightValue ? 1 : 0;
+        }
         return ValueComparator.compare(type, left, right);
     }
 

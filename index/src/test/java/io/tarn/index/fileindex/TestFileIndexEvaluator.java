@@ -3,12 +3,15 @@ package io.tarn.index.fileindex;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.types.DataField;
+import io.tarn.types.DataType;
 import io.tarn.types.DataTypes;
 import io.tarn.types.Timestamp;
 import org.roaringbitmap.RoaringBitmap;
+import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,14 +119,14 @@ public class TestFileIndexEvaluator
         assertThat(evaluate(and(equal(UNINDEXED, 1), equal(C, "c"))).exact()).isFalse();
         // no row matches: exact by definition
         assertThat(evaluate(and(equal(C, "a"), equal(K, 500))).exact()).isTrue();
-        // doubles: -0.0 and 0.0 share no key, so a bitmap answer is only a superset
+        // doubles: a zero literal looks up both zeros and NaN nothing, so the bitmap answer is exact
         BitmapIndex.Writer doubles = new BitmapIndex.Writer(DataTypes.doubleType(), 1, 16384);
         doubles.add(1.5);
         doubles.add(2.5);
         FileIndexFile doubleFile = FileIndexFile.parse(FileIndexFile.serialize(Map.of("d", Map.of("bitmap", doubles.serialize()))));
         FileIndexResult doubleResult = FileIndexEvaluator.evaluate(doubleFile, equal(D, 1.5), this::column, 2).result();
         assertThat(doubleResult).isInstanceOf(FileIndexResult.Rows.class);
-        assertThat(doubleResult.exact()).isFalse();
+        assertThat(doubleResult.exact()).isTrue();
         assertThat(FileIndexResult.REMAIN.exact()).isFalse();
     }
 
@@ -171,14 +174,106 @@ public class TestFileIndexEvaluator
     }
 
     @Test
-    public void testSignedZeroAndNaNKeepEveryRow()
+    public void testSignedZeroAndNaNOnTheHandWrittenFile()
             throws IOException
     {
-        // engines differ on whether -0.0 = 0.0; the index, which tells them apart, does not answer
-        assertThat(evaluate(equal(D, 0.0))).isEqualTo(FileIndexResult.REMAIN);
-        assertThat(evaluate(equal(D, -0.0))).isEqualTo(FileIndexResult.REMAIN);
-        assertThat(evaluate(notEqual(D, Double.NaN))).isEqualTo(FileIndexResult.REMAIN);
+        // d holds 0.0, -0.0, 0.0, -0.0, ...: under SQL every row equals either zero
+        assertThat(rows(equal(D, 0.0))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(rows(equal(D, -0.0))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(rows(in(D, List.of(-0.0, 7.0)))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(evaluate(notEqual(D, 0.0))).isEqualTo(FileIndexResult.SKIP);
+        assertThat(evaluate(notIn(D, List.of(-0.0)))).isEqualTo(FileIndexResult.SKIP);
+        // NaN <> v holds for every non-NaN value, NaN = v for none
+        assertThat(rows(notEqual(D, Double.NaN))).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
+        assertThat(evaluate(equal(D, Double.NaN))).isEqualTo(FileIndexResult.SKIP);
         assertThat(evaluate(equal(D, 1.5))).isEqualTo(FileIndexResult.SKIP);
+    }
+
+    @DataProvider
+    public Object[][] floatingPointIndexes()
+    {
+        return new Object[][] {{DataTypes.doubleType(), BitmapIndex.VERSION_1}, {DataTypes.doubleType(), BitmapIndex.VERSION_2},
+                {DataTypes.floatType(), BitmapIndex.VERSION_1}, {DataTypes.floatType(), BitmapIndex.VERSION_2}};
+    }
+
+    /**
+     * Bitmap and Bloom filter indexes over every special floating-point value answer as SQL
+     * compares (Java's operators on primitives: -0.0 == 0.0, NaN equal to nothing).
+     */
+    @Test(dataProvider = "floatingPointIndexes")
+    public void testFloatingPointLiteralsFollowSql(DataType type, int version)
+            throws IOException
+    {
+        boolean isFloat = type.equals(DataTypes.floatType());
+        List<Double> values = Arrays.asList(-0.0, 0.0, Double.NaN, null, 1.5, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY,
+                isFloat ? (double) Float.MIN_VALUE : Double.MIN_VALUE, isFloat ? (double) -Float.MIN_VALUE : -Double.MIN_VALUE, -0.0, 2.5);
+        FieldRef field = new FieldRef(7, "v", type);
+        BitmapIndex.Writer bitmap = new BitmapIndex.Writer(type, version, 16);
+        BloomFilterIndex.Writer bloom = new BloomFilterIndex.Writer(type, 100, 0.01);
+        for (Double value : values) {
+            Object internal = value == null ? null : isFloat ? (Object) value.floatValue() : (Object) value;
+            bitmap.add(internal);
+            if (internal != null) {
+                bloom.add(internal);
+            }
+        }
+        FileIndexFile bitmapFile = FileIndexFile.parse(FileIndexFile.serialize(Map.of("v", Map.of("bitmap", bitmap.serialize()))));
+        FileIndexFile bloomFile = FileIndexFile.parse(FileIndexFile.serialize(Map.of("v", Map.of("bloom-filter", bloom.serialize()))));
+        FileIndexEvaluator.ColumnResolver resolver = ref -> ref.equals(field) ? Optional.of(new FileIndexEvaluator.IndexColumn("v", type)) : Optional.empty();
+        List<Double> literals = List.of(0.0, -0.0, Double.NaN, 1.5, Double.POSITIVE_INFINITY, isFloat ? (double) Float.MIN_VALUE : Double.MIN_VALUE, 7.0);
+        for (double literal : literals) {
+            Object internal = isFloat ? (Object) (float) literal : (Object) literal;
+            List<Integer> equalRows = new ArrayList<>();
+            List<Integer> notEqualRows = new ArrayList<>();
+            for (int row = 0; row < values.size(); row++) {
+                if (values.get(row) != null) {
+                    (values.get(row) == literal ? equalRows : notEqualRows).add(row);
+                }
+            }
+            assertRows(FileIndexEvaluator.evaluate(bitmapFile, equal(field, internal), resolver, values.size()).result(), equalRows, literal + " =");
+            assertRows(FileIndexEvaluator.evaluate(bitmapFile, in(field, List.of(internal)), resolver, values.size()).result(), equalRows, literal + " IN");
+            assertRows(FileIndexEvaluator.evaluate(bitmapFile, notEqual(field, internal), resolver, values.size()).result(), notEqualRows, literal + " <>");
+            assertRows(FileIndexEvaluator.evaluate(bitmapFile, notIn(field, List.of(internal)), resolver, values.size()).result(), notEqualRows, literal + " NOT IN");
+            FileIndexResult bloomResult = FileIndexEvaluator.evaluate(bloomFile, equal(field, internal), resolver, values.size()).result();
+            if (!equalRows.isEmpty()) {
+                assertThat(bloomResult).as("Bloom filter for = %s", literal).isEqualTo(FileIndexResult.REMAIN);
+            }
+            if (Double.isNaN(literal)) {
+                assertThat(bloomResult).as("Bloom filter for = NaN").isEqualTo(FileIndexResult.SKIP);
+            }
+        }
+    }
+
+    /**
+     * A Bloom filter over one zero keeps the file for the other zero, which hashes apart.
+     */
+    @Test
+    public void testBloomFilterProbesBothZeros()
+            throws IOException
+    {
+        for (double stored : new double[] {0.0, -0.0}) {
+            for (DataType type : List.of(DataTypes.doubleType(), DataTypes.floatType())) {
+                BloomFilterIndex.Writer bloom = new BloomFilterIndex.Writer(type, 100, 0.001);
+                bloom.add(type.equals(DataTypes.floatType()) ? (Object) (float) stored : (Object) stored);
+                FileIndexFile bloomFile = FileIndexFile.parse(FileIndexFile.serialize(Map.of("v", Map.of("bloom-filter", bloom.serialize()))));
+                FieldRef field = new FieldRef(7, "v", type);
+                FileIndexEvaluator.ColumnResolver resolver = ref -> Optional.of(new FileIndexEvaluator.IndexColumn("v", type));
+                double other = -stored;
+                Object literal = type.equals(DataTypes.floatType()) ? (Object) (float) other : (Object) other;
+                assertThat(FileIndexEvaluator.evaluate(bloomFile, equal(field, literal), resolver, 1).result()).as("%s stored, %s looked up", stored, other).isEqualTo(FileIndexResult.REMAIN);
+                assertThat(FileIndexEvaluator.evaluate(bloomFile, in(field, List.of(literal)), resolver, 1).result()).isEqualTo(FileIndexResult.REMAIN);
+            }
+        }
+    }
+
+    private static void assertRows(FileIndexResult result, List<Integer> expected, String description)
+    {
+        if (expected.isEmpty() && result.skip()) {
+            return;
+        }
+        assertThat(result).as(description).isInstanceOf(FileIndexResult.Rows.class);
+        assertThat(((FileIndexResult.Rows) result).rows().toArray()).as(description).containsExactly(expected.stream().mapToInt(Integer::intValue).toArray());
+        assertThat(result.exact()).as(description).isTrue();
     }
 
     @Test

@@ -164,7 +164,13 @@ public class TestPredicates
     private static void assertNotOnlyAboveLeaves(Predicate predicate, long seed)
     {
         if (predicate instanceof Not not) {
-            assertThat(not.predicate()).as("seed %s", seed).isInstanceOfAny(In.class, StartsWith.class);
+            // NaN makes both x < v and x >= v FALSE, so NOT stays above floating-point range comparisons
+            boolean floatingRange = not.predicate() instanceof Comparison comparison
+                    && (comparison.field().type().equals(DataTypes.doubleType()) || comparison.field().type().equals(DataTypes.floatType()))
+                    && comparison.op() != Operator.EQUAL && comparison.op() != Operator.NOT_EQUAL;
+            if (!floatingRange) {
+                assertThat(not.predicate()).as("seed %s", seed).isInstanceOfAny(In.class, StartsWith.class);
+            }
         }
         else if (predicate instanceof And and) {
             and.children().forEach(child -> assertNotOnlyAboveLeaves(child, seed));

@@ -12,6 +12,7 @@ import static io.tarn.index.predicate.Predicates.alwaysFalse;
 import static io.tarn.index.predicate.Predicates.alwaysTrue;
 import static io.tarn.index.predicate.Predicates.and;
 import static io.tarn.index.predicate.Predicates.equal;
+import static io.tarn.index.predicate.Predicates.greaterOrEqual;
 import static io.tarn.index.predicate.Predicates.greaterThan;
 import static io.tarn.index.predicate.Predicates.in;
 import static io.tarn.index.predicate.Predicates.isNotNull;
@@ -32,6 +33,7 @@ public class TestRowEvaluator
     private static final FieldRef Y = new FieldRef(2, "y", DataTypes.integer());
     private static final FieldRef S = new FieldRef(3, "s", DataTypes.string());
     private static final FieldRef D = new FieldRef(4, "d", DataTypes.doubleType());
+    private static final FieldRef F = new FieldRef(5, "f", DataTypes.floatType());
 
     @Test
     public void testComparisonWithNullIsUnknown()
@@ -120,13 +122,62 @@ public class TestRowEvaluator
     }
 
     @Test
-    public void testDoublesInTotalOrder()
+    public void testFloatingPointFollowsSql()
     {
-        // Paimon compares with Double.compare: NaN equals NaN and exceeds infinity, -0.0 < 0.0
-        assertThat(RowEvaluator.test(equal(D, Double.NaN), row(D, Double.NaN))).isTrue();
-        assertThat(RowEvaluator.test(greaterThan(D, Double.POSITIVE_INFINITY), row(D, Double.NaN))).isTrue();
-        assertThat(RowEvaluator.test(lessThan(D, 0.0), row(D, -0.0))).isTrue();
-        assertThat(RowEvaluator.test(equal(D, 0.0), row(D, -0.0))).isFalse();
+        // Trino: -0.0 = 0.0; NaN equals nothing, orders with nothing, and <> everything
+        assertThat(RowEvaluator.test(equal(D, 0.0), row(D, -0.0))).isTrue();
+        assertThat(RowEvaluator.test(equal(D, -0.0), row(D, 0.0))).isTrue();
+        assertThat(RowEvaluator.test(lessThan(D, 0.0), row(D, -0.0))).isFalse();
+        assertThat(RowEvaluator.test(greaterOrEqual(D, 0.0), row(D, -0.0))).isTrue();
+        assertThat(RowEvaluator.test(lessOrEqual(D, -0.0), row(D, 0.0))).isTrue();
+        assertThat(RowEvaluator.test(notEqual(D, 0.0), row(D, -0.0))).isFalse();
+        assertThat(RowEvaluator.test(in(D, List.of(0.0)), row(D, -0.0))).isTrue();
+        assertThat(RowEvaluator.test(notIn(D, List.of(-0.0)), row(D, 0.0))).isFalse();
+        assertThat(RowEvaluator.test(equal(D, Double.NaN), row(D, Double.NaN))).isFalse();
+        assertThat(RowEvaluator.test(notEqual(D, Double.NaN), row(D, Double.NaN))).isTrue();
+        assertThat(RowEvaluator.test(notEqual(D, 1.0), row(D, Double.NaN))).isTrue();
+        assertThat(RowEvaluator.test(greaterThan(D, Double.POSITIVE_INFINITY), row(D, Double.NaN))).isFalse();
+        assertThat(RowEvaluator.test(lessThan(D, 1.0), row(D, Double.NaN))).isFalse();
+        assertThat(RowEvaluator.test(greaterOrEqual(D, 1.0), row(D, Double.NaN))).isFalse();
+        assertThat(RowEvaluator.test(not(lessThan(D, 1.0)), row(D, Double.NaN))).isTrue();
+        assertThat(RowEvaluator.test(in(D, List.of(Double.NaN, 1.0)), row(D, Double.NaN))).isFalse();
+        assertThat(RowEvaluator.test(notIn(D, List.of(Double.NaN, 1.0)), row(D, Double.NaN))).isTrue();
+        assertThat(RowEvaluator.test(lessThan(D, Double.MIN_VALUE), row(D, -0.0))).isTrue();
+        assertThat(RowEvaluator.test(greaterThan(D, -Double.MIN_VALUE), row(D, 0.0))).isTrue();
+        assertThat(RowEvaluator.test(equal(F, 0.0f), row(F, -0.0f))).isTrue();
+        assertThat(RowEvaluator.test(equal(F, Float.NaN), row(F, Float.NaN))).isFalse();
+        assertThat(RowEvaluator.test(notEqual(F, Float.NaN), row(F, 2.0f))).isTrue();
+        assertThat(RowEvaluator.test(greaterThan(F, 0.0f), row(F, Float.MIN_VALUE))).isTrue();
+    }
+
+    @Test
+    public void testFloatingPointComparisonsOfEverySpecialValue()
+    {
+        double[] doubles = {Double.NaN, Double.NEGATIVE_INFINITY, -Double.MAX_VALUE, -1.0, -Double.MIN_VALUE, -0.0, 0.0, Double.MIN_VALUE, 1.0, Double.MAX_VALUE, Double.POSITIVE_INFINITY};
+        for (double value : doubles) {
+            for (double literal : doubles) {
+                // Java's operators on primitives are IEEE 754's comparisons, which SQL uses
+                assertThat(RowEvaluator.test(equal(D, literal), row(D, value))).as("%s = %s", value, literal).isEqualTo(value == literal);
+                assertThat(RowEvaluator.test(notEqual(D, literal), row(D, value))).as("%s <> %s", value, literal).isEqualTo(value != literal);
+                assertThat(RowEvaluator.test(lessThan(D, literal), row(D, value))).as("%s < %s", value, literal).isEqualTo(value < literal);
+                assertThat(RowEvaluator.test(lessOrEqual(D, literal), row(D, value))).as("%s <= %s", value, literal).isEqualTo(value <= literal);
+                assertThat(RowEvaluator.test(greaterThan(D, literal), row(D, value))).as("%s > %s", value, literal).isEqualTo(value > literal);
+                assertThat(RowEvaluator.test(greaterOrEqual(D, literal), row(D, value))).as("%s >= %s", value, literal).isEqualTo(value >= literal);
+                assertThat(RowEvaluator.test(not(lessThan(D, literal)), row(D, value))).as("NOT %s < %s", value, literal).isEqualTo(!(value < literal));
+                assertThat(RowEvaluator.test(in(D, List.of(literal, 42.0)), row(D, value))).as("%s IN (%s, 42)", value, literal).isEqualTo(value == literal || value == 42.0);
+                assertThat(RowEvaluator.test(notIn(D, List.of(literal)), row(D, value))).as("%s NOT IN (%s)", value, literal).isEqualTo(value != literal);
+            }
+        }
+        float[] floats = {Float.NaN, Float.NEGATIVE_INFINITY, -1.0f, -Float.MIN_VALUE, -0.0f, 0.0f, Float.MIN_VALUE, Float.MAX_VALUE, Float.POSITIVE_INFINITY};
+        for (float value : floats) {
+            for (float literal : floats) {
+                assertThat(RowEvaluator.test(equal(F, literal), row(F, value))).as("%s = %s", value, literal).isEqualTo(value == literal);
+                assertThat(RowEvaluator.test(notEqual(F, literal), row(F, value))).as("%s <> %s", value, literal).isEqualTo(value != literal);
+                assertThat(RowEvaluator.test(lessThan(F, literal), row(F, value))).as("%s < %s", value, literal).isEqualTo(value < literal);
+                assertThat(RowEvaluator.test(greaterOrEqual(F, literal), row(F, value))).as("%s >= %s", value, literal).isEqualTo(value >= literal);
+                assertThat(RowEvaluator.test(in(F, List.of(literal)), row(F, value))).as("%s IN (%s)", value, literal).isEqualTo(value == literal);
+            }
+        }
     }
 
     @Test

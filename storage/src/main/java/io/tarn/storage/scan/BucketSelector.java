@@ -4,6 +4,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.SqlComparison;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.BinaryRowWriter;
 import io.tarn.storage.binary.BucketFunction;
@@ -22,7 +23,7 @@ import java.util.Set;
 /**
  * Chooses the buckets that can hold matching rows of a fixed-bucket table, when the filter pins
  * every bucket-key column to one value or a short list ({@code k = v} or {@code k IN (...)}
- * among the top-level conjuncts). The bucket count is taken per entry, since an overwrite may
+ * among the top-level conjuncts; a FLOAT / DOUBLE zero pins both zeros, equal under SQL). The bucket count is taken per entry, since an overwrite may
  * have rescaled a partition.
  */
 final class BucketSelector
@@ -92,13 +93,29 @@ final class BucketSelector
             if (conjunct instanceof Comparison comparison
                     && comparison.op() == Comparison.Operator.EQUAL
                     && comparison.field().fieldId() == key.id()) {
-                return Optional.of(Set.of(comparison.literal()));
+                return Optional.of(keyValues(List.of(comparison.literal())));
             }
             if (conjunct instanceof In in && in.field().fieldId() == key.id()) {
-                return Optional.of(new LinkedHashSet<>(in.literals()));
+                return Optional.of(keyValues(in.literals()));
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The key values whose buckets hold the rows equal to {@code literals}: a floating-point zero
+     * equals both zeros, which hash apart by their bits.
+     */
+    private static Set<Object> keyValues(List<Object> literals)
+    {
+        Set<Object> values = new LinkedHashSet<>();
+        for (Object literal : literals) {
+            values.add(literal);
+            if (SqlComparison.isZero(literal)) {
+                values.add(SqlComparison.otherZero(literal));
+            }
+        }
+        return values;
     }
 
     private static void addCombinations(List<List<Object>> valuesPerKey, int index, List<Object> prefix, List<DataType> types, List<BinaryRow> rows)

@@ -14,6 +14,7 @@ import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicate.StartsWith;
 import io.tarn.index.predicate.RowEvaluator;
+import io.tarn.index.predicate.SqlComparison;
 import io.tarn.types.DataType;
 import io.tarn.types.Timestamp;
 import io.tarn.vector.rows.ArrowValues;
@@ -58,7 +59,8 @@ import static java.util.Objects.requireNonNull;
  * <p>Each node of the predicate yields two bitmaps over the batch's rows: the rows where it is
  * TRUE and the rows where it is FALSE; a row in neither is unknown (SQL NULL). AND, OR and NOT
  * combine the bitmaps under Kleene logic, so the result equals {@link RowEvaluator#test} row by
- * row. Comparisons, IN and starts_with on integer, date, time, timestamp, floating-point, string
+ * row. FLOAT / DOUBLE compare as SQL does ({@link SqlComparison}: -0.0 = 0.0, NaN unordered).
+ * Comparisons, IN and starts_with on integer, date, time, timestamp, floating-point, string
  * and binary columns, and comparisons on decimals of up to 18 digits, read the Arrow buffers
  * directly with the literal in the vector's own representation; other cases (BOOLEAN, wider
  * DECIMAL, IN on decimals) go through {@link ArrowValues} and {@link RowEvaluator} row by row.
@@ -402,7 +404,7 @@ public final class BatchFilter
                 ArrowBuf data = floats.getDataBuffer();
                 for (int row = 0; row < rows; row++) {
                     if (!floats.isNull(row)) {
-                        truth.set(row, test(op, Float.compare(data.getFloat((long) row * Float.BYTES), value)));
+                        truth.set(row, SqlComparison.test(op, data.getFloat((long) row * Float.BYTES), value));
                     }
                 }
                 return true;
@@ -413,7 +415,7 @@ public final class BatchFilter
                 ArrowBuf data = doubles.getDataBuffer();
                 for (int row = 0; row < rows; row++) {
                     if (!doubles.isNull(row)) {
-                        truth.set(row, test(op, Double.compare(data.getDouble((long) row * Double.BYTES), value)));
+                        truth.set(row, SqlComparison.test(op, data.getDouble((long) row * Double.BYTES), value));
                     }
                 }
                 return true;
@@ -677,31 +679,22 @@ public final class BatchFilter
             }
             case FLOAT -> {
                 Float4Vector floats = as(vector, Float4Vector.class, in.field());
-                long[] bits = new long[literals.size()];
-                for (int i = 0; i < bits.length; i++) {
-                    bits[i] = Float.floatToIntBits((Float) literals.get(i));
-                }
-                Arrays.sort(bits);
+                double[] values = numericSet(literals);
                 ArrowBuf data = floats.getDataBuffer();
                 for (int row = 0; row < rows; row++) {
                     if (!floats.isNull(row)) {
-                        // Float.compare is 0 exactly when the canonical bits are equal (NaN = NaN, -0.0 != 0.0)
-                        truth.set(row, Arrays.binarySearch(bits, Float.floatToIntBits(data.getFloat((long) row * Float.BYTES))) >= 0);
+                        truth.set(row, containsNumber(values, data.getFloat((long) row * Float.BYTES)));
                     }
                 }
                 return true;
             }
             case DOUBLE -> {
                 Float8Vector doubles = as(vector, Float8Vector.class, in.field());
-                long[] bits = new long[literals.size()];
-                for (int i = 0; i < bits.length; i++) {
-                    bits[i] = Double.doubleToLongBits((Double) literals.get(i));
-                }
-                Arrays.sort(bits);
+                double[] values = numericSet(literals);
                 ArrowBuf data = doubles.getDataBuffer();
                 for (int row = 0; row < rows; row++) {
                     if (!doubles.isNull(row)) {
-                        truth.set(row, Arrays.binarySearch(bits, Double.doubleToLongBits(data.getDouble((long) row * Double.BYTES))) >= 0);
+                        truth.set(row, containsNumber(values, data.getDouble((long) row * Double.BYTES)));
                     }
                 }
                 return true;
@@ -767,6 +760,35 @@ public final class BatchFilter
                 truth.set(row, literal.isPrefixAt(address + start, length));
             }
         }
+    }
+
+    /**
+     * FLOAT / DOUBLE IN literals as a sorted set for {@link #containsNumber}: NaN, which equals
+     * no value, left out, and -0.0 turned into 0.0 (a float widens to double exactly).
+     */
+    private static double[] numericSet(List<Object> literals)
+    {
+        double[] values = new double[literals.size()];
+        int count = 0;
+        for (Object literal : literals) {
+            double value = ((Number) literal).doubleValue();
+            if (!Double.isNaN(value)) {
+                // adding 0.0 turns -0.0 into 0.0 and leaves every other value alone
+                values[count++] = value + 0.0;
+            }
+        }
+        double[] set = Arrays.copyOf(values, count);
+        Arrays.sort(set);
+        return set;
+    }
+
+    /**
+     * Whether {@code value} equals one of {@code set} under SQL: binarySearch orders by
+     * {@link Double#compare}, which is numeric once both zeros are 0.0 and NaN is out.
+     */
+    private static boolean containsNumber(double[] set, double value)
+    {
+        return !Double.isNaN(value) && Arrays.binarySearch(set, value + 0.0) >= 0;
     }
 
     private static boolean test(Operator op, int order)

@@ -88,7 +88,7 @@ public class TestBatchFilter
     }
 
     @Test
-    public void testFloatingPointTotalOrder()
+    public void testFloatingPointAsSql()
     {
         DataField d = new DataField(1, "d", DataTypes.doubleType());
         DataField f = new DataField(2, "f", DataTypes.floatType());
@@ -103,17 +103,105 @@ public class TestBatchFilter
                 Arrays.asList(Double.NEGATIVE_INFINITY, Float.NEGATIVE_INFINITY));
         try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(d, f), rows)) {
             Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
-            // NaN is above everything and equal to itself; -0.0 is below 0.0
-            assertThat(select(Predicates.greaterThan(ds, 0.0), root, columns)).containsExactly(0, 3);
-            assertThat(select(Predicates.equal(ds, 0.0), root, columns)).containsExactly(2);
-            assertThat(select(Predicates.lessThan(ds, 0.0), root, columns)).containsExactly(1, 5);
-            assertThat(select(Predicates.equal(ds, Double.NaN), root, columns)).containsExactly(0);
-            assertThat(select(Predicates.in(ds, List.of(Double.NaN, -0.0)), root, columns)).containsExactly(0, 1);
-            assertThat(select(Predicates.greaterThan(fs, 0.0f), root, columns)).containsExactly(0, 3);
-            assertThat(select(Predicates.lessOrEqual(fs, -0.0f), root, columns)).containsExactly(1, 5);
-            assertThat(select(Predicates.in(fs, List.of(Float.NaN, 0.0f)), root, columns)).containsExactly(0, 2);
-            assertThat(select(Predicates.notEqual(fs, Float.NaN), root, columns)).containsExactly(1, 2, 3, 5);
+            // as Trino: -0.0 = 0.0; NaN is equal to nothing and neither below nor above anything
+            assertThat(select(Predicates.greaterThan(ds, 0.0), root, columns)).containsExactly(3);
+            assertThat(select(Predicates.equal(ds, 0.0), root, columns)).containsExactly(1, 2);
+            assertThat(select(Predicates.equal(ds, -0.0), root, columns)).containsExactly(1, 2);
+            assertThat(select(Predicates.greaterOrEqual(ds, 0.0), root, columns)).containsExactly(1, 2, 3);
+            assertThat(select(Predicates.lessThan(ds, 0.0), root, columns)).containsExactly(5);
+            assertThat(select(Predicates.not(Predicates.lessThan(ds, 0.0)), root, columns)).containsExactly(0, 1, 2, 3);
+            assertThat(select(Predicates.notEqual(ds, 0.0), root, columns)).containsExactly(0, 3, 5);
+            assertThat(select(Predicates.equal(ds, Double.NaN), root, columns)).isEmpty();
+            assertThat(select(Predicates.notEqual(ds, Double.NaN), root, columns)).containsExactly(0, 1, 2, 3, 5);
+            assertThat(select(Predicates.in(ds, List.of(Double.NaN, -0.0)), root, columns)).containsExactly(1, 2);
+            assertThat(select(Predicates.notIn(ds, List.of(Double.NaN, -0.0)), root, columns)).containsExactly(0, 3, 5);
+            assertThat(select(Predicates.greaterThan(fs, 0.0f), root, columns)).containsExactly(3);
+            assertThat(select(Predicates.lessOrEqual(fs, -0.0f), root, columns)).containsExactly(1, 2, 5);
+            assertThat(select(Predicates.in(fs, List.of(Float.NaN, 0.0f)), root, columns)).containsExactly(1, 2);
+            assertThat(select(Predicates.notEqual(fs, Float.NaN), root, columns)).containsExactly(0, 1, 2, 3, 5);
+            assertThat(select(Predicates.equal(fs, -0.0f), root, columns)).containsExactly(1, 2);
         }
+    }
+
+    /**
+     * Every comparison and IN of every special value against every other, expected from Java's
+     * operators on primitives (IEEE 754, as SQL compares).
+     */
+    @Test
+    public void testFloatingPointSpecialValuesAgainstJavaOperators()
+    {
+        double[] doubles = {Double.NaN, Double.NEGATIVE_INFINITY, -Double.MAX_VALUE, -1.5, -Double.MIN_VALUE, -0.0, 0.0, Double.MIN_VALUE, 1.5, Double.POSITIVE_INFINITY,
+                Double.longBitsToDouble(0x7ff8_0000_0000_0001L)};
+        DataField d = new DataField(1, "d", DataTypes.doubleType());
+        DataField f = new DataField(2, "f", DataTypes.floatType());
+        List<List<Object>> rows = new ArrayList<>();
+        for (double value : doubles) {
+            rows.add(Arrays.asList(value, (float) value));
+        }
+        rows.add(Arrays.asList(null, null));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(d, f), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
+            for (double literal : doubles) {
+                for (Operator op : Operator.values()) {
+                    List<Integer> expectedDoubles = new ArrayList<>();
+                    List<Integer> expectedFloats = new ArrayList<>();
+                    for (int row = 0; row < doubles.length; row++) {
+                        if (javaCompare(op, doubles[row], literal)) {
+                            expectedDoubles.add(row);
+                        }
+                        if (javaCompare(op, (float) doubles[row], (float) literal)) {
+                            expectedFloats.add(row);
+                        }
+                    }
+                    assertThat(select(Predicates.compare(FieldRef.of(d), op, literal), root, columns)).as("d %s %s", op.symbol(), literal).isEqualTo(expectedDoubles);
+                    assertThat(select(Predicates.compare(FieldRef.of(f), op, (float) literal), root, columns)).as("f %s %s", op.symbol(), literal).isEqualTo(expectedFloats);
+                    assertThat(select(Predicates.not(Predicates.compare(FieldRef.of(d), op, literal)), root, columns)).as("NOT d %s %s", op.symbol(), literal)
+                            .isEqualTo(complement(doubles.length, expectedDoubles));
+                }
+                List<Integer> inDoubles = new ArrayList<>();
+                List<Integer> inFloats = new ArrayList<>();
+                for (int row = 0; row < doubles.length; row++) {
+                    if (doubles[row] == literal || doubles[row] == 1.5) {
+                        inDoubles.add(row);
+                    }
+                    // -Double.MAX_VALUE narrows to -Infinity
+                    if ((float) doubles[row] == (float) literal || (float) doubles[row] == 1.5f) {
+                        inFloats.add(row);
+                    }
+                }
+                assertThat(select(Predicates.in(FieldRef.of(d), List.of(literal, 1.5)), root, columns)).as("d IN (%s, 1.5)", literal).isEqualTo(inDoubles);
+                assertThat(select(Predicates.in(FieldRef.of(f), List.of((float) literal, 1.5f)), root, columns)).as("f IN (%s, 1.5)", literal).isEqualTo(inFloats);
+                assertThat(select(Predicates.notIn(FieldRef.of(d), List.of(literal, 1.5)), root, columns)).as("d NOT IN (%s, 1.5)", literal)
+                        .isEqualTo(complement(doubles.length, inDoubles));
+            }
+        }
+    }
+
+    private static boolean javaCompare(Operator op, double value, double literal)
+    {
+        return switch (op) {
+            case EQUAL -> value == literal;
+            case NOT_EQUAL -> value != literal;
+            case LESS_THAN -> value < literal;
+            case LESS_THAN_OR_EQUAL -> value <= literal;
+            case GREATER_THAN -> value > literal;
+            case GREATER_THAN_OR_EQUAL -> value >= literal;
+        };
+    }
+
+    /**
+     * The rows below {@code count} that are not in {@code rows}: where NOT of a leaf is TRUE when
+     * no value is null.
+     */
+    private static List<Integer> complement(int count, List<Integer> rows)
+    {
+        List<Integer> result = new ArrayList<>();
+        for (int row = 0; row < count; row++) {
+            if (!rows.contains(row)) {
+                result.add(row);
+            }
+        }
+        return result;
     }
 
     @Test
