@@ -1,6 +1,8 @@
 package io.tarn.trino;
 
 import io.airlift.slice.Slice;
+import io.tarn.storage.InvalidNameException;
+import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
@@ -64,12 +66,16 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
@@ -101,7 +107,8 @@ final class TarnMetadata
     public List<String> listSchemaNames(ConnectorSession session)
     {
         try {
-            return tables.catalog().listDatabases();
+            // stored as written by any Paimon tool (UPPER.db); Trino names are lower case
+            return tables.catalog().listDatabases().stream().map(name -> name.toLowerCase(Locale.ENGLISH)).distinct().toList();
         }
         catch (IOException e) {
             throw TarnExceptions.translate("Cannot list the databases of catalog " + catalogName, e);
@@ -112,24 +119,28 @@ final class TarnMetadata
     public boolean schemaExists(ConnectorSession session, String schemaName)
     {
         try {
-            return tables.catalog().databaseExists(schemaName);
+            Identifier.validateName("database", schemaName);
         }
-        catch (IOException | IllegalArgumentException e) {
+        catch (InvalidNameException e) {
             return false;
         }
+        return tables.findDatabase(schemaName).isPresent();
     }
 
     @Override
     public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
     {
         List<String> schemas = schemaName.map(List::of).orElseGet(() -> listSchemaNames(session));
-        List<SchemaTableName> names = new ArrayList<>();
+        Set<SchemaTableName> names = new LinkedHashSet<>();
         for (String schema : schemas) {
             try {
-                if (!tables.catalog().databaseExists(schema)) {
+                Optional<String> database = tables.findDatabase(schema);
+                if (database.isEmpty()) {
                     continue;
                 }
-                for (String table : tables.catalog().listTables(schema)) {
+                for (String table : tables.catalog().listTables(database.get())) {
+                    // lower-cased by SchemaTableName; names that differ only in case are listed
+                    // once and fail with an ambiguity error when used
                     names.add(new SchemaTableName(schema, table));
                 }
             }
@@ -137,7 +148,7 @@ final class TarnMetadata
                 throw TarnExceptions.translate("Cannot list the tables of " + schema, e);
             }
         }
-        return names;
+        return List.copyOf(names);
     }
 
     @Override
@@ -525,8 +536,9 @@ final class TarnMetadata
     public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
     {
         try {
-            if (tables.catalog().databaseExists(schemaName)) {
-                throw new TrinoException(ALREADY_EXISTS, "Schema %s already exists in catalog %s".formatted(schemaName, catalogName));
+            Optional<String> existing = tables.findDatabase(schemaName);
+            if (existing.isPresent()) {
+                throw new TrinoException(ALREADY_EXISTS, "Schema %s already exists in catalog %s (stored as '%s')".formatted(schemaName, catalogName, existing.get()));
             }
             tables.catalog().createDatabase(schemaName);
         }
@@ -546,7 +558,16 @@ final class TarnMetadata
             return;
         }
         try {
-            tables.catalog().createTable(TarnTables.identifier(name), TarnTableCreation.schema(tableMetadata));
+            // the new table goes into the stored database (UPPER.db for schema upper) under the
+            // lower-case name Trino gives it, unless a table of that name in any case exists
+            String database = tables.findDatabase(name.getSchemaName())
+                    .orElseThrow(() -> new TrinoException(SCHEMA_NOT_FOUND, "Schema %s does not exist in catalog %s".formatted(name.getSchemaName(), catalogName)));
+            Identifier identifier = new Identifier(database, name.getTableName());
+            Optional<Identifier> existing = tables.catalog().findTable(identifier);
+            if (existing.isPresent()) {
+                throw new TrinoException(ALREADY_EXISTS, "Table %s already exists in catalog %s (stored as %s)".formatted(name, catalogName, existing.get()));
+            }
+            tables.catalog().createTable(identifier, TarnTableCreation.schema(tableMetadata));
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot create table " + name, e);

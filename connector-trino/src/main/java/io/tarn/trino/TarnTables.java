@@ -3,6 +3,7 @@ package io.tarn.trino;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
@@ -41,21 +42,20 @@ final class TarnTables
     }
 
     /**
-     * The table, or empty when the database or table does not exist.
+     * The table, or empty when the database or table does not exist. Trino lower-cases names,
+     * while other Paimon tools store them as written ({@code UPPER.db/OnlyUpper}): a name is
+     * resolved to the stored one ignoring case, and several stored names that match are an error.
      */
     Optional<PaimonTable> find(SchemaTableName name)
     {
         Identifier identifier = identifier(name);
         try {
-            if (!catalog.databaseExists(identifier.database())) {
-                return Optional.empty();
-            }
             return Optional.of(load(identifier));
         }
         catch (TableNotFoundException e) {
             return Optional.empty();
         }
-        catch (IOException e) {
+        catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot load table " + name, e);
         }
     }
@@ -65,7 +65,7 @@ final class TarnTables
         try {
             return load(identifier(name));
         }
-        catch (IOException e) {
+        catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot load table " + name, e);
         }
     }
@@ -74,7 +74,7 @@ final class TarnTables
             throws IOException
     {
         try {
-            return cache.get(identifier, () -> PaimonTable.load(catalog, identifier));
+            return cache.get(identifier, () -> PaimonTable.load(catalog, resolve(identifier)));
         }
         catch (UncheckedExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
@@ -87,6 +87,26 @@ final class TarnTables
                 throw io;
             }
             throw new IOException("Cannot load table " + identifier, e.getCause());
+        }
+    }
+
+    private Identifier resolve(Identifier identifier)
+            throws IOException
+    {
+        return catalog.findTable(identifier)
+                .orElseThrow(() -> new TableNotFoundException("Table %s does not exist in warehouse %s".formatted(identifier, catalog.warehouse())));
+    }
+
+    /**
+     * The stored name of the database {@code name} names ignoring case; empty if there is none.
+     */
+    Optional<String> findDatabase(String name)
+    {
+        try {
+            return catalog.findDatabase(name);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot look up schema " + name, e);
         }
     }
 
