@@ -4,6 +4,7 @@ import io.airlift.slice.Slice;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
+import io.tarn.storage.fs.ContainedFileIO;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.manifest.ManifestEntry;
@@ -687,11 +688,13 @@ final class TarnMetadata
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         TarnTableHandle handle = (TarnTableHandle) tableHandle;
-        PaimonTable table = tables.load(handle.schemaTableName());
         try {
-            deleteRecursively(table.fileIO(), table.location());
+            // not through a loaded table: a table whose metadata is refused can still be dropped,
+            // and only its own directory is deleted
+            String location = tables.catalog().tablePath(tables.resolve(handle.schemaTableName()));
+            deleteRecursively(new ContainedFileIO(tables.catalog().fileIO(), location, "Table " + handle.schemaTableName()), location);
         }
-        catch (IOException e) {
+        catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot drop table " + handle.schemaTableName(), e);
         }
         tables.invalidate(handle.schemaTableName());

@@ -90,6 +90,15 @@ final class TarnTables
         }
     }
 
+    /**
+     * The stored identifier of an existing table, resolved as {@link #find} does.
+     */
+    Identifier resolve(SchemaTableName name)
+            throws IOException
+    {
+        return resolve(identifier(name));
+    }
+
     private Identifier resolve(Identifier identifier)
             throws IOException
     {
