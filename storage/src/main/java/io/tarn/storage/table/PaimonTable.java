@@ -399,11 +399,23 @@ public final class PaimonTable
             return parser.parse(bytes, fileName);
         }
         catch (CorruptFileException e) {
+            if (namesThisTable(e)) {
+                throw e;
+            }
             throw new CorruptFileException("Table " + name() + ": " + e.getMessage(), e);
         }
         catch (UnsupportedTableFeatureException e) {
+            if (namesThisTable(e)) {
+                throw e;
+            }
             throw new UnsupportedTableFeatureException("Table " + name() + ": " + e.getMessage(), e);
         }
+    }
+
+    // the checks of names read from metadata already say which table
+    private boolean namesThisTable(IOException e)
+    {
+        return e.getMessage() != null && e.getMessage().startsWith("Table " + name() + ": ");
     }
 
     private interface MetadataParser<T>
