@@ -685,6 +685,28 @@ final class TarnMetadata
     }
 
     @Override
+    public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
+    {
+        TarnTableHandle handle = (TarnTableHandle) tableHandle;
+        try {
+            Identifier source = tables.resolve(handle.schemaTableName());
+            String database = tables.findDatabase(newTableName.getSchemaName())
+                    .orElseThrow(() -> new TrinoException(SCHEMA_NOT_FOUND, "Schema %s does not exist in catalog %s".formatted(newTableName.getSchemaName(), catalogName)));
+            Identifier target = new Identifier(database, newTableName.getTableName());
+            Optional<Identifier> existing = tables.catalog().findTable(target);
+            if (existing.isPresent()) {
+                throw new TrinoException(ALREADY_EXISTS, "Table %s already exists in catalog %s (stored as %s)".formatted(newTableName, catalogName, existing.get()));
+            }
+            tables.catalog().renameTable(source, target);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot rename table %s to %s".formatted(handle.schemaTableName(), newTableName), e);
+        }
+        tables.invalidate(handle.schemaTableName());
+        tables.invalidate(newTableName);
+    }
+
+    @Override
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         TarnTableHandle handle = (TarnTableHandle) tableHandle;

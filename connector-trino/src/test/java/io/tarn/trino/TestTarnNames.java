@@ -96,7 +96,7 @@ public class TestTarnNames
     {
         assertThat(Files.isDirectory(warehouse.resolve("UPPER.db/OnlyUpper"))).isTrue();
         assertThat(runner.execute("SHOW SCHEMAS FROM tarn").getOnlyColumnAsSet()).contains("upper", "mixed");
-        assertThat(runner.execute("SHOW TABLES FROM tarn.upper").getOnlyColumnAsSet()).containsExactly("onlyupper");
+        assertThat(runner.execute("SHOW TABLES FROM tarn.upper").getOnlyColumnAsSet()).contains("onlyupper").doesNotContain("OnlyUpper");
         CanonicalRows expected = ReferenceReader.read(warehouse, "UPPER.OnlyUpper");
         assertThat(expected.lines()).hasSize(2);
         assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.upper.onlyupper"))).isEqualTo(expected);
@@ -158,7 +158,16 @@ public class TestTarnNames
                 .hasMessageContaining("Invalid table name 'x$z'");
         assertThatThrownBy(() -> runner.execute("CREATE SCHEMA tarn.\"a$b\""))
                 .hasMessageContaining("Invalid database name 'a$b'");
-        assertThat(runner.execute("SHOW TABLES FROM tarn.s").getOnlyColumnAsSet()).doesNotContain("x$y", "x$z");
+        runner.execute("CREATE TABLE tarn.s.renamed AS SELECT 5 AS id");
+        assertThatThrownBy(() -> runner.execute("ALTER TABLE tarn.s.renamed RENAME TO tarn.s.\"r$w\""))
+                .hasMessageContaining("Invalid table name 'r$w'");
+        assertThat(warehouse.resolve("s.db/r$w")).doesNotExist();
+        runner.execute("ALTER TABLE tarn.s.renamed RENAME TO tarn.upper.renamed_again");
+        assertThat(ReferenceReader.read(warehouse, "UPPER.renamed_again")).isEqualTo(CanonicalRows.of(List.of("5")));
+        assertThat(warehouse.resolve("s.db/renamed")).doesNotExist();
+        assertThatThrownBy(() -> runner.execute("ALTER TABLE tarn.upper.renamed_again RENAME TO tarn.upper.OnlyUpper"))
+                .hasMessageContaining("already exists");
+        assertThat(runner.execute("SHOW TABLES FROM tarn.s").getOnlyColumnAsSet()).doesNotContain("x$y", "x$z", "r$w");
         assertThat(runner.execute("SHOW SCHEMAS FROM tarn").getOnlyColumnAsSet()).doesNotContain("a$b");
         assertThat(warehouse.resolve("s.db/x$y")).doesNotExist();
         assertThat(warehouse.resolve("a$b.db")).doesNotExist();

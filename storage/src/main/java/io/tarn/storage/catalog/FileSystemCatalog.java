@@ -200,6 +200,26 @@ public class FileSystemCatalog
         return schema;
     }
 
+    /**
+     * Renames table {@code from} to {@code to} (possibly into another database) by moving its
+     * directory, as Paimon's filesystem catalog does. The new name is checked like a new table's;
+     * fails with {@link CommitConflictException} if a table {@code to} exists.
+     */
+    public void renameTable(Identifier from, Identifier to)
+            throws IOException
+    {
+        requireNonNull(to, "to is null");
+        Identifier.validateNewName("table", to.table());
+        String source = tablePath(from);
+        if (!databaseExists(to.database())) {
+            throw new TableNotFoundException("Cannot rename table %s to %s: database '%s' does not exist in warehouse %s".formatted(from, to, to.database(), warehouse));
+        }
+        String target = tableLocation(to);
+        if (isTable(target) || !fileIO.rename(source, target)) {
+            throw new CommitConflictException("Cannot rename table %s to %s: table %s already exists in warehouse %s".formatted(from, to, to, warehouse));
+        }
+    }
+
     private String databasePath(String database)
     {
         Identifier.validateName("database", database);

@@ -106,6 +106,15 @@ public final class ContainedFileIO
         delegate.mkdirs(path);
     }
 
+    @Override
+    public boolean rename(String source, String target)
+            throws IOException
+    {
+        check(source, "rename");
+        check(target, "rename to");
+        return delegate.rename(source, target);
+    }
+
     private void check(String path, String action)
             throws CorruptFileException
     {
