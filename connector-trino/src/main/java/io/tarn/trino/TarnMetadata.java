@@ -2,9 +2,9 @@ package io.tarn.trino;
 
 import io.airlift.slice.Slice;
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.InvalidNameException;
+import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
-import io.tarn.storage.fs.FileIO;
-import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
@@ -66,10 +66,13 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -104,7 +107,8 @@ final class TarnMetadata
     public List<String> listSchemaNames(ConnectorSession session)
     {
         try {
-            return tables.catalog().listDatabases();
+            // stored as written by any Paimon tool (UPPER.db); Trino names are lower case
+            return tables.catalog().listDatabases().stream().map(name -> name.toLowerCase(Locale.ENGLISH)).distinct().toList();
         }
         catch (IOException e) {
             throw TarnExceptions.translate("Cannot list the databases of catalog " + catalogName, e);
@@ -115,24 +119,28 @@ final class TarnMetadata
     public boolean schemaExists(ConnectorSession session, String schemaName)
     {
         try {
-            return tables.catalog().databaseExists(schemaName);
+            Identifier.validateName("database", schemaName);
         }
-        catch (IOException | IllegalArgumentException e) {
+        catch (InvalidNameException e) {
             return false;
         }
+        return tables.findDatabase(schemaName).isPresent();
     }
 
     @Override
     public List<SchemaTableName> listTables(ConnectorSession session, Optional<String> schemaName)
     {
         List<String> schemas = schemaName.map(List::of).orElseGet(() -> listSchemaNames(session));
-        List<SchemaTableName> names = new ArrayList<>();
+        Set<SchemaTableName> names = new LinkedHashSet<>();
         for (String schema : schemas) {
             try {
-                if (!tables.catalog().databaseExists(schema)) {
+                Optional<String> database = tables.findDatabase(schema);
+                if (database.isEmpty()) {
                     continue;
                 }
-                for (String table : tables.catalog().listTables(schema)) {
+                for (String table : tables.catalog().listTables(database.get())) {
+                    // lower-cased by SchemaTableName; names that differ only in case are listed
+                    // once and fail with an ambiguity error when used
                     names.add(new SchemaTableName(schema, table));
                 }
             }
@@ -140,7 +148,7 @@ final class TarnMetadata
                 throw TarnExceptions.translate("Cannot list the tables of " + schema, e);
             }
         }
-        return names;
+        return List.copyOf(names);
     }
 
     @Override
@@ -528,8 +536,9 @@ final class TarnMetadata
     public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
     {
         try {
-            if (tables.catalog().databaseExists(schemaName)) {
-                throw new TrinoException(ALREADY_EXISTS, "Schema %s already exists in catalog %s".formatted(schemaName, catalogName));
+            Optional<String> existing = tables.findDatabase(schemaName);
+            if (existing.isPresent()) {
+                throw new TrinoException(ALREADY_EXISTS, "Schema %s already exists in catalog %s (stored as '%s')".formatted(schemaName, catalogName, existing.get()));
             }
             tables.catalog().createDatabase(schemaName);
         }
@@ -549,12 +558,29 @@ final class TarnMetadata
             return;
         }
         try {
-            tables.catalog().createTable(TarnTables.identifier(name), TarnTableCreation.schema(tableMetadata));
+            Identifier identifier = newTableIdentifier(name);
+            tables.catalog().createTable(identifier, TarnTableCreation.schema(tableMetadata));
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot create table " + name, e);
         }
         tables.invalidate(name);
+    }
+
+    /**
+     * Where a new table goes: into the stored database ({@code UPPER.db} for schema
+     * {@code upper}) under the lower-case name Trino gives it; fails if a table of that name in
+     * any case exists.
+     */
+    private Identifier newTableIdentifier(SchemaTableName name)
+            throws IOException
+    {
+        Identifier identifier = tables.newTable(name);
+        Optional<Identifier> existing = tables.catalog().findTable(identifier);
+        if (existing.isPresent()) {
+            throw new TrinoException(ALREADY_EXISTS, "Table %s already exists in catalog %s (stored as %s)".formatted(name, catalogName, existing.get()));
+        }
+        return identifier;
     }
 
     /**
@@ -574,15 +600,10 @@ final class TarnMetadata
             throw new TrinoException(TarnErrorCode.TARN_UNSUPPORTED_FEATURE, "Table %s has a primary key; writing primary-key tables is not supported yet, so CREATE TABLE AS cannot fill it (CREATE TABLE without AS creates it empty)".formatted(name));
         }
         try {
-            if (!tables.catalog().databaseExists(name.getSchemaName())) {
-                throw new TrinoException(SCHEMA_NOT_FOUND, "Schema %s not found".formatted(name.getSchemaName()));
-            }
+            newTableIdentifier(name);
         }
-        catch (IOException e) {
+        catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot create table " + name, e);
-        }
-        if (tables.find(name).isPresent()) {
-            throw new TrinoException(ALREADY_EXISTS, "Table %s already exists".formatted(name));
         }
         List<Type> columnTypes = schema.fields().stream().map(field -> types.toTrinoType(field.type())).toList();
         return new TarnWriteHandle(name.getSchemaName(), name.getTableName(), 0, columnTypes, Optional.of(TarnTableCreation.toJson(schema)));
@@ -595,8 +616,9 @@ final class TarnMetadata
         SchemaTableName name = handle.schemaTableName();
         TableSchema schema = TarnTableCreation.parse(name, handle.createdSchema().orElseThrow());
         List<ManifestEntry> entries = entries(fragments);
+        Identifier identifier = tables.newTable(name);
         try {
-            tables.catalog().createTable(TarnTables.identifier(name), schema);
+            tables.catalog().createTable(identifier, schema);
         }
         catch (IOException | RuntimeException e) {
             // the table was not created by this statement: no snapshot of it can name these files
@@ -613,7 +635,7 @@ final class TarnMetadata
         catch (RuntimeException e) {
             // the table came with this statement, so it goes with it: a failed CTAS leaves no table
             try {
-                deleteRecursively(tables.catalog().fileIO(), tables.catalog().location(TarnTables.identifier(name)));
+                tables.catalog().dropTable(identifier);
             }
             catch (IOException | RuntimeException cleanup) {
                 e.addSuppressed(cleanup);
@@ -720,31 +742,38 @@ final class TarnMetadata
     }
 
     @Override
+    public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
+    {
+        TarnTableHandle handle = (TarnTableHandle) tableHandle;
+        try {
+            Identifier source = tables.resolve(handle.schemaTableName());
+            String database = tables.findDatabase(newTableName.getSchemaName())
+                    .orElseThrow(() -> new TrinoException(SCHEMA_NOT_FOUND, "Schema %s does not exist in catalog %s".formatted(newTableName.getSchemaName(), catalogName)));
+            Identifier target = new Identifier(database, newTableName.getTableName());
+            Optional<Identifier> existing = tables.catalog().findTable(target);
+            if (existing.isPresent()) {
+                throw new TrinoException(ALREADY_EXISTS, "Table %s already exists in catalog %s (stored as %s)".formatted(newTableName, catalogName, existing.get()));
+            }
+            tables.catalog().renameTable(source, target);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot rename table %s to %s".formatted(handle.schemaTableName(), newTableName), e);
+        }
+        tables.invalidate(handle.schemaTableName());
+        tables.invalidate(newTableName);
+    }
+
+    @Override
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         TarnTableHandle handle = (TarnTableHandle) tableHandle;
-        PaimonTable table = tables.load(handle.schemaTableName());
         try {
-            deleteRecursively(table.fileIO(), table.location());
+            tables.catalog().dropTable(tables.resolve(handle.schemaTableName()));
         }
-        catch (IOException e) {
+        catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot drop table " + handle.schemaTableName(), e);
         }
         tables.invalidate(handle.schemaTableName());
-    }
-
-    private static void deleteRecursively(FileIO fileIO, String path)
-            throws IOException
-    {
-        for (FileStatus status : fileIO.list(path)) {
-            if (status.directory()) {
-                deleteRecursively(fileIO, status.path());
-            }
-            else {
-                fileIO.delete(status.path());
-            }
-        }
-        fileIO.delete(path);
     }
 
     @Override

@@ -3,7 +3,9 @@ package io.tarn.trino;
 import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.table.NestingDepth;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.table.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.trino.spi.TrinoException;
@@ -94,6 +96,10 @@ final class TarnSchemaChanges
     {
         TableSchema next = new TableSchema(current.version(), current.id() + 1, fields, highestFieldId, current.partitionKeys(), current.primaryKeys(),
                 current.options(), current.comment(), System.currentTimeMillis());
+        // as at CREATE: nothing is published that places files outside the table or that the
+        // reader could not read back
+        new TableOptions(table.name(), next.options()).checkPaths(table.location());
+        NestingDepth.check(table.name(), next.fields());
         if (!new SchemaManager(table.fileIO(), table.location(), table.branch()).commit(next)) {
             throw new CommitConflictException("Schema %s of table %s was written concurrently; run the change again".formatted(next.id(), table.name()));
         }

@@ -3,11 +3,13 @@ package io.tarn.trino;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.util.concurrent.UncheckedExecutionException;
+import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.io.IOException;
@@ -15,6 +17,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -42,21 +45,20 @@ final class TarnTables
     }
 
     /**
-     * The table, or empty when the database or table does not exist.
+     * The table, or empty when the database or table does not exist. Trino lower-cases names,
+     * while other Paimon tools store them as written ({@code UPPER.db/OnlyUpper}): a name is
+     * resolved to the stored one ignoring case, and several stored names that match are an error.
      */
     Optional<PaimonTable> find(SchemaTableName name)
     {
         Identifier identifier = identifier(name);
         try {
-            if (!catalog.databaseExists(identifier.database())) {
-                return Optional.empty();
-            }
             return Optional.of(load(identifier));
         }
         catch (TableNotFoundException e) {
             return Optional.empty();
         }
-        catch (IOException e) {
+        catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot load table " + name, e);
         }
     }
@@ -66,7 +68,7 @@ final class TarnTables
         try {
             return load(identifier(name));
         }
-        catch (IOException e) {
+        catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot load table " + name, e);
         }
     }
@@ -75,7 +77,7 @@ final class TarnTables
             throws IOException
     {
         try {
-            return cache.get(identifier, () -> PaimonTable.load(catalog, identifier));
+            return cache.get(identifier, () -> PaimonTable.load(catalog, resolve(identifier)));
         }
         catch (UncheckedExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
@@ -97,10 +99,50 @@ final class TarnTables
     PaimonTable staged(SchemaTableName name, TableSchema initialSchema)
     {
         try {
-            return PaimonTable.staged(catalog, identifier(name), initialSchema);
+            return PaimonTable.staged(catalog, newTable(name), initialSchema);
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot create table " + name, e);
+        }
+    }
+
+    /**
+     * The identifier a new table of this name gets: in the stored database ({@code UPPER.db} for
+     * schema {@code upper}), under the lower-case name Trino gives it.
+     */
+    Identifier newTable(SchemaTableName name)
+    {
+        String database = findDatabase(name.getSchemaName())
+                .orElseThrow(() -> new TrinoException(SCHEMA_NOT_FOUND, "Schema %s not found".formatted(name.getSchemaName())));
+        return new Identifier(database, name.getTableName());
+    }
+
+    /**
+     * The stored identifier of an existing table, resolved as {@link #find} does.
+     */
+    Identifier resolve(SchemaTableName name)
+            throws IOException
+    {
+        return resolve(identifier(name));
+    }
+
+    private Identifier resolve(Identifier identifier)
+            throws IOException
+    {
+        return catalog.findTable(identifier)
+                .orElseThrow(() -> new TableNotFoundException("Table %s does not exist in warehouse %s".formatted(identifier, catalog.warehouse())));
+    }
+
+    /**
+     * The stored name of the database {@code name} names ignoring case; empty if there is none.
+     */
+    Optional<String> findDatabase(String name)
+    {
+        try {
+            return catalog.findDatabase(name);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot look up schema " + name, e);
         }
     }
 

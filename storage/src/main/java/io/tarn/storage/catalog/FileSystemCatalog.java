@@ -1,17 +1,22 @@
 package io.tarn.storage.catalog;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.fs.ContainedFileIO;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.BranchManager;
+import io.tarn.storage.table.NestingDepth;
+import io.tarn.storage.table.TableOptions;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -79,6 +84,62 @@ public class FileSystemCatalog
         return fileIO.exists(databasePath(database));
     }
 
+    /**
+     * The stored name of the database whose name equals {@code name} ignoring case, as Paimon's
+     * case-insensitive engines look names up; empty if none does.
+     *
+     * @throws InvalidNameException if several stored databases match (such as {@code Sales} and
+     * {@code sales}), which a case-insensitive name cannot tell apart
+     */
+    public Optional<String> findDatabase(String name)
+            throws IOException
+    {
+        Identifier.validateName("database", name);
+        List<String> matches = new ArrayList<>();
+        for (String database : listDatabases()) {
+            if (database.equalsIgnoreCase(name)) {
+                matches.add(database);
+            }
+        }
+        return single("Database name '%s' is ambiguous in warehouse %s".formatted(name, warehouse), matches);
+    }
+
+    /**
+     * The stored identifier of the table whose database and table names equal those of
+     * {@code name} ignoring case; empty if there is none.
+     *
+     * @throws InvalidNameException if several stored databases or tables match, which a
+     * case-insensitive name cannot tell apart: the error names them, it never picks one
+     */
+    public Optional<Identifier> findTable(Identifier name)
+            throws IOException
+    {
+        requireNonNull(name, "name is null");
+        Optional<String> database = findDatabase(name.database());
+        if (database.isEmpty()) {
+            return Optional.empty();
+        }
+        String databasePath = databasePath(database.get());
+        List<String> matches = new ArrayList<>();
+        for (FileStatus status : fileIO.list(databasePath)) {
+            if (status.directory() && status.name().equalsIgnoreCase(name.table()) && isTable(status.path())) {
+                matches.add(status.name());
+            }
+        }
+        matches.sort(null);
+        return single("Table name '%s' is ambiguous in database %s of warehouse %s".formatted(name.table(), database.get(), warehouse), matches)
+                .map(table -> new Identifier(database.get(), table));
+    }
+
+    private static Optional<String> single(String ambiguity, List<String> matches)
+    {
+        if (matches.size() > 1) {
+            throw new InvalidNameException("%s: it matches %s, which differ only in case; rename one of them with the tool that wrote it".formatted(
+                    ambiguity, String.join(" and ", matches.stream().map(match -> "'" + match + "'").toList())));
+        }
+        return matches.stream().findFirst();
+    }
+
     public List<String> listTables(String database)
             throws IOException
     {
@@ -108,6 +169,7 @@ public class FileSystemCatalog
     public void createDatabase(String database)
             throws IOException
     {
+        Identifier.validateNewName("database", database);
         fileIO.mkdirs(databasePath(database));
     }
 
@@ -119,10 +181,15 @@ public class FileSystemCatalog
             throws IOException
     {
         requireNonNull(initialSchema, "initialSchema is null");
+        Identifier.validateNewName("table", identifier.table());
         if (!databaseExists(identifier.database())) {
             throw new TableNotFoundException("Cannot create table %s: database '%s' does not exist in warehouse %s".formatted(identifier.fullName(), identifier.database(), warehouse));
         }
         String path = tableLocation(identifier);
+        // refused before anything is written: options that would place files outside the table,
+        // and columns whose data files could not be read back
+        new TableOptions(identifier.fullName(), initialSchema.options()).checkPaths(path);
+        NestingDepth.check(identifier.fullName(), initialSchema.fields());
         SchemaManager schemas = new SchemaManager(fileIO, path, BranchManager.MAIN_BRANCH);
         if (!schemas.listIds().isEmpty()) {
             throw new CommitConflictException("Table %s already exists in warehouse %s".formatted(identifier.fullName(), warehouse));
@@ -140,6 +207,52 @@ public class FileSystemCatalog
     public String location(Identifier identifier)
     {
         return tableLocation(identifier);
+    }
+
+    /**
+     * Deletes the table's directory and everything in it. Not through a loaded table, so that a
+     * table whose metadata is refused can still be dropped; the deletes are confined to the
+     * table's directory ({@link ContainedFileIO}).
+     */
+    public void dropTable(Identifier identifier)
+            throws IOException
+    {
+        String location = tablePath(identifier);
+        deleteTree(new ContainedFileIO(fileIO, location, "Table " + identifier), location);
+    }
+
+    private static void deleteTree(FileIO fileIO, String path)
+            throws IOException
+    {
+        for (FileStatus status : fileIO.list(path)) {
+            if (status.directory()) {
+                deleteTree(fileIO, status.path());
+            }
+            else {
+                fileIO.delete(status.path());
+            }
+        }
+        fileIO.delete(path);
+    }
+
+    /**
+     * Renames table {@code from} to {@code to} (possibly into another database) by moving its
+     * directory, as Paimon's filesystem catalog does. The new name is checked like a new table's;
+     * fails with {@link CommitConflictException} if a table {@code to} exists.
+     */
+    public void renameTable(Identifier from, Identifier to)
+            throws IOException
+    {
+        requireNonNull(to, "to is null");
+        Identifier.validateNewName("table", to.table());
+        String source = tablePath(from);
+        if (!databaseExists(to.database())) {
+            throw new TableNotFoundException("Cannot rename table %s to %s: database '%s' does not exist in warehouse %s".formatted(from, to, to.database(), warehouse));
+        }
+        String target = tableLocation(to);
+        if (isTable(target) || !fileIO.rename(source, target)) {
+            throw new CommitConflictException("Cannot rename table %s to %s: table %s already exists in warehouse %s".formatted(from, to, to, warehouse));
+        }
     }
 
     private String databasePath(String database)

@@ -60,6 +60,19 @@ public record Identifier(String database, String table)
         }
     }
 
+    /**
+     * Like {@link #validateName} and also rejects names that cannot be addressed once created:
+     * {@code $} separates a table from its metadata tables ({@code t$snapshots}) in Paimon and in
+     * Trino, so a table or database {@code x$y} could be listed but never read, written or dropped.
+     */
+    public static void validateNewName(String kind, String name)
+    {
+        validateName(kind, name);
+        if (name.indexOf('$') >= 0) {
+            throw new InvalidNameException("Invalid %s name '%s': '$' separates a table from its metadata tables (such as t$snapshots) and is not allowed in new names".formatted(kind, name));
+        }
+    }
+
     @Override
     public String toString()
     {

@@ -56,4 +56,11 @@ public interface FileIO
 
     void mkdirs(String path)
             throws IOException;
+
+    /**
+     * Renames a file or directory; returns {@code false}, changing nothing, if {@code target}
+     * exists. Used to rename tables, whose directory moves as a whole.
+     */
+    boolean rename(String source, String target)
+            throws IOException;
 }

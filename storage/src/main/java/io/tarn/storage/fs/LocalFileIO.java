@@ -147,6 +147,26 @@ public final class LocalFileIO
         Files.createDirectories(toLocalPath(path));
     }
 
+    @Override
+    public boolean rename(String source, String target)
+            throws IOException
+    {
+        Path from = toLocalPath(source);
+        Path to = toLocalPath(target);
+        if (!Files.exists(from)) {
+            throw new MissingFileException("Cannot rename " + source + ": it does not exist");
+        }
+        createParents(to);
+        try {
+            // without REPLACE_EXISTING the move fails when the target exists, even an empty directory
+            Files.move(from, to);
+            return true;
+        }
+        catch (FileAlreadyExistsException e) {
+            return false;
+        }
+    }
+
     private static void createParents(Path path)
             throws IOException
     {

@@ -1,5 +1,6 @@
 package io.tarn.storage.snapshot;
 
+import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.MissingFileException;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.FileIdentifier;
@@ -8,6 +9,7 @@ import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.table.TablePaths;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -66,12 +68,12 @@ public final class SnapshotExpiration
         if (removed.isEmpty()) {
             return new Result(List.of(), 0, 0);
         }
-        List<Snapshot> removedSnapshots = read(snapshots, removed);
+        FileSet candidates = candidates(table, read(snapshots, removed));
         for (long id : removed) {
             table.fileIO().delete(snapshots.snapshotPath(id));
         }
         writeHint(table, "EARLIEST", ids.get(removed.size()));
-        return deleteUnreferenced(table, removed, removedSnapshots);
+        return deleteUnreferenced(table, removed, candidates);
     }
 
     /**
@@ -89,12 +91,12 @@ public final class SnapshotExpiration
                 .filter(id -> id > target.id())
                 .sorted((left, right) -> Long.compare(right, left))
                 .toList();
-        List<Snapshot> removedSnapshots = read(snapshots, removed);
+        FileSet candidates = candidates(table, read(snapshots, removed));
         for (long id : removed) {
             table.fileIO().delete(snapshots.snapshotPath(id));
         }
         writeHint(table, "LATEST", target.id());
-        return deleteUnreferenced(table, removed, removedSnapshots);
+        return deleteUnreferenced(table, removed, candidates);
     }
 
     private static List<Snapshot> read(SnapshotManager snapshots, List<Long> ids)
@@ -107,7 +109,23 @@ public final class SnapshotExpiration
         return result;
     }
 
-    private static Result deleteUnreferenced(PaimonTable table, List<Long> removed, List<Snapshot> removedSnapshots)
+    /**
+     * Everything the removed snapshots reference, read before any snapshot file is deleted: a
+     * metadata file naming a path outside the table fails the run while the history is intact.
+     */
+    private static FileSet candidates(PaimonTable table, List<Snapshot> removedSnapshots)
+            throws IOException
+    {
+        // its own reader: a manifest tolerated as missing here must not count as empty for the live set
+        References references = new References(table);
+        FileSet candidates = new FileSet();
+        for (Snapshot snapshot : removedSnapshots) {
+            references.addAll(snapshot, candidates);
+        }
+        return candidates;
+    }
+
+    private static Result deleteUnreferenced(PaimonTable table, List<Long> removed, FileSet candidates)
             throws IOException
     {
         References references = new References(table);
@@ -121,10 +139,6 @@ public final class SnapshotExpiration
             if (tagged.isPresent()) {
                 references.addLive(tagged.get().snapshot(), live);
             }
-        }
-        FileSet candidates = new FileSet();
-        for (Snapshot snapshot : removedSnapshots) {
-            references.addAll(snapshot, candidates);
         }
         int dataFiles = 0;
         for (String path : candidates.dataFiles) {
@@ -250,7 +264,11 @@ public final class SnapshotExpiration
                 }
             }
             if (snapshot.statistics().isPresent()) {
-                files.metadataFiles.add(table.location() + "/statistics/" + snapshot.statistics().get());
+                String statistics = snapshot.statistics().get();
+                if (!TablePaths.isPlainFileName(statistics)) {
+                    throw new CorruptFileException("Table %s: a snapshot names statistics file '%s', which is not a plain file name under %s/statistics".formatted(table.name(), statistics, table.location()));
+                }
+                files.metadataFiles.add(table.location() + "/statistics/" + statistics);
             }
         }
 

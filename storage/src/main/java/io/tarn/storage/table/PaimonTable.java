@@ -1,12 +1,14 @@
 package io.tarn.storage.table;
 
 import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.MissingFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.fs.ContainedFileIO;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
@@ -63,16 +65,17 @@ public final class PaimonTable
             throws IOException
     {
         this.identifier = requireNonNull(identifier, "identifier is null");
-        this.fileIO = requireNonNull(fileIO, "fileIO is null");
         this.manifestCache = requireNonNull(manifestCache, "manifestCache is null");
         this.location = requireNonNull(location, "location is null");
         this.branch = requireNonNull(branch, "branch is null");
         this.stagedSchema = requireNonNull(stagedSchema, "stagedSchema is null");
-        this.schemaManager = new SchemaManager(fileIO, location, branch);
-        this.snapshotManager = new SnapshotManager(fileIO, location, branch);
-        this.tagManager = new TagManager(fileIO, location, branch);
-        this.latestSchema = stagedSchema.isPresent() ? stagedSchema.get() : schemaManager.latest()
-                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location + (branch.equals(MAIN_BRANCH) ? "" : " on branch " + branch)));
+        // every file operation of the table is confined to its directory, whatever formed the path
+        this.fileIO = new ContainedFileIO(requireNonNull(fileIO, "fileIO is null"), location, "Table " + identifier);
+        this.schemaManager = new SchemaManager(this.fileIO, location, branch);
+        this.snapshotManager = new SnapshotManager(this.fileIO, location, branch);
+        this.tagManager = new TagManager(this.fileIO, location, branch);
+        this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : schemaManager.latest()
+                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location + (branch.equals(MAIN_BRANCH) ? "" : " on branch " + branch))));
         schemas.put(latestSchema.id(), latestSchema);
     }
 
@@ -146,8 +149,8 @@ public final class PaimonTable
         if (stagedSchema.isPresent()) {
             return stagedSchema.get();
         }
-        TableSchema schema = schemaManager.latest()
-                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location));
+        TableSchema schema = checked(schemaManager.latest()
+                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location)));
         schemas.putIfAbsent(schema.id(), schema);
         return schema;
     }
@@ -159,8 +162,28 @@ public final class PaimonTable
         if (cached != null) {
             return cached;
         }
-        TableSchema schema = schemaManager.schema(schemaId);
+        TableSchema schema = checked(schemaManager.schema(schemaId));
         schemas.put(schemaId, schema);
+        return schema;
+    }
+
+    /**
+     * Refuses a schema file whose options could make Tarn read, write or delete outside the
+     * table directory: schema files are untrusted input like every other table file.
+     */
+    private TableSchema checked(TableSchema schema)
+            throws IOException
+    {
+        String file = schemaManager.schemaPath(schema.id());
+        try {
+            new TableOptions(name(), schema.options()).checkPaths(location);
+        }
+        catch (InvalidNameException e) {
+            throw new CorruptFileException("Table %s: schema file %s has a path option outside the table directory: %s".formatted(name(), file, e.getMessage()), e);
+        }
+        catch (UnsupportedTableFeatureException e) {
+            throw new UnsupportedTableFeatureException("Table %s: schema file %s: %s".formatted(name(), file, e.getMessage()), e);
+        }
         return schema;
     }
 
@@ -191,13 +214,19 @@ public final class PaimonTable
     public List<ManifestFileMeta> readManifestList(String fileName)
             throws IOException
     {
-        return readCachedMetadata(fileName, ManifestListFile::read);
+        return readCachedMetadata(fileName, (bytes, name) -> {
+            List<ManifestFileMeta> manifests = ManifestListFile.read(bytes, name);
+            for (ManifestFileMeta manifest : manifests) {
+                checkFileName(manifestPath(name), "manifest file", manifest.fileName());
+            }
+            return manifests;
+        });
     }
 
     public List<ManifestEntry> readManifest(String fileName)
             throws IOException
     {
-        return readCachedMetadata(fileName, ManifestFile::read);
+        return readCachedMetadata(fileName, (bytes, name) -> checkEntries(name, ManifestFile.read(bytes, name)));
     }
 
     /**
@@ -211,7 +240,7 @@ public final class PaimonTable
             return readManifest(fileName);
         }
         if (!manifestCache.enabled()) {
-            return readMetadata(fileName, (bytes, name) -> ManifestFile.read(bytes, name, filter));
+            return readMetadata(fileName, (bytes, name) -> checkEntries(name, ManifestFile.read(bytes, name, filter)));
         }
         List<ManifestEntry> accepted = new ArrayList<>();
         for (ManifestEntry entry : readManifest(fileName)) {
@@ -226,11 +255,69 @@ public final class PaimonTable
     public List<IndexManifestEntry> readIndexManifest(String fileName)
             throws IOException
     {
-        return readCachedMetadata(fileName, IndexManifestFile::read);
+        return readCachedMetadata(fileName, (bytes, name) -> {
+            List<IndexManifestEntry> entries = IndexManifestFile.read(bytes, name);
+            for (IndexManifestEntry entry : entries) {
+                checkFileName(manifestPath(name), "index file", entry.fileName());
+                if (entry.externalPath().isPresent()) {
+                    checkExternalPath(manifestPath(name), entry.fileName(), entry.externalPath().get());
+                }
+            }
+            return entries;
+        });
     }
 
-    public String manifestPath(String fileName)
+    /**
+     * The data files a manifest names stay inside the table: plain file names, and an external
+     * path only when it lies inside the table directory.
+     */
+    private List<ManifestEntry> checkEntries(String manifestName, List<ManifestEntry> entries)
+            throws IOException
     {
+        String manifest = manifestPath(manifestName);
+        for (ManifestEntry entry : entries) {
+            DataFileMeta file = entry.file();
+            checkFileName(manifest, "data file", file.fileName());
+            for (String extra : file.extraFiles()) {
+                checkFileName(manifest, "extra file", extra);
+            }
+            if (file.externalPath().isPresent()) {
+                checkExternalPath(manifest, file.fileName(), file.externalPath().get());
+            }
+        }
+        return entries;
+    }
+
+    private void checkFileName(String referencingFile, String kind, String fileName)
+            throws CorruptFileException
+    {
+        if (!TablePaths.isPlainFileName(fileName)) {
+            throw new CorruptFileException("Table %s: %s names %s '%s', which is not a plain file name inside the table directory %s"
+                    .formatted(name(), referencingFile, kind, fileName.replace("\0", "\\0"), location));
+        }
+    }
+
+    private void checkExternalPath(String referencingFile, String fileName, String externalPath)
+            throws UnsupportedTableFeatureException
+    {
+        if (!ContainedFileIO.isInside(location, externalPath)) {
+            throw new UnsupportedTableFeatureException("Table %s: %s places file %s at external path %s, outside the table directory %s; external data paths are not supported"
+                    .formatted(name(), referencingFile, fileName, externalPath.replace("\0", "\\0"), location));
+        }
+    }
+
+    /**
+     * The path of a file under {@code manifest/} (manifest lists, manifests, index manifests).
+     *
+     * @throws CorruptFileException if the name, as read from a snapshot or manifest list, is not
+     * one plain file name
+     */
+    public String manifestPath(String fileName)
+            throws CorruptFileException
+    {
+        if (!TablePaths.isPlainFileName(fileName)) {
+            throw new CorruptFileException("Table %s: metadata names file '%s' under %s/manifest, which is not a plain file name".formatted(name(), fileName.replace("\0", "\\0"), location));
+        }
         return location + "/manifest/" + fileName;
     }
 
@@ -241,7 +328,11 @@ public final class PaimonTable
     public String dataFilePath(BinaryRow partition, int bucket, DataFileMeta file, String fileName)
             throws IOException
     {
+        if (!TablePaths.isPlainFileName(fileName)) {
+            throw new CorruptFileException("Table %s: data file name '%s' is not a plain file name inside the table directory %s".formatted(name(), fileName.replace("\0", "\\0"), location));
+        }
         if (file.externalPath().isPresent() && fileName.equals(file.fileName())) {
+            checkExternalPath("a manifest", fileName, file.externalPath().get());
             return file.externalPath().get();
         }
         return dataDirectory(partition, bucket, schema(file.schemaId())) + "/" + fileName;
@@ -270,13 +361,25 @@ public final class PaimonTable
         static DataLayout of(String location, String tableName, TableSchema schema)
         {
             TableOptions options = new TableOptions(tableName, schema.options());
-            String dataDirectory = options.get(TableOptions.DATA_FILE_PATH_DIRECTORY).map(directory -> directory + "/").orElse("");
+            // normalized and confined to the table directory (schemas are checked when loaded)
+            String directory = options.dataFileDirectory();
+            String dataDirectory = directory.isEmpty() ? "" : directory + "/";
             return new DataLayout(location + "/" + dataDirectory, !schema.partitionKeys().isEmpty(), options.partitionDefaultName(), options.partitionLegacyName());
         }
     }
 
+    /**
+     * The path of an index file (deletion vectors, hash index) under {@code index/}.
+     *
+     * @throws CorruptFileException if the name, as read from an index manifest, is not one plain
+     * file name
+     */
     public String indexFilePath(String fileName)
+            throws CorruptFileException
     {
+        if (!TablePaths.isPlainFileName(fileName)) {
+            throw new CorruptFileException("Table %s: index file name '%s' is not a plain file name under %s/index".formatted(name(), fileName.replace("\0", "\\0"), location));
+        }
         return location + "/index/" + fileName;
     }
 
@@ -317,11 +420,23 @@ public final class PaimonTable
             return parser.parse(bytes, fileName);
         }
         catch (CorruptFileException e) {
+            if (namesThisTable(e)) {
+                throw e;
+            }
             throw new CorruptFileException("Table " + name() + ": " + e.getMessage(), e);
         }
         catch (UnsupportedTableFeatureException e) {
+            if (namesThisTable(e)) {
+                throw e;
+            }
             throw new UnsupportedTableFeatureException("Table " + name() + ": " + e.getMessage(), e);
         }
+    }
+
+    // the checks of names read from metadata already say which table
+    private boolean namesThisTable(IOException e)
+    {
+        return e.getMessage() != null && e.getMessage().startsWith("Table " + name() + ": ");
     }
 
     private interface MetadataParser<T>

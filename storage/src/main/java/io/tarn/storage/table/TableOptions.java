@@ -2,6 +2,8 @@ package io.tarn.storage.table;
 
 import io.tarn.index.fileindex.FileIndexOptions;
 import io.tarn.index.fileindex.MemorySizes;
+import io.tarn.storage.InvalidNameException;
+import io.tarn.storage.UnsupportedTableFeatureException;
 
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -27,6 +29,10 @@ public final class TableOptions
     public static final String PARTITION_LEGACY_NAME = "partition.legacy-name";
     public static final String FILE_FORMAT = "file.format";
     public static final String DATA_FILE_PATH_DIRECTORY = "data-file.path-directory";
+    public static final String DATA_FILE_EXTERNAL_PATHS = "data-file.external-paths";
+    public static final String DATA_FILE_EXTERNAL_PATHS_STRATEGY = "data-file.external-paths.strategy";
+    public static final String DATA_FILE_EXTERNAL_PATHS_SPECIFIC_FS = "data-file.external-paths.specific-fs";
+    public static final String PATH = "path";
 
     private final String tableName;
     private final Map<String, String> options;
@@ -92,6 +98,74 @@ public final class TableOptions
     public long fileIndexInManifestThreshold()
     {
         return memoryOption(FileIndexOptions.IN_MANIFEST_THRESHOLD, FileIndexOptions.DEFAULT_IN_MANIFEST_THRESHOLD);
+    }
+
+    /**
+     * The directory of the data files relative to the table directory
+     * ({@code data-file.path-directory}, normalized), empty for the table directory itself.
+     *
+     * @throws InvalidNameException if the option could name a directory outside the table
+     */
+    public String dataFileDirectory()
+    {
+        return get(DATA_FILE_PATH_DIRECTORY).map(value -> TablePaths.relativeDirectory(tableName, DATA_FILE_PATH_DIRECTORY, value)).orElse("");
+    }
+
+    /**
+     * Checks the options that name paths, so that none can make Tarn read, write or delete
+     * outside the table directory: {@code data-file.path-directory} must stay inside it;
+     * {@code path} is the catalog's to set and may only name the table directory
+     * {@code location}; external data paths are refused, as Tarn neither writes nor confines
+     * them.
+     *
+     * @throws InvalidNameException if a path option leaves the table directory
+     * @throws UnsupportedTableFeatureException if the options ask for external data paths
+     */
+    public void checkPaths(String location)
+            throws UnsupportedTableFeatureException
+    {
+        requireNonNull(location, "location is null");
+        dataFileDirectory();
+        Optional<String> externalPaths = get(DATA_FILE_EXTERNAL_PATHS).filter(value -> !value.isBlank());
+        if (externalPaths.isPresent()) {
+            throw new UnsupportedTableFeatureException("Table %s sets option %s = '%s': data files outside the table directory are not supported"
+                    .formatted(tableName, DATA_FILE_EXTERNAL_PATHS, externalPaths.get()));
+        }
+        Optional<String> strategy = get(DATA_FILE_EXTERNAL_PATHS_STRATEGY).filter(value -> !value.trim().equalsIgnoreCase("none"));
+        if (strategy.isPresent()) {
+            throw new UnsupportedTableFeatureException("Table %s sets option %s = '%s': data files outside the table directory are not supported"
+                    .formatted(tableName, DATA_FILE_EXTERNAL_PATHS_STRATEGY, strategy.get()));
+        }
+        Optional<String> specificFileSystem = get(DATA_FILE_EXTERNAL_PATHS_SPECIFIC_FS).filter(value -> !value.isBlank());
+        if (specificFileSystem.isPresent()) {
+            throw new UnsupportedTableFeatureException("Table %s sets option %s = '%s': data files outside the table directory are not supported"
+                    .formatted(tableName, DATA_FILE_EXTERNAL_PATHS_SPECIFIC_FS, specificFileSystem.get()));
+        }
+        Optional<String> path = get(PATH);
+        if (path.isPresent() && !sameDirectory(path.get(), location)) {
+            throw new InvalidNameException("Table %s sets option %s = '%s', which is not its directory %s".formatted(tableName, PATH, path.get(), location));
+        }
+    }
+
+    // the catalog spells locations as plain paths or file: URIs; either names the same directory
+    private static boolean sameDirectory(String first, String second)
+    {
+        return plainPath(first).equals(plainPath(second));
+    }
+
+    private static String plainPath(String path)
+    {
+        String plain = path.trim();
+        if (plain.startsWith("file://")) {
+            plain = plain.substring("file://".length());
+        }
+        else if (plain.startsWith("file:")) {
+            plain = plain.substring("file:".length());
+        }
+        while (plain.length() > 1 && plain.endsWith("/")) {
+            plain = plain.substring(0, plain.length() - 1);
+        }
+        return plain;
     }
 
     public String partitionDefaultName()

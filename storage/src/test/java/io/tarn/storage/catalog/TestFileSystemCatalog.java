@@ -3,9 +3,11 @@ package io.tarn.storage.catalog;
 import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.PaimonTables;
+import io.tarn.types.ArrayType;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import org.apache.paimon.schema.Schema;
@@ -38,6 +40,13 @@ public class TestFileSystemCatalog
         }
         // a directory that is not a table: no schema file
         Files.createDirectories(Path.of(paimon.warehouse(), "db.db", "not_a_table", "schema"));
+        // names as other Paimon tools store them: upper case, and names differing only in case
+        paimon.catalog().createDatabase("UPPER", false);
+        paimon.catalog().createDatabase("Dup", false);
+        paimon.catalog().createDatabase("dup", false);
+        for (String name : List.of("UPPER.OnlyUpper", "db.MixedCase", "db.mixedcase")) {
+            paimon.catalog().createTable(org.apache.paimon.catalog.Identifier.fromString(name), Schema.newBuilder().column("a", org.apache.paimon.types.DataTypes.INT()).build(), false);
+        }
         catalog = new FileSystemCatalog(new LocalFileIO(), paimon.warehouse() + "/");
     }
 
@@ -116,5 +125,81 @@ public class TestFileSystemCatalog
         assertThatThrownBy(() -> catalog.createTable(new Identifier("nodb", "x"), schema))
                 .isInstanceOf(TableNotFoundException.class)
                 .hasMessageContaining("'nodb'");
+    }
+
+    @Test
+    public void testNamesResolveIgnoringCase()
+            throws Exception
+    {
+        assertThat(catalog.listDatabases()).contains("UPPER", "Dup", "dup");
+        assertThat(catalog.findDatabase("upper")).contains("UPPER");
+        assertThat(catalog.findDatabase("UPPER")).contains("UPPER");
+        assertThat(catalog.findDatabase("nodb")).isEmpty();
+        assertThat(catalog.findTable(new Identifier("upper", "onlyupper"))).contains(new Identifier("UPPER", "OnlyUpper"));
+        assertThat(catalog.findTable(new Identifier("db", "T1"))).contains(new Identifier("db", "t1"));
+        assertThat(catalog.findTable(new Identifier("db", "nope"))).isEmpty();
+        // a directory without a schema file is no candidate
+        assertThat(catalog.findTable(new Identifier("db", "NOT_A_TABLE"))).isEmpty();
+        assertThat(catalog.tablePath(catalog.findTable(new Identifier("upper", "onlyupper")).orElseThrow()))
+                .endsWith("/UPPER.db/OnlyUpper");
+    }
+
+    @Test
+    public void testNamesDifferingOnlyInCaseAreAmbiguous()
+    {
+        for (String table : List.of("mixedcase", "MixedCase", "MIXEDCASE")) {
+            assertThatThrownBy(() -> catalog.findTable(new Identifier("db", table)))
+                    .isInstanceOf(InvalidNameException.class)
+                    .hasMessageContaining("Table name '%s' is ambiguous in database db".formatted(table))
+                    .hasMessageContaining("'MixedCase' and 'mixedcase'");
+        }
+        assertThatThrownBy(() -> catalog.findDatabase("dup"))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("Database name 'dup' is ambiguous")
+                .hasMessageContaining("'Dup' and 'dup'");
+        assertThatThrownBy(() -> catalog.findTable(new Identifier("DUP", "t")))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("'Dup' and 'dup'");
+    }
+
+    @Test
+    public void testCreateRefusesWhatCouldNotBeAddressedOrReadBack()
+            throws Exception
+    {
+        catalog.createDatabase("checked");
+        List<DataField> fields = List.of(new DataField(0, "k", DataTypes.bigint()));
+        assertThatThrownBy(() -> catalog.createTable(new Identifier("checked", "x$y"), schema(fields, Map.of())))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("Invalid table name 'x$y'");
+        assertThatThrownBy(() -> catalog.createDatabase("a$b"))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("Invalid database name 'a$b'");
+        assertThatThrownBy(() -> catalog.createTable(new Identifier("checked", "escapes"), schema(fields, Map.of("data-file.path-directory", "../../elsewhere"))))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("checked.escapes")
+                .hasMessageContaining("leaves the table directory");
+        assertThatThrownBy(() -> catalog.createTable(new Identifier("checked", "external"), schema(fields, Map.of("data-file.external-paths", "file:/elsewhere"))))
+                .isInstanceOf(UnsupportedTableFeatureException.class)
+                .hasMessageContaining("data-file.external-paths");
+        io.tarn.types.DataType deep = DataTypes.integer();
+        for (int i = 0; i < 32; i++) {
+            deep = new ArrayType(deep, true);
+        }
+        io.tarn.types.DataType tooDeep = deep;
+        assertThatThrownBy(() -> catalog.createTable(new Identifier("checked", "deep"), schema(List.of(new DataField(0, "a", tooDeep)), Map.of())))
+                .isInstanceOf(UnsupportedTableFeatureException.class)
+                .hasMessageContaining("column 'a'")
+                .hasMessageContaining("nests 65 levels deep");
+        assertThat(catalog.listTables("checked")).isEmpty();
+        assertThat(Path.of(paimon.warehouse(), "checked.db")).isEmptyDirectory();
+        assertThat(Path.of(paimon.warehouse(), "a$b.db")).doesNotExist();
+
+        catalog.createTable(new Identifier("checked", "inside"), schema(fields, Map.of("data-file.path-directory", "./data/")));
+        assertThat(catalog.listTables("checked")).containsExactly("inside");
+    }
+
+    private static TableSchema schema(List<DataField> fields, Map<String, String> options)
+    {
+        return new TableSchema(3, 0, fields, fields.size() - 1, List.of(), List.of(), options, Optional.empty(), 1_795_000_000_000L);
     }
 }

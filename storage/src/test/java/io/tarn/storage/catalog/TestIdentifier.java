@@ -41,4 +41,19 @@ public class TestIdentifier
                 .isInstanceOf(InvalidNameException.class)
                 .hasMessageContaining("'a/b'");
     }
+
+    @Test
+    public void testDollarIsRefusedInNewNames()
+    {
+        // existing names with '$' stay addressable by the storage API; new ones are refused
+        assertThat(new Identifier("db", "x$y").table()).isEqualTo("x$y");
+        Identifier.validateNewName("table", "plain_name");
+        for (String bad : List.of("x$y", "$", "t$snapshots", "a$")) {
+            assertThatThrownBy(() -> Identifier.validateNewName("table", bad))
+                    .as(bad)
+                    .isInstanceOf(InvalidNameException.class)
+                    .hasMessageStartingWith("Invalid table name '%s': '$' separates a table from its metadata tables".formatted(bad));
+        }
+        assertThatThrownBy(() -> Identifier.validateNewName("database", "../x")).isInstanceOf(InvalidNameException.class).hasMessageContaining("'..'");
+    }
 }
