@@ -83,16 +83,19 @@ import static java.util.Objects.requireNonNull;
  * <li>TIMESTAMP(7..9) values travel in Arrow as nanoseconds since the epoch, so they must also lie
  * between 1677-09-21 00:12:43.145224192 and 2262-04-11 23:47:16.854775807;</li>
  * <li>Paimon keeps TIME as milliseconds of the day, so a TIME value with a finer fraction is
- * refused rather than truncated.</li>
+ * refused rather than truncated;</li>
+ * <li>Trino's VARBINARY has no length, so a value must fit the column's BINARY(n) (exactly n
+ * bytes) or VARBINARY(n);</li>
+ * <li>a null is refused where Paimon's type is NOT NULL (Trino checks only top-level columns).</li>
  * </ul>
- * Integers, floating point (NaN and infinities included), decimals, strings and binary values of
- * the column's Trino type always fit the mapped Paimon type.
+ * Integers, floating point (NaN, infinities and -0.0 included), decimals and strings of the
+ * column's Trino type always fit the mapped Paimon type.
  */
 final class TrinoArrowWriter
 {
     // Paimon documents DATE and TIMESTAMP as ranging from 0000-01-01 to 9999-12-31
-    static final int MIN_EPOCH_DAY = (int) LocalDate.of(0, 1, 1).toEpochDay();
-    static final int MAX_EPOCH_DAY = (int) LocalDate.of(9999, 12, 31).toEpochDay();
+    private static final int MIN_EPOCH_DAY = (int) LocalDate.of(0, 1, 1).toEpochDay();
+    private static final int MAX_EPOCH_DAY = (int) LocalDate.of(9999, 12, 31).toEpochDay();
     private static final long MICROS_PER_DAY = 86_400_000_000L;
     private static final long MIN_EPOCH_MICROS = MIN_EPOCH_DAY * MICROS_PER_DAY;
     // exclusive: the first microsecond of 10000-01-01
