@@ -59,7 +59,8 @@ final class TarnPageSink
     {
         try (VectorSchemaRoot batch = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(schema.fields()), allocator)) {
             for (int channel = 0; channel < page.getChannelCount(); channel++) {
-                TrinoArrowWriter.write(page.getBlock(channel), handle.columnTypes().get(channel), batch.getFieldVectors().get(channel));
+                String target = "column %s of table %s".formatted(schema.fields().get(channel).name(), tableName);
+                TrinoArrowWriter.write(page.getBlock(channel), handle.columnTypes().get(channel), schema.fields().get(channel).type(), batch.getFieldVectors().get(channel), target);
             }
             batch.setRowCount(page.getPositionCount());
             writer.write(batch);

@@ -35,8 +35,13 @@ final class PlainDecoders
     {
         long nanosOfDay = ByteArrays.longLE(data, offset);
         long julianDay = Integer.toUnsignedLong(ByteArrays.intLE(data, offset + 8));
+        long epochDay = julianDay - JULIAN_EPOCH_DAY;
         try {
-            return Math.addExact(Math.multiplyExact(julianDay - JULIAN_EPOCH_DAY, NANOS_PER_DAY), nanosOfDay);
+            // before 1970 count from the next day down: the first day of the range (1677-09-21)
+            // overflows at its midnight, though its later nanoseconds fit
+            return epochDay < 0
+                    ? Math.addExact(Math.multiplyExact(epochDay + 1, NANOS_PER_DAY), nanosOfDay - NANOS_PER_DAY)
+                    : Math.addExact(Math.multiplyExact(epochDay, NANOS_PER_DAY), nanosOfDay);
         }
         catch (ArithmeticException e) {
             throw new CorruptDataException("INT96 timestamp (Julian day " + julianDay + ") is outside the range of epoch nanoseconds");

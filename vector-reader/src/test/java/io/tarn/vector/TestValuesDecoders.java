@@ -11,6 +11,7 @@ import org.apache.parquet.io.api.Binary;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -211,5 +212,42 @@ public class TestValuesDecoders
         data[10] = (byte) (julianDay >>> 16);
         data[11] = (byte) (julianDay >>> 24);
         assertThat(PlainDecoders.int96ToEpochNanos(data, 0)).isEqualTo(946_684_800_000_000_001L);
+    }
+
+    @Test
+    public void testInt96AtTheEndsOfEpochNanoseconds()
+    {
+        // the earliest and latest instants a long of nanoseconds holds, as java.time counts them
+        Instant earliest = Instant.ofEpochSecond(0, Long.MIN_VALUE);
+        Instant latest = Instant.ofEpochSecond(0, Long.MAX_VALUE);
+        assertThat(PlainDecoders.int96ToEpochNanos(int96(earliest), 0)).isEqualTo(Long.MIN_VALUE);
+        assertThat(PlainDecoders.int96ToEpochNanos(int96(latest), 0)).isEqualTo(Long.MAX_VALUE);
+        // Paimon's writer divides toward zero, so before 1970 its nanoseconds of the day are negative
+        byte[] paimonStyle = int96(2_440_588, -1);
+        assertThat(PlainDecoders.int96ToEpochNanos(paimonStyle, 0)).isEqualTo(-1L);
+        assertThatThrownBy(() -> PlainDecoders.int96ToEpochNanos(int96(earliest.minusNanos(1)), 0))
+                .isInstanceOf(CorruptDataException.class)
+                .hasMessageContaining("outside the range of epoch nanoseconds");
+        assertThatThrownBy(() -> PlainDecoders.int96ToEpochNanos(int96(latest.plusNanos(1)), 0))
+                .isInstanceOf(CorruptDataException.class);
+    }
+
+    private static byte[] int96(Instant instant)
+    {
+        long epochDay = Math.floorDiv(instant.getEpochSecond(), 86_400);
+        long nanosOfDay = Math.floorMod(instant.getEpochSecond(), 86_400) * 1_000_000_000L + instant.getNano();
+        return int96((int) (epochDay + 2_440_588), nanosOfDay);
+    }
+
+    private static byte[] int96(int julianDay, long nanosOfDay)
+    {
+        byte[] data = new byte[12];
+        for (int i = 0; i < 8; i++) {
+            data[i] = (byte) (nanosOfDay >>> (i * 8));
+        }
+        for (int i = 0; i < 4; i++) {
+            data[8 + i] = (byte) (julianDay >>> (i * 8));
+        }
+        return data;
     }
 }
