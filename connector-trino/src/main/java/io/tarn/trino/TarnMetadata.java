@@ -13,7 +13,6 @@ import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.write.WrittenFiles;
 import io.tarn.types.DataField;
-import io.tarn.types.TypeRoot;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.AggregateFunction;
 import io.trino.spi.connector.AggregationApplicationResult;
@@ -379,9 +378,7 @@ final class TarnMetadata
             TarnColumnHandle column = entry.getKey();
             Optional<DataField> field = schema.fields().stream().filter(candidate -> candidate.id() == column.fieldId()).findFirst();
             boolean pushable = field.isPresent() && TarnPredicates.isPushable(column, field.get().type());
-            // a floating-point domain is only widened at zero (TarnPredicates): Trino checks it again
-            boolean floating = field.isPresent() && (field.get().type().root() == TypeRoot.FLOAT || field.get().type().root() == TypeRoot.DOUBLE);
-            if (pushable && !floating && schema.partitionKeys().contains(field.get().name())) {
+            if (pushable && schema.partitionKeys().contains(field.get().name())) {
                 enforced.put(column, entry.getValue());
             }
             else {

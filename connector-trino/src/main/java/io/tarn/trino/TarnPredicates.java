@@ -90,14 +90,7 @@ final class TarnPredicates
         else if (values.isDiscreteSet()) {
             List<Object> literals = new ArrayList<>();
             for (Object value : values.getDiscreteSet()) {
-                Object literal = toInternal(value, field.type());
-                if (isZero(literal)) {
-                    literals.add(negativeZero(literal));
-                    literals.add(positiveZero(literal));
-                }
-                else {
-                    literals.add(literal);
-                }
+                literals.add(toInternal(value, field.type()));
             }
             valuePredicate = literals.size() == 1 ? Predicates.equal(field, literals.get(0)) : Predicates.in(field, literals);
         }
@@ -114,55 +107,21 @@ final class TarnPredicates
     private static Predicate toPredicate(Range range, FieldRef field)
     {
         if (range.isSingleValue()) {
-            Object value = toInternal(range.getSingleValue(), field.type());
-            if (isZero(value)) {
-                return Predicates.in(field, List.of(negativeZero(value), positiveZero(value)));
-            }
-            return Predicates.equal(field, value);
+            return Predicates.equal(field, toInternal(range.getSingleValue(), field.type()));
         }
         List<Predicate> bounds = new ArrayList<>();
         if (!range.isLowUnbounded()) {
             Object low = toInternal(range.getLowBoundedValue(), field.type());
-            if (isZero(low)) {
-                bounds.add(Predicates.greaterOrEqual(field, negativeZero(low)));
-            }
-            else {
-                bounds.add(range.isLowInclusive() ? Predicates.greaterOrEqual(field, low) : Predicates.greaterThan(field, low));
-            }
+            bounds.add(range.isLowInclusive() ? Predicates.greaterOrEqual(field, low) : Predicates.greaterThan(field, low));
         }
         if (!range.isHighUnbounded()) {
             Object high = toInternal(range.getHighBoundedValue(), field.type());
-            if (isZero(high)) {
-                bounds.add(Predicates.lessOrEqual(field, positiveZero(high)));
-            }
-            else {
-                bounds.add(range.isHighInclusive() ? Predicates.lessOrEqual(field, high) : Predicates.lessThan(field, high));
-            }
+            bounds.add(range.isHighInclusive() ? Predicates.lessOrEqual(field, high) : Predicates.lessThan(field, high));
         }
         if (bounds.isEmpty()) {
             return Predicates.isNotNull(field);
         }
         return Predicates.and(bounds);
-    }
-
-    /**
-     * Trino's {@code =} holds between -0.0 and 0.0, while Tarn's predicates order floating point as
-     * Paimon does ({@link Double#compare}, -0.0 below 0.0): a literal or bound at either zero takes in
-     * both, which only widens the predicate (Trino checks floating-point domains again).
-     */
-    private static boolean isZero(Object literal)
-    {
-        return (literal instanceof Float single && single == 0.0f) || (literal instanceof Double wide && wide == 0.0);
-    }
-
-    private static Object negativeZero(Object zero)
-    {
-        return zero instanceof Float ? (Object) (-0.0f) : (Object) (-0.0);
-    }
-
-    private static Object positiveZero(Object zero)
-    {
-        return zero instanceof Float ? (Object) 0.0f : (Object) 0.0;
     }
 
     /**
