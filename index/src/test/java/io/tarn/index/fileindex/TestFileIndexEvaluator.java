@@ -245,23 +245,26 @@ public class TestFileIndexEvaluator
     }
 
     /**
-     * A Bloom filter over one zero keeps the file for the other zero, which hashes apart.
+     * A Bloom filter over one zero keeps the file for the other zero, which hashes apart, and
+     * rules out both zeros when it holds neither.
      */
     @Test
     public void testBloomFilterProbesBothZeros()
             throws IOException
     {
-        for (double stored : new double[] {0.0, -0.0}) {
+        for (double stored : new double[] {0.0, -0.0, 5.0}) {
             for (DataType type : List.of(DataTypes.doubleType(), DataTypes.floatType())) {
                 BloomFilterIndex.Writer bloom = new BloomFilterIndex.Writer(type, 100, 0.001);
                 bloom.add(type.equals(DataTypes.floatType()) ? (Object) (float) stored : (Object) stored);
                 FileIndexFile bloomFile = FileIndexFile.parse(FileIndexFile.serialize(Map.of("v", Map.of("bloom-filter", bloom.serialize()))));
                 FieldRef field = new FieldRef(7, "v", type);
                 FileIndexEvaluator.ColumnResolver resolver = ref -> Optional.of(new FileIndexEvaluator.IndexColumn("v", type));
-                double other = -stored;
-                Object literal = type.equals(DataTypes.floatType()) ? (Object) (float) other : (Object) other;
-                assertThat(FileIndexEvaluator.evaluate(bloomFile, equal(field, literal), resolver, 1).result()).as("%s stored, %s looked up", stored, other).isEqualTo(FileIndexResult.REMAIN);
-                assertThat(FileIndexEvaluator.evaluate(bloomFile, in(field, List.of(literal)), resolver, 1).result()).isEqualTo(FileIndexResult.REMAIN);
+                FileIndexResult expected = stored == 0.0 ? FileIndexResult.REMAIN : FileIndexResult.SKIP;
+                for (double zero : new double[] {0.0, -0.0}) {
+                    Object literal = type.equals(DataTypes.floatType()) ? (Object) (float) zero : (Object) zero;
+                    assertThat(FileIndexEvaluator.evaluate(bloomFile, equal(field, literal), resolver, 1).result()).as("%s stored, %s looked up", stored, zero).isEqualTo(expected);
+                    assertThat(FileIndexEvaluator.evaluate(bloomFile, in(field, List.of(literal)), resolver, 1).result()).as("%s stored, IN (%s)", stored, zero).isEqualTo(expected);
+                }
             }
         }
     }

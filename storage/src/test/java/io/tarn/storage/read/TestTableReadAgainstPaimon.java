@@ -120,7 +120,8 @@ public class TestTableReadAgainstPaimon
                 {"ref.append_all_types", compare("f_int", GT, 0)},
                 {"ref.append_all_types", compare("f_decimal_10_2", LT, new BigDecimal("0.00"))},
                 {"ref.append_all_types", isNotNull("f_string")},
-                {"ref.append_all_types", compare("f_double", GE, 0.0)},
+                // Paimon orders NaN above every number: on it, LT agrees with SQL, GE does not (see below)
+                {"ref.append_all_types", compare("f_double", LT, 1.0)},
                 {"ref.append_zorder", and(compare("x", LT, -4), compare("y", LE, -4))},
                 {"ref.append_evolved", compare("id", GT, 10)},
                 {"ref.pk_dv", compare("v", GT, 50L)},
@@ -144,6 +145,36 @@ public class TestTableReadAgainstPaimon
         ReferenceScan scan = unfiltered.withFilter(filter.paimon(ReferenceReader.rowType(warehouse, unfiltered)));
         assertThat(tarnRows(unfiltered, Optional.of(filter)))
                 .as("%s WHERE %s", tableName, filter)
+                .isEqualTo(ReferenceReader.read(warehouse, scan).text());
+    }
+
+    /**
+     * Tarn compares FLOAT / DOUBLE as SQL does (-0.0 = 0.0, NaN unordered), Paimon by
+     * {@link Double#compare} (-0.0 below 0.0, NaN above everything). The rows of SQL's
+     * {@code x >= 0.0} are those of Paimon's {@code x >= -0.0 AND x <= Infinity}, and those of
+     * {@code x <> 0.0} (NaN included) of Paimon's {@code x < -0.0 OR x > 0.0}.
+     */
+    @DataProvider
+    public Object[][] floatingPointFilters()
+    {
+        return new Object[][] {
+                {compare("f_double", GE, 0.0), and(compare("f_double", GE, -0.0), compare("f_double", LE, Double.POSITIVE_INFINITY))},
+                {compare("f_double", LE, -0.0), compare("f_double", LE, 0.0)},
+                {compare("f_double", EQ, 0.0), and(compare("f_double", GE, -0.0), compare("f_double", LE, 0.0))},
+                {compare("f_double", NE, 0.0), or(compare("f_double", LT, -0.0), compare("f_double", GT, 0.0))},
+                {compare("f_float", EQ, -0.0f), and(compare("f_float", GE, -0.0f), compare("f_float", LE, 0.0f))},
+                {compare("f_float", GT, 1.0f), and(compare("f_float", GT, 1.0f), compare("f_float", LE, Float.POSITIVE_INFINITY))},
+        };
+    }
+
+    @Test(dataProvider = "floatingPointFilters")
+    public void testFloatingPointFiltersFollowSql(FilterSpec tarnFilter, FilterSpec paimonEquivalent)
+            throws IOException
+    {
+        ReferenceScan unfiltered = ReferenceScan.of("ref.append_all_types");
+        ReferenceScan scan = unfiltered.withFilter(paimonEquivalent.paimon(ReferenceReader.rowType(warehouse, unfiltered)));
+        assertThat(tarnRows(unfiltered, Optional.of(tarnFilter)))
+                .as("WHERE %s, as Paimon's WHERE %s", tarnFilter, paimonEquivalent)
                 .isEqualTo(ReferenceReader.read(warehouse, scan).text());
     }
 
