@@ -16,6 +16,7 @@ import io.tarn.types.TypeRoot;
 import io.tarn.vector.filter.ByteEqualityLeaf;
 import io.tarn.vector.filter.LeafMatches;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.parquet.format.ColumnChunk;
@@ -321,6 +322,22 @@ public final class ParquetReader
     }
 
     /**
+     * The heap this reader holds between batches: the loaded windows of its column chunks, the
+     * decompressed pages, dictionaries and decoded values of the batch. Its Arrow memory is its
+     * allocator's.
+     */
+    public long retainedHeapBytes()
+    {
+        long bytes = 0;
+        for (ColumnReader reader : readers) {
+            if (reader != null) {
+                bytes += reader.retainedBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /**
      * A snapshot of the counters so far.
      */
     public ReaderMetrics metrics()
@@ -379,6 +396,10 @@ public final class ParquetReader
         catch (UncheckedIOException e) {
             // a page loaded on demand could not be read: the file, not its content, failed
             throw e.getCause();
+        }
+        catch (OutOfMemoryException e) {
+            // the allocator's limit, not the file
+            throw e;
         }
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + file + columnSuffix() + " is corrupt: " + e.getMessage(), e);
@@ -627,33 +648,25 @@ public final class ParquetReader
             if (start < ParquetFooter.MAGIC.length || size < 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
             }
-            byte[] bytes = new byte[(int) size];
             OffsetIndex offsetIndex = null;
             if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
                 offsetIndex = readOffsetIndex(chunk, column, start, size);
             }
-            if (offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows) {
-                // a selection of few rows: the pages holding none are never read from the file,
-                // only those the column reader opens (and the dictionary before them)
-                int prefix = (int) (offsetIndex.getPage_locations().get(0).getOffset() - start);
-                input.readFully(start, bytes, 0, prefix);
-                counters.bytesRead += prefix;
-                long chunkStart = start;
-                ColumnReader.ChunkLoader loader = (target, offset, length) -> {
-                    try {
-                        input.readFully(chunkStart + offset, target, offset, length);
-                    }
-                    catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    counters.bytesRead += length;
-                };
-                readers[leaf] = new ColumnReader(node, metadata, bytes, start, rowGroupRows, offsetIndex, counters, loader, prefix);
-                continue;
-            }
-            input.readFully(start, bytes, 0, bytes.length);
-            counters.bytesRead += size;
-            readers[leaf] = new ColumnReader(node, metadata, bytes, start, rowGroupRows, offsetIndex, counters, null, bytes.length);
+            // a selection of few rows loads only the pages the column reader opens (pages holding
+            // none are never read from the file); any other read loads the chunk a window at a
+            // time, never whole
+            boolean exactLoads = offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows;
+            long chunkStart = start;
+            ColumnReader.ChunkLoader loader = (offset, target, targetOffset, length) -> {
+                try {
+                    input.readFully(chunkStart + offset, target, targetOffset, length);
+                }
+                catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                counters.bytesRead += length;
+            };
+            readers[leaf] = new ColumnReader(node, metadata, (int) size, start, rowGroupRows, offsetIndex, counters, loader, exactLoads);
         }
         for (MatchedColumn matched : matchedColumns.values()) {
             readers[matched.leaf()].matchValues(matched.matcher());
