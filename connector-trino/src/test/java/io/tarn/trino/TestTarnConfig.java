@@ -29,23 +29,25 @@ public class TestTarnConfig
                 .setMetadataCacheSize(1000)
                 .setMetadataCacheTtl(new Duration(1, TimeUnit.MINUTES))
                 .setManifestCacheSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
-                .setMaxConcurrentFileReads(64));
+                .setMaxConcurrentFileReads(64)
+                .setReaderMaxMemory(DataSize.ofBytes(Runtime.getRuntime().maxMemory() / 4).succinct()));
     }
 
     @Test
     public void testExplicitPropertyMappings()
     {
-        Map<String, String> properties = Map.of(
-                "warehouse", "/data/warehouse",
-                "metastore", "filesystem",
-                "tarn.split-target-size", "32MB",
-                "tarn.dynamic-filtering.wait-timeout", "5s",
-                "tarn.file-index.enabled", "false",
-                "tarn.file-index.planning-max-files", "5",
-                "tarn.metadata-cache.size", "10",
-                "tarn.metadata-cache.ttl", "30s",
-                "tarn.manifest-cache.size", "16MB",
-                "tarn.max-concurrent-file-reads", "8");
+        Map<String, String> properties = Map.ofEntries(
+                Map.entry("warehouse", "/data/warehouse"),
+                Map.entry("metastore", "filesystem"),
+                Map.entry("tarn.split-target-size", "32MB"),
+                Map.entry("tarn.dynamic-filtering.wait-timeout", "5s"),
+                Map.entry("tarn.file-index.enabled", "false"),
+                Map.entry("tarn.file-index.planning-max-files", "5"),
+                Map.entry("tarn.metadata-cache.size", "10"),
+                Map.entry("tarn.metadata-cache.ttl", "30s"),
+                Map.entry("tarn.manifest-cache.size", "16MB"),
+                Map.entry("tarn.max-concurrent-file-reads", "8"),
+                Map.entry("tarn.reader.max-memory", "96MB"));
         TarnConfig expected = new TarnConfig()
                 .setWarehouse("/data/warehouse")
                 .setMetastore("filesystem")
@@ -56,7 +58,8 @@ public class TestTarnConfig
                 .setMetadataCacheSize(10)
                 .setMetadataCacheTtl(new Duration(30, TimeUnit.SECONDS))
                 .setManifestCacheSize(DataSize.of(16, DataSize.Unit.MEGABYTE))
-                .setMaxConcurrentFileReads(8);
+                .setMaxConcurrentFileReads(8)
+                .setReaderMaxMemory(DataSize.of(96, DataSize.Unit.MEGABYTE));
         assertFullMapping(properties, expected);
     }
 

@@ -162,6 +162,15 @@ final class ColumnReader
     }
 
     /**
+     * The decoded size of the batch so far: its values and levels.
+     */
+    long batchBytes()
+    {
+        long valueBytes = type == Type.BYTE_ARRAY || type == Type.FIXED_LEN_BYTE_ARRAY ? values.byteCount() : 0;
+        return valueBytes + 8L * values.count + 4L * entries + 4L * valueIdCount;
+    }
+
+    /**
      * Makes chunk bytes [{@code from}, {@code to}) available at {@code chunk[from - bufferStart]};
      * what lies before {@code from} may be dropped. Without exact loads, it reads up to
      * {@link #READ_AHEAD} bytes past {@code from} at once.

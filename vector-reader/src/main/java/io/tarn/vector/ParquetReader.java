@@ -122,6 +122,9 @@ public final class ParquetReader
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
     private boolean closed;
+    // the rows of the next batch: the batch size, or fewer where that many rows would pass
+    // options.maxBatchBytes() (estimated from the row group's sizes, then from the batches read)
+    private int batchRows;
 
     private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
             throws ParquetUnsupportedException
@@ -386,6 +389,7 @@ public final class ParquetReader
                 }
                 activeColumn = null;
                 root.setRowCount(rows);
+                adaptBatchRows(rows);
                 counters.rowsRead += rows;
                 return true;
             }
@@ -416,7 +420,7 @@ public final class ParquetReader
     private int readBatchRows()
     {
         batchStart = position;
-        int batchSize = options.batchSize();
+        int batchSize = batchRows;
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();
         }
@@ -621,8 +625,43 @@ public final class ParquetReader
                 }
             }
             openColumns(rowGroup);
+            batchRows = batchRows(rowGroup);
             return true;
         }
+    }
+
+    /**
+     * The rows of the first batch of a row group: as many as fit {@code maxBatchBytes} at the
+     * uncompressed size per row of the columns read (dictionary-encoded values decode larger;
+     * the batches that follow measure them).
+     */
+    private int batchRows(RowGroup rowGroup)
+    {
+        long bytes = 0;
+        for (int leaf : neededLeaves) {
+            bytes += Math.max(0, rowGroup.getColumns().get(leaf).getMeta_data().getTotal_uncompressed_size());
+        }
+        return fittingRows((double) bytes / Math.max(1, rowGroupRows));
+    }
+
+    /**
+     * Sizes the next batch by the bytes per row of the one just read.
+     */
+    private void adaptBatchRows(int rows)
+    {
+        long bytes = 0;
+        for (int leaf : neededLeaves) {
+            bytes += readers[leaf].batchBytes();
+        }
+        batchRows = fittingRows((double) bytes / rows);
+    }
+
+    private int fittingRows(double bytesPerRow)
+    {
+        if (bytesPerRow <= 0) {
+            return options.batchSize();
+        }
+        return (int) Math.max(1, Math.min(options.batchSize(), options.maxBatchBytes() / bytesPerRow));
     }
 
     private void openColumns(RowGroup rowGroup)
