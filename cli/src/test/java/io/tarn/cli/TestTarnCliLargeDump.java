@@ -45,7 +45,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 public class TestTarnCliLargeDump
 {
-    private static final int ROWS = 1_000_000;
+    private static final int ROWS = 850_000;
     // a step coprime to ROWS: the rows are written in an order far from the sorted one
     private static final int STRIDE = 7919;
     private static final int BATCH = 8192;
