@@ -1,5 +1,6 @@
 package io.tarn.trino;
 
+import io.airlift.units.DataSize;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.read.MergeSplitReader;
 import io.tarn.storage.read.ReadMetrics;
@@ -10,7 +11,6 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.DictionaryIds;
-import io.airlift.units.DataSize;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
@@ -388,8 +388,7 @@ final class TarnPageSource
                 @Override
                 public long retainedHeapBytes()
                 {
-                    // a merge's file readers are not reachable here; its Arrow memory is counted
-                    return 0;
+                    return reader.retainedHeapBytes();
                 }
 
                 @Override

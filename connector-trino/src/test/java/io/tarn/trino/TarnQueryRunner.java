@@ -4,6 +4,7 @@ import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
@@ -31,7 +32,7 @@ final class TarnQueryRunner
     static DistributedQueryRunner create(Path warehouse, Map<String, String> extraCatalogProperties, Map<String, String> serverProperties)
             throws Exception
     {
-        Map<String, String> server = new java.util.HashMap<>(Map.of("query.max-memory-per-node", "256MB"));
+        Map<String, String> server = new HashMap<>(Map.of("query.max-memory-per-node", "256MB"));
         server.putAll(serverProperties);
         Session session = testSessionBuilder()
                 .setCatalog(CATALOG)

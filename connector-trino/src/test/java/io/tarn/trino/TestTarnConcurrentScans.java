@@ -27,12 +27,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 /**
  * Concurrent scans of row groups of long strings under small Trino memory limits: each scan
@@ -114,7 +116,7 @@ public class TestTarnConcurrentScans
                     assertThat(result.getMaterializedRows().getFirst()).isEqualTo(expected);
                     answered++;
                 }
-                catch (java.util.concurrent.ExecutionException e) {
+                catch (ExecutionException e) {
                     String query = "SELECT " + AGGREGATES + " FROM tarn.c.big -- scan " + scan;
                     MaterializedResult errors = runner.execute("SELECT error_code FROM system.runtime.queries WHERE query = '" + query + "' AND state = 'FAILED'");
                     assertThat(errors.getOnlyColumnAsSet())
@@ -136,7 +138,7 @@ public class TestTarnConcurrentScans
     public void testReaderMemoryLimitFailsTheQueryWithTarnsError()
     {
         String query = "SELECT max(s) FROM tarn_small.c.big";
-        assertThat(org.assertj.core.api.Assertions.catchThrowable(() -> runner.execute(query)))
+        assertThat(catchThrowable(() -> runner.execute(query)))
                 .hasMessageContaining("tarn.reader.max-memory")
                 .hasMessageContaining("c.big");
         MaterializedResult errors = runner.execute("SELECT error_code FROM system.runtime.queries WHERE query = '" + query + "' AND state = 'FAILED'");

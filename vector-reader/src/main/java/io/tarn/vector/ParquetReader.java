@@ -331,6 +331,9 @@ public final class ParquetReader
      */
     public long retainedHeapBytes()
     {
+        if (closed) {
+            return 0;
+        }
         long bytes = 0;
         for (ColumnReader reader : readers) {
             if (reader != null) {
