@@ -15,16 +15,17 @@ import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.Tag;
+import io.tarn.storage.sort.SpillDirectory;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.table.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.vector.rows.CanonicalRowFormatter;
-import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -48,8 +49,9 @@ public final class TarnCli
                   the table's snapshots and tags
               files --warehouse DIR [--branch B] [--snapshot N | --tag T | --timestamp ISO] DB.TABLE
                   the live data files a scan plans, one per line, and the planning counters
-              dump --warehouse DIR [--branch B] [--snapshot N | --tag T | --timestamp ISO] [--where EXPR] [--columns a,b] DB.TABLE
-                  the rows in canonical form, sorted, with a last line rows=N sha256=H; the scan counters on standard error
+              dump --warehouse DIR [--branch B] [--snapshot N | --tag T | --timestamp ISO] [--where EXPR] [--columns a,b] [--spill-directory DIR] DB.TABLE
+                  the rows in canonical form, sorted, with a last line rows=N sha256=H; the scan counters on standard error;
+                  rows beyond an eighth of the heap are sorted in temporary files under --spill-directory (default <tmpdir>/tarn-spill), removed at exit
               scan (same options as dump)
                   reads the rows without printing them: time, rows per second and the scan counters
             """ + SortCompactCommand.USAGE + """
@@ -57,7 +59,9 @@ public final class TarnCli
             --where: clauses joined by 'and': col = lit, col <> lit, col < lit, ..., col between lit and lit,
                      col in (lit, ...), col is [not] null; literals 42, 4.2, 'text', 2020-01-01, '2020-01-01T10:00:00', true""";
 
-    private static final Set<String> READ_OPTIONS = union(TableArguments.OPTIONS, Set.of("where", "columns"));
+    private static final Set<String> READ_OPTIONS = union(TableArguments.OPTIONS, Set.of("where", "columns", "spill-directory"));
+    // the canonical lines a dump sorts in memory before it spills them to a run file
+    private static final int DUMP_HEAP_FRACTION = 8;
 
     private final PrintStream out;
     private final PrintStream err;
@@ -155,22 +159,31 @@ public final class TarnCli
         long start = System.nanoTime();
         ScanPlan plan = planner.plan(snapshot);
         ReadRequest request = filter.map(predicate -> ReadRequest.of(columns).withFilter(predicate)).orElse(ReadRequest.of(columns));
+        SpillDirectory spillDirectory = SpillDirectory.open(commandLine.option("spill-directory").map(Path::of).orElse(SpillDirectory.defaultRoot()));
         List<String> lines = new ArrayList<>();
         ReadMetrics metrics;
-        try (BufferAllocator allocator = new RootAllocator()) {
+        long elapsedNanos;
+        // the sorted lines stream out; what does not fit the heap waits in sorted runs on disk
+        try (ExternalLineSort sort = new ExternalLineSort(spillDirectory, Runtime.getRuntime().maxMemory() / DUMP_HEAP_FRACTION);
+                BufferAllocator allocator = new RootAllocator()) {
             metrics = TableRead.forEachBatch(table, plan, request, allocator, batch -> {
                 if (printRows) {
+                    lines.clear();
                     CanonicalRowFormatter.appendLines(batch, columns, lines);
+                    for (String line : lines) {
+                        sort.add(line);
+                    }
                 }
             });
+            elapsedNanos = System.nanoTime() - start;
+            if (printRows) {
+                out.flush();
+                sort.writeTo(out);
+            }
         }
-        long elapsedNanos = System.nanoTime() - start;
         Map<String, Long> counters = new LinkedHashMap<>(plan.metrics().asMap());
         counters.putAll(metrics.asMap());
-        if (printRows) {
-            out.print(CanonicalRowSet.of(lines).text());
-        }
-        else {
+        if (!printRows) {
             double seconds = elapsedNanos / 1e9;
             out.printf(Locale.ROOT, "rows=%d seconds=%.3f rows_per_second=%.0f%n", metrics.rowsReturned(), seconds, metrics.rowsReturned() / Math.max(seconds, 1e-9));
         }

@@ -41,6 +41,9 @@ public class TarnConfig
     private Duration metadataCacheTtl = new Duration(1, TimeUnit.MINUTES);
     private DataSize manifestCacheSize = DataSize.of(64, DataSize.Unit.MEGABYTE);
     private int maxConcurrentFileReads = 64;
+    // Arrow memory lies outside the heap, up to the JVM's direct memory limit (by default the
+    // maximum heap): the readers take a quarter of that
+    private DataSize readerMaxMemory = DataSize.ofBytes(Runtime.getRuntime().maxMemory() / 4).succinct();
 
     @NotNull(message = "warehouse is required: the directory of the Paimon warehouse")
     public String getWarehouse()
@@ -205,6 +208,21 @@ public class TarnConfig
     public TarnConfig setMaxConcurrentFileReads(int maxConcurrentFileReads)
     {
         this.maxConcurrentFileReads = maxConcurrentFileReads;
+        return this;
+    }
+
+    @NotNull
+    @MinDataSize("1MB")
+    public DataSize getReaderMaxMemory()
+    {
+        return readerMaxMemory;
+    }
+
+    @Config("tarn.reader.max-memory")
+    @ConfigDescription("Arrow (off-heap) memory all page sources of a worker may hold at once; a read past it fails with TARN_READER_MEMORY_EXHAUSTED. Default: a quarter of the maximum heap")
+    public TarnConfig setReaderMaxMemory(DataSize readerMaxMemory)
+    {
+        this.readerMaxMemory = readerMaxMemory;
         return this;
     }
 }

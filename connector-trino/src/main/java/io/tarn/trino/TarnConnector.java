@@ -35,7 +35,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The Tarn connector: one catalog over one Paimon warehouse on the local file system. It owns
- * the root Arrow allocator of the catalog; every page source reads in a child of it.
+ * the root Arrow allocator of the catalog. Page sources read in children of one child of it that
+ * {@code tarn.reader.max-memory} bounds, so that concurrent scans cannot take the node's direct
+ * memory; page sinks write in children of the root.
  */
 public class TarnConnector
         implements Connector
@@ -45,6 +47,7 @@ public class TarnConnector
 
     private final String catalogName;
     private final BufferAllocator allocator;
+    private final BufferAllocator readerAllocator;
     private final TarnTables tables;
     private final TarnTypes types;
     private final TarnTableProperties tableProperties;
@@ -62,8 +65,9 @@ public class TarnConnector
         this.types = new TarnTypes(typeManager.getTypeOperators());
         this.tableProperties = new TarnTableProperties(typeManager);
         this.allocator = new RootAllocator();
+        this.readerAllocator = allocator.newChildAllocator("tarn-readers", 0, config.getReaderMaxMemory().toBytes());
         this.splitManager = new TarnSplitManager(tables, config);
-        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, allocator, config.isFileIndexEnabled(),
+        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, readerAllocator, config.isFileIndexEnabled(),
                 new FileReadLimiter(config.getMaxConcurrentFileReads(), FILE_READ_MAX_WAIT));
         this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
         this.procedures = new TarnProcedures(tables, spillDirectory(catalogName, config.getSpillDirectory())).procedures();
@@ -168,6 +172,11 @@ public class TarnConnector
     @Override
     public void shutdown()
     {
-        allocator.close();
+        try {
+            readerAllocator.close();
+        }
+        finally {
+            allocator.close();
+        }
     }
 }

@@ -5,6 +5,7 @@ import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.ErrorType;
 
 import static io.trino.spi.ErrorType.EXTERNAL;
+import static io.trino.spi.ErrorType.INSUFFICIENT_RESOURCES;
 import static io.trino.spi.ErrorType.USER_ERROR;
 
 public enum TarnErrorCode
@@ -19,7 +20,9 @@ public enum TarnErrorCode
     TARN_COMMIT_CONFLICT(5, EXTERNAL),
     TARN_INVALID_NAME(6, USER_ERROR),
     TARN_INVALID_TABLE_PROPERTY(7, USER_ERROR),
-    TARN_INTERNAL_ERROR(8, EXTERNAL);
+    TARN_INTERNAL_ERROR(8, EXTERNAL),
+    // the readers of a node hold their tarn.reader.max-memory of Arrow memory
+    TARN_READER_MEMORY_EXHAUSTED(9, INSUFFICIENT_RESOURCES);
 
     private final ErrorCode errorCode;
 

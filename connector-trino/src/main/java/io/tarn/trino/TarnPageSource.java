@@ -1,5 +1,6 @@
 package io.tarn.trino;
 
+import io.airlift.units.DataSize;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.read.MergeSplitReader;
 import io.tarn.storage.read.ReadMetrics;
@@ -11,6 +12,7 @@ import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.DictionaryIds;
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RowBlock;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -20,6 +22,7 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
@@ -32,6 +35,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.tarn.trino.TarnErrorCode.TARN_READER_MEMORY_EXHAUSTED;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -39,6 +43,11 @@ import static java.util.Objects.requireNonNull;
  * ({@link ArrowBlocks}). A column handle with a path reads its base ROW column and hands out the
  * dereferenced field. All Arrow memory lives in a child allocator of this page source, released
  * by {@link #close()}.
+ *
+ * <p>{@link #getMemoryUsage()} is what the reader holds: that allocator's memory and the heap of
+ * the file reader (loaded parts of column chunks, pages, decoded values), so that Trino's memory
+ * limits see it. A read that cannot get Arrow memory within the node's
+ * {@code tarn.reader.max-memory} fails with {@link TarnErrorCode#TARN_READER_MEMORY_EXHAUSTED}.
  */
 final class TarnPageSource
         implements ConnectorPageSource
@@ -50,6 +59,7 @@ final class TarnPageSource
     private final int[] readIndexOfColumn;
     private final DictionaryBlocks[] dictionaryBlocks;
     private final OptionalLong limit;
+    private final BufferAllocator parentAllocator;
     private final BufferAllocator allocator;
     private final BatchReader reader;
     private final long fileCount;
@@ -102,6 +112,7 @@ final class TarnPageSource
             // columns') to each row again, and a split's rows all satisfy its partition's
             request = request.withFilter(filter.get()).withFilterRecheckedByCaller();
         }
+        this.parentAllocator = parentAllocator;
         this.allocator = parentAllocator.newChildAllocator("tarn-page-source", 0, Long.MAX_VALUE);
         // a merge opens every file of its split at once, a plain split one file after the other
         this.fileReservation = fileReads.reserve(split.mergeRequired() ? split.files().size() : 1);
@@ -110,6 +121,11 @@ final class TarnPageSource
             this.reader = split.mergeRequired()
                     ? BatchReader.of(new MergeSplitReader(table, schema, split, request, allocator))
                     : BatchReader.of(new SplitReader(table, schema, split, request, allocator));
+        }
+        catch (OutOfMemoryException e) {
+            fileReservation.close();
+            allocator.close();
+            throw memoryExhausted(e);
         }
         catch (IOException | RuntimeException e) {
             fileReservation.close();
@@ -152,12 +168,22 @@ final class TarnPageSource
             rowsProduced += positions;
             return SourcePage.create(new Page(positions, blocks));
         }
+        catch (OutOfMemoryException e) {
+            throw memoryExhausted(e);
+        }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot read table " + tableName, e);
         }
         finally {
             readTimeNanos += System.nanoTime() - start;
         }
+    }
+
+    private TrinoException memoryExhausted(OutOfMemoryException e)
+    {
+        return new TrinoException(TARN_READER_MEMORY_EXHAUSTED, "Cannot read table %s: the page sources of this node hold %s of the %s of Arrow memory that tarn.reader.max-memory gives them, and this one holds %s; run fewer scans at once or raise tarn.reader.max-memory"
+                .formatted(tableName, DataSize.succinctBytes(parentAllocator.getAllocatedMemory()), DataSize.succinctBytes(parentAllocator.getLimit()),
+                        DataSize.succinctBytes(allocator.getAllocatedMemory())), e);
     }
 
     private Block toBlock(VectorSchemaRoot root, int readIndex, int positions)
@@ -227,7 +253,7 @@ final class TarnPageSource
     @Override
     public long getMemoryUsage()
     {
-        return allocator.getAllocatedMemory();
+        return allocator.getAllocatedMemory() + reader.retainedHeapBytes();
     }
 
     private ReadMetrics currentMetrics()
@@ -278,6 +304,11 @@ final class TarnPageSource
 
         ReadMetrics metrics();
 
+        /**
+         * The heap the reader holds besides its Arrow memory.
+         */
+        long retainedHeapBytes();
+
         @Override
         void close();
 
@@ -308,6 +339,12 @@ final class TarnPageSource
                 public ReadMetrics metrics()
                 {
                     return reader.metrics();
+                }
+
+                @Override
+                public long retainedHeapBytes()
+                {
+                    return reader.retainedHeapBytes();
                 }
 
                 @Override
@@ -346,6 +383,12 @@ final class TarnPageSource
                 public ReadMetrics metrics()
                 {
                     return reader.metrics();
+                }
+
+                @Override
+                public long retainedHeapBytes()
+                {
+                    return reader.retainedHeapBytes();
                 }
 
                 @Override

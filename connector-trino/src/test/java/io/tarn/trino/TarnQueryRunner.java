@@ -4,6 +4,7 @@ import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
@@ -21,13 +22,25 @@ final class TarnQueryRunner
     static DistributedQueryRunner create(Path warehouse, Map<String, String> extraCatalogProperties)
             throws Exception
     {
+        return create(warehouse, extraCatalogProperties, Map.of());
+    }
+
+    /**
+     * With {@code serverProperties} over the runner's defaults ({@code query.max-memory-per-node}
+     * 256MB) on every node.
+     */
+    static DistributedQueryRunner create(Path warehouse, Map<String, String> extraCatalogProperties, Map<String, String> serverProperties)
+            throws Exception
+    {
+        Map<String, String> server = new HashMap<>(Map.of("query.max-memory-per-node", "256MB"));
+        server.putAll(serverProperties);
         Session session = testSessionBuilder()
                 .setCatalog(CATALOG)
                 .setSchema("ref")
                 .build();
         DistributedQueryRunner runner = DistributedQueryRunner.builder(session)
                 .setWorkerCount(2)
-                .addExtraProperty("query.max-memory-per-node", "256MB")
+                .setExtraProperties(server)
                 .build();
         try {
             runner.installPlugin(new TarnPlugin());

@@ -30,7 +30,8 @@ public class TestTarnConfig
                 .setMetadataCacheSize(1000)
                 .setMetadataCacheTtl(new Duration(1, TimeUnit.MINUTES))
                 .setManifestCacheSize(DataSize.of(64, DataSize.Unit.MEGABYTE))
-                .setMaxConcurrentFileReads(64));
+                .setMaxConcurrentFileReads(64)
+                .setReaderMaxMemory(DataSize.ofBytes(Runtime.getRuntime().maxMemory() / 4).succinct()));
     }
 
     @Test
@@ -47,7 +48,8 @@ public class TestTarnConfig
                 Map.entry("tarn.metadata-cache.size", "10"),
                 Map.entry("tarn.metadata-cache.ttl", "30s"),
                 Map.entry("tarn.manifest-cache.size", "16MB"),
-                Map.entry("tarn.max-concurrent-file-reads", "8"));
+                Map.entry("tarn.max-concurrent-file-reads", "8"),
+                Map.entry("tarn.reader.max-memory", "96MB"));
         TarnConfig expected = new TarnConfig()
                 .setWarehouse("/data/warehouse")
                 .setMetastore("filesystem")
@@ -59,7 +61,8 @@ public class TestTarnConfig
                 .setMetadataCacheSize(10)
                 .setMetadataCacheTtl(new Duration(30, TimeUnit.SECONDS))
                 .setManifestCacheSize(DataSize.of(16, DataSize.Unit.MEGABYTE))
-                .setMaxConcurrentFileReads(8);
+                .setMaxConcurrentFileReads(8)
+                .setReaderMaxMemory(DataSize.of(96, DataSize.Unit.MEGABYTE));
         assertFullMapping(properties, expected);
     }
 

@@ -30,6 +30,11 @@ import static java.util.Objects.requireNonNull;
 final class ColumnReader
 {
     private static final int WINDOW = 4096;
+    // what a read of a chunk without exact loads loads at once, past the page it needs: the
+    // whole chunk is never held, so that a row group of large values does not sit on the heap whole
+    static final int READ_AHEAD = 1 << 20;
+    // enough for the page headers writers produce; a longer one (large statistics) is loaded on
+    private static final int HEADER_GUESS = 1 << 12;
     private static final int MAX_PAGE_SIZE = 1 << 30;
     // far above what writers produce (parquet-mr closes pages at 20,000 rows); bounds arrays sized by a page header
     private static final int MAX_PAGE_VALUES = 1 << 24;
@@ -39,16 +44,20 @@ final class ColumnReader
     private final int maxDefinition;
     private final int maxRepetition;
     private final boolean hasLevels;
-    private final byte[] chunk;
+    // the loaded part of the chunk: chunk offsets [bufferStart, bufferEnd) at chunk[0..]
+    private byte[] chunk = new byte[0];
+    private int bufferStart;
+    private int bufferEnd;
+    private final int chunkSize;
     private final long rowGroupRows;
     private final List<PageLocation> pages;
     private final PageDecompressor decompressor;
     private final ReaderCounters counters;
-    // where chunk[0] lies in the file, and what of it is loaded when the chunk loads lazily
+    // where the chunk lies in the file
     private final long chunkStart;
-    private ChunkLoader loader;
-    private final int loadedPrefix;
-    private final boolean[] loadedPages;
+    private final ChunkLoader loader;
+    // loads only the pages opened (a sparse selection), never bytes ahead of them
+    private final boolean exactLoads;
 
     // batch output
     int[] definitions = new int[0];
@@ -97,13 +106,14 @@ final class ColumnReader
     private long[] valueMask = new long[0];
 
     /**
-     * A reader of a chunk that starts at file offset {@code chunkStart}. With a {@code loader},
-     * only its first {@code loadedPrefix} bytes are loaded: the loader loads each data page when
-     * it is opened (pages skipped by the offset index never are) and anything else when it is
-     * reached; this needs the offset index. Without one, the whole chunk is loaded.
+     * A reader of a chunk of {@code chunkSize} bytes that starts at file offset {@code chunkStart},
+     * whose bytes {@code loader} loads as the pages are reached: besides the open page, at most
+     * {@link #READ_AHEAD} bytes are held. With {@code exactLoads}, which needs the offset index,
+     * each data page is loaded when it is opened, pages skipped by the offset index never are,
+     * and nothing is read ahead.
      */
-    ColumnReader(SchemaNode leaf, ColumnMetaData metadata, byte[] chunk, long chunkStart, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters,
-            ChunkLoader loader, int loadedPrefix)
+    ColumnReader(SchemaNode leaf, ColumnMetaData metadata, int chunkSize, long chunkStart, long rowGroupRows, OffsetIndex offsetIndex, ReaderCounters counters,
+            ChunkLoader loader, boolean exactLoads)
     {
         requireNonNull(leaf, "leaf is null");
         this.type = leaf.element().getType();
@@ -111,27 +121,88 @@ final class ColumnReader
         this.maxDefinition = leaf.definitionLevel();
         this.maxRepetition = leaf.repetitionLevel();
         this.hasLevels = maxDefinition > 0 || maxRepetition > 0;
-        this.chunk = requireNonNull(chunk, "chunk is null");
+        if (chunkSize < 0) {
+            throw new IllegalArgumentException("Negative chunk size " + chunkSize);
+        }
+        this.chunkSize = chunkSize;
         this.rowGroupRows = rowGroupRows;
         this.pages = offsetIndex == null ? null : offsetIndex.getPage_locations();
         this.decompressor = new PageDecompressor(metadata.getCodec());
         this.counters = requireNonNull(counters, "counters is null");
         this.chunkStart = chunkStart;
-        if (loader != null && pages == null) {
-            throw new IllegalArgumentException("A lazily loaded chunk needs an offset index");
+        if (exactLoads && pages == null) {
+            throw new IllegalArgumentException("A chunk loaded page by page needs an offset index");
         }
-        this.loader = loader;
-        this.loadedPrefix = loadedPrefix;
-        this.loadedPages = pages == null ? new boolean[0] : new boolean[pages.size()];
+        this.loader = requireNonNull(loader, "loader is null");
+        this.exactLoads = exactLoads;
     }
 
     /**
      * Loads bytes of a column chunk from the file: {@code length} bytes at chunk offset
-     * {@code offset} into {@code chunk}. I/O failures surface as {@link java.io.UncheckedIOException}.
+     * {@code offset} into {@code target} from {@code targetOffset}. I/O failures surface as
+     * {@link java.io.UncheckedIOException}.
      */
     interface ChunkLoader
     {
-        void load(byte[] chunk, int offset, int length);
+        void load(int offset, byte[] target, int targetOffset, int length);
+    }
+
+    /**
+     * The heap this reader holds: the loaded part of the chunk, the decompressed page, the
+     * dictionary and the batch arrays.
+     */
+    long retainedBytes()
+    {
+        long bytes = (long) chunk.length + pageBuffer.length + values.retainedBytes()
+                + 4L * (definitions.length + repetitions.length + valueIds.length);
+        if (dictionary != null) {
+            bytes += dictionary.retainedBytes();
+        }
+        return bytes;
+    }
+
+    /**
+     * The decoded size of the batch so far: its values and levels.
+     */
+    long batchBytes()
+    {
+        long valueBytes = type == Type.BYTE_ARRAY || type == Type.FIXED_LEN_BYTE_ARRAY ? values.byteCount() : 0;
+        return valueBytes + 8L * values.count + 4L * entries + 4L * valueIdCount;
+    }
+
+    /**
+     * Makes chunk bytes [{@code from}, {@code to}) available at {@code chunk[from - bufferStart]};
+     * what lies before {@code from} may be dropped. Without exact loads, it reads up to
+     * {@link #READ_AHEAD} bytes past {@code from} at once.
+     */
+    private void ensureLoaded(int from, int to)
+    {
+        if (from >= bufferStart && to <= bufferEnd) {
+            return;
+        }
+        int end = exactLoads ? to : Math.max(to, (int) Math.min(chunkSize, (long) from + READ_AHEAD));
+        int kept = from >= bufferStart && from < bufferEnd ? bufferEnd - from : 0;
+        int length = end - from;
+        byte[] target = chunk;
+        if (target.length < length) {
+            // the chunk size bounds the buffer: the read-ahead and pages never pass its end
+            target = new byte[Math.min(ValueBuffer.grow(chunk.length, length), Math.max(length, chunkSize))];
+        }
+        if (kept > 0) {
+            System.arraycopy(chunk, from - bufferStart, target, 0, kept);
+        }
+        loader.load(from + kept, target, kept, length - kept);
+        chunk = target;
+        bufferStart = from;
+        bufferEnd = end;
+    }
+
+    /**
+     * Where chunk offset {@code offset}, which must be loaded, lies in {@link #chunk}.
+     */
+    private int local(int offset)
+    {
+        return offset - bufferStart;
     }
 
     int maxDefinition()
@@ -588,11 +659,8 @@ final class ColumnReader
     private boolean hasNextPage()
     {
         while (pendingHeader == null) {
-            if (chunkPosition >= chunk.length) {
+            if (chunkPosition >= chunkSize) {
                 return false;
-            }
-            if (loader != null) {
-                loadAtPosition();
             }
             parseHeaderAtPosition();
         }
@@ -605,18 +673,36 @@ final class ColumnReader
      */
     private void parseHeaderAtPosition()
     {
-        PageHeader header = new PageHeader();
-        int headerLength;
-        try {
-            headerLength = ParquetFooter.readThrift(header, chunk, chunkPosition, chunk.length - chunkPosition, "", "page header");
+        // the header ends before this: an indexed page's end, for exact loads the first indexed page
+        int limit = chunkSize;
+        if (atIndexedPage()) {
+            limit = checkedPageEnd(pages.get(dataPageIndex));
         }
-        catch (ParquetCorruptionException e) {
-            throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage());
+        else if (exactLoads && dataPageIndex == 0 && chunkPosition < pages.get(0).getOffset() - chunkStart) {
+            limit = (int) (pages.get(0).getOffset() - chunkStart);
+        }
+        // an indexed page is loaded with its header in one read when loads are exact
+        ensureLoaded(chunkPosition, exactLoads && atIndexedPage() ? limit : (int) Math.min(limit, (long) chunkPosition + HEADER_GUESS));
+        PageHeader header;
+        int headerLength;
+        while (true) {
+            header = new PageHeader();
+            try {
+                headerLength = ParquetFooter.readThrift(header, chunk, local(chunkPosition), Math.min(limit, bufferEnd) - chunkPosition, "", "page header");
+                break;
+            }
+            catch (ParquetCorruptionException e) {
+                if (bufferEnd >= limit) {
+                    throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage());
+                }
+                // a header longer than the bytes loaded (large statistics): load more
+                ensureLoaded(chunkPosition, (int) Math.min(limit, chunkPosition + 2L * (bufferEnd - chunkPosition)));
+            }
         }
         int bodyOffset = chunkPosition + headerLength;
         int compressedSize = header.getCompressed_page_size();
         int uncompressedSize = header.getUncompressed_page_size();
-        if (header.getType() == null || compressedSize < 0 || uncompressedSize < 0 || compressedSize > chunk.length - bodyOffset) {
+        if (header.getType() == null || compressedSize < 0 || uncompressedSize < 0 || compressedSize > chunkSize - bodyOffset) {
             throw new CorruptDataException("Page header at chunk offset " + chunkPosition + " declares " + compressedSize + " bytes, past the end of the column chunk");
         }
         chunkPosition = bodyOffset + compressedSize;
@@ -636,8 +722,7 @@ final class ColumnReader
     }
 
     /**
-     * Reads the pages before the first data page the offset index lists (a dictionary page),
-     * which lie in the chunk's loaded prefix.
+     * Reads the pages before the first data page the offset index lists (a dictionary page).
      */
     private void readLeadingPages()
     {
@@ -658,30 +743,10 @@ final class ColumnReader
     private int checkedPageEnd(PageLocation page)
     {
         long end = page.getOffset() - chunkStart + page.getCompressed_page_size();
-        if (page.getCompressed_page_size() <= 0 || end > chunk.length) {
+        if (page.getCompressed_page_size() <= 0 || end > chunkSize) {
             throw new CorruptDataException("Offset index page " + dataPageIndex + " of " + page.getCompressed_page_size() + " bytes ends past the column chunk");
         }
         return (int) end;
-    }
-
-    /**
-     * Loads the bytes at the chunk position before they are parsed: the next indexed data page,
-     * or anything else (pages the offset index does not place) up to the end of the chunk.
-     */
-    private void loadAtPosition()
-    {
-        if (atIndexedPage()) {
-            if (!loadedPages[dataPageIndex]) {
-                int end = checkedPageEnd(pages.get(dataPageIndex));
-                loader.load(chunk, chunkPosition, end - chunkPosition);
-                loadedPages[dataPageIndex] = true;
-            }
-            return;
-        }
-        if (chunkPosition >= loadedPrefix) {
-            loader.load(chunk, chunkPosition, chunk.length - chunkPosition);
-            loader = null;
-        }
     }
 
     private void readDictionary(PageHeader header, int bodyOffset)
@@ -701,9 +766,10 @@ final class ColumnReader
         if (count < 0) {
             throw new CorruptDataException("Dictionary page with " + count + " values");
         }
-        verifyChecksum(header, chunk, bodyOffset);
-        byte[] body = decompress(header, bodyOffset, header.getCompressed_page_size(), header.getUncompressed_page_size(), true);
-        int bodyStart = body == chunk ? bodyOffset : 0;
+        ensureLoaded(bodyOffset, bodyOffset + header.getCompressed_page_size());
+        verifyChecksum(header, chunk, local(bodyOffset));
+        byte[] body = decompress(header, local(bodyOffset), header.getCompressed_page_size(), header.getUncompressed_page_size(), true);
+        int bodyStart = body == chunk ? local(bodyOffset) : 0;
         ValueBuffer decoded = new ValueBuffer();
         PlainDecoders.create(type, typeLength, body, bodyStart, bodyStart + header.getUncompressed_page_size()).read(decoded, count);
         dictionary = decoded;
@@ -749,11 +815,13 @@ final class ColumnReader
             throw new CorruptDataException("Column chunk has no more data pages");
         }
         PageHeader header = pendingHeader;
-        int bodyOffset = pendingBodyOffset;
         long knownRows = pendingPageRows();
         pendingHeader = null;
         dataPageIndex++;
         counters.pagesRead++;
+        // the page's bytes stay loaded while it is open: nothing is loaded before it is done
+        ensureLoaded(pendingBodyOffset, pendingBodyOffset + header.getCompressed_page_size());
+        int bodyOffset = local(pendingBodyOffset);
         verifyChecksum(header, chunk, bodyOffset);
         int compressedSize = header.getCompressed_page_size();
         int uncompressedSize = header.getUncompressed_page_size();

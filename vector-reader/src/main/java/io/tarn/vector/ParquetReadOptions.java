@@ -11,7 +11,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * What a {@link ParquetReader} returns: {@code columns} in output order, matched to file columns
- * by field id; batches of at most {@code batchSize} rows; only the row positions in
+ * by field id; batches of at most {@code batchSize} rows, and fewer where that many would decode
+ * to more than about {@code maxBatchBytes} (a batch holds at least one row); only the row positions in
  * {@code rowSelection} when present; {@code filter} only prunes row groups and pages by
  * statistics and never removes single rows.
  * <p>
@@ -25,9 +26,11 @@ import static java.util.Objects.requireNonNull;
  * data encoded.
  */
 public record ParquetReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns,
-                                 boolean dictionaryIds)
+                                 boolean dictionaryIds, long maxBatchBytes)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
+    // a batch of long strings is cut short of the batch size here: what a split holds decoded
+    public static final long DEFAULT_MAX_BATCH_BYTES = 4L << 20;
 
     public ParquetReadOptions
     {
@@ -37,6 +40,9 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
         if (batchSize <= 0) {
             throw new IllegalArgumentException("Batch size must be positive: " + batchSize);
         }
+        if (maxBatchBytes <= 0) {
+            throw new IllegalArgumentException("Maximum batch bytes must be positive: " + maxBatchBytes);
+        }
         if (matchFilterColumns && filter.isEmpty()) {
             throw new IllegalArgumentException("Filter columns matched without a filter");
         }
@@ -44,22 +50,22 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
 
     public static ParquetReadOptions of(List<DataField> columns)
     {
-        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false);
+        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, DEFAULT_MAX_BATCH_BYTES);
     }
 
     public ParquetReadOptions withBatchSize(int batchSize)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
     public ParquetReadOptions withRowSelection(RoaringBitmap rowSelection)
     {
-        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds);
+        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
     public ParquetReadOptions withFilter(Predicate filter)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
     /**
@@ -68,7 +74,7 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
      */
     public ParquetReadOptions withFilterColumnsMatched()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, maxBatchBytes);
     }
 
     /**
@@ -76,7 +82,12 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
      */
     public ParquetReadOptions withDictionaryIds()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, maxBatchBytes);
+    }
+
+    public ParquetReadOptions withMaxBatchBytes(long maxBatchBytes)
+    {
+        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
     /**
@@ -84,6 +95,6 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
      */
     public ParquetReadOptions withoutFilter()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds);
+        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, maxBatchBytes);
     }
 }

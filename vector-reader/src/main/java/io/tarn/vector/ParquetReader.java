@@ -16,6 +16,7 @@ import io.tarn.types.TypeRoot;
 import io.tarn.vector.filter.ByteEqualityLeaf;
 import io.tarn.vector.filter.LeafMatches;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.parquet.format.ColumnChunk;
@@ -121,6 +122,9 @@ public final class ParquetReader
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
     private boolean closed;
+    // the rows of the next batch: the batch size, or fewer where that many rows would pass
+    // options.maxBatchBytes() (estimated from the row group's sizes, then from the batches read)
+    private int batchRows;
 
     private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
             throws ParquetUnsupportedException
@@ -321,6 +325,25 @@ public final class ParquetReader
     }
 
     /**
+     * The heap this reader holds between batches: the loaded windows of its column chunks, the
+     * decompressed pages, dictionaries and decoded values of the batch. Its Arrow memory is its
+     * allocator's.
+     */
+    public long retainedHeapBytes()
+    {
+        if (closed) {
+            return 0;
+        }
+        long bytes = 0;
+        for (ColumnReader reader : readers) {
+            if (reader != null) {
+                bytes += reader.retainedBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /**
      * A snapshot of the counters so far.
      */
     public ReaderMetrics metrics()
@@ -369,6 +392,7 @@ public final class ParquetReader
                 }
                 activeColumn = null;
                 root.setRowCount(rows);
+                adaptBatchRows(rows);
                 counters.rowsRead += rows;
                 return true;
             }
@@ -379,6 +403,10 @@ public final class ParquetReader
         catch (UncheckedIOException e) {
             // a page loaded on demand could not be read: the file, not its content, failed
             throw e.getCause();
+        }
+        catch (OutOfMemoryException e) {
+            // the allocator's limit, not the file
+            throw e;
         }
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + file + columnSuffix() + " is corrupt: " + e.getMessage(), e);
@@ -395,7 +423,7 @@ public final class ParquetReader
     private int readBatchRows()
     {
         batchStart = position;
-        int batchSize = options.batchSize();
+        int batchSize = batchRows;
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();
         }
@@ -600,8 +628,43 @@ public final class ParquetReader
                 }
             }
             openColumns(rowGroup);
+            batchRows = batchRows(rowGroup);
             return true;
         }
+    }
+
+    /**
+     * The rows of the first batch of a row group: as many as fit {@code maxBatchBytes} at the
+     * uncompressed size per row of the columns read (dictionary-encoded values decode larger;
+     * the batches that follow measure them).
+     */
+    private int batchRows(RowGroup rowGroup)
+    {
+        long bytes = 0;
+        for (int leaf : neededLeaves) {
+            bytes += Math.max(0, rowGroup.getColumns().get(leaf).getMeta_data().getTotal_uncompressed_size());
+        }
+        return fittingRows((double) bytes / Math.max(1, rowGroupRows));
+    }
+
+    /**
+     * Sizes the next batch by the bytes per row of the one just read.
+     */
+    private void adaptBatchRows(int rows)
+    {
+        long bytes = 0;
+        for (int leaf : neededLeaves) {
+            bytes += readers[leaf].batchBytes();
+        }
+        batchRows = fittingRows((double) bytes / rows);
+    }
+
+    private int fittingRows(double bytesPerRow)
+    {
+        if (bytesPerRow <= 0) {
+            return options.batchSize();
+        }
+        return (int) Math.max(1, Math.min(options.batchSize(), options.maxBatchBytes() / bytesPerRow));
     }
 
     private void openColumns(RowGroup rowGroup)
@@ -627,33 +690,25 @@ public final class ParquetReader
             if (start < ParquetFooter.MAGIC.length || size < 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
             }
-            byte[] bytes = new byte[(int) size];
             OffsetIndex offsetIndex = null;
             if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
                 offsetIndex = readOffsetIndex(chunk, column, start, size);
             }
-            if (offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows) {
-                // a selection of few rows: the pages holding none are never read from the file,
-                // only those the column reader opens (and the dictionary before them)
-                int prefix = (int) (offsetIndex.getPage_locations().get(0).getOffset() - start);
-                input.readFully(start, bytes, 0, prefix);
-                counters.bytesRead += prefix;
-                long chunkStart = start;
-                ColumnReader.ChunkLoader loader = (target, offset, length) -> {
-                    try {
-                        input.readFully(chunkStart + offset, target, offset, length);
-                    }
-                    catch (IOException e) {
-                        throw new UncheckedIOException(e);
-                    }
-                    counters.bytesRead += length;
-                };
-                readers[leaf] = new ColumnReader(node, metadata, bytes, start, rowGroupRows, offsetIndex, counters, loader, prefix);
-                continue;
-            }
-            input.readFully(start, bytes, 0, bytes.length);
-            counters.bytesRead += size;
-            readers[leaf] = new ColumnReader(node, metadata, bytes, start, rowGroupRows, offsetIndex, counters, null, bytes.length);
+            // a selection of few rows loads only the pages the column reader opens (pages holding
+            // none are never read from the file); any other read loads the chunk a window at a
+            // time, never whole
+            boolean exactLoads = offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows;
+            long chunkStart = start;
+            ColumnReader.ChunkLoader loader = (offset, target, targetOffset, length) -> {
+                try {
+                    input.readFully(chunkStart + offset, target, targetOffset, length);
+                }
+                catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                counters.bytesRead += length;
+            };
+            readers[leaf] = new ColumnReader(node, metadata, (int) size, start, rowGroupRows, offsetIndex, counters, loader, exactLoads);
         }
         for (MatchedColumn matched : matchedColumns.values()) {
             readers[matched.leaf()].matchValues(matched.matcher());

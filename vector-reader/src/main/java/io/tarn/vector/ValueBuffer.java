@@ -53,6 +53,14 @@ final class ValueBuffer
         count = n;
     }
 
+    /**
+     * The heap of the arrays, whatever of them is in use.
+     */
+    long retainedBytes()
+    {
+        return 4L * ints.length + 8L * longs.length + bytes.length + 4L * offsets.length;
+    }
+
     int byteCount()
     {
         return offsets[count];

@@ -6,6 +6,9 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.types.RowType;
 import org.roaringbitmap.RoaringBitmap;
@@ -14,6 +17,7 @@ import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -327,6 +331,45 @@ public class TestParquetReader
      * A selection of few rows loads only the pages that hold them (and the dictionaries), not
      * whole column chunks, and reads the same rows as a selection of all but a few.
      */
+    @Test
+    public void testLargeRowGroupIsReadAWindowAtATimeInBatchesBoundedInBytes()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING())));
+        int rowCount = 6000;
+        int length = 4096;
+        List<GenericRow> rows = new ArrayList<>();
+        for (int row = 0; row < rowCount; row++) {
+            rows.add(GenericRow.of((long) row, BinaryString.fromString(Integer.toString(row).repeat(length)).substring(0, length)));
+        }
+        // one row group (Paimon's writer closes them at 128 MB) of 24 MB of strings, stored as they are
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.enable.dictionary", "false"), "uncompressed");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        long stringBytes = (long) rowCount * length;
+        long maxRows = ParquetReadOptions.DEFAULT_MAX_BATCH_BYTES / length;
+        long peakHeap = 0;
+        int read = 0;
+        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields), allocator)) {
+            while (reader.nextBatch()) {
+                int batchRows = reader.root().getRowCount();
+                assertThat(batchRows).isBetween(1, (int) maxRows);
+                for (int row = 0; row < batchRows; row += 97) {
+                    assertThat(((BigIntVector) reader.root().getVector(0)).get(row)).isEqualTo(read + row);
+                    assertThat(new String(((VarCharVector) reader.root().getVector(1)).get(row), StandardCharsets.UTF_8))
+                            .isEqualTo(rows.get(read + row).getString(1).toString());
+                }
+                read += batchRows;
+                peakHeap = Math.max(peakHeap, reader.retainedHeapBytes());
+            }
+            assertThat(reader.metrics().rowGroups()).isEqualTo(1);
+        }
+        assertThat(read).isEqualTo(rowCount);
+        // the decoded batch and a window of the chunk, never the row group's 24 MB of strings
+        assertThat(peakHeap).isLessThan(stringBytes / 2);
+    }
+
     @Test
     public void testSparseSelectionLoadsOnlyItsPages()
             throws IOException

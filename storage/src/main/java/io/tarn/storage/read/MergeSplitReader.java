@@ -225,6 +225,21 @@ public final class MergeSplitReader
         return survivorReader != null ? survivorReader.root() : output;
     }
 
+    /**
+     * The heap the file readers of the merge hold (loaded parts of column chunks, pages,
+     * dictionaries, decoded values); its Arrow memory is the allocator's.
+     */
+    public long retainedHeapBytes()
+    {
+        long bytes = survivorReader == null ? 0 : survivorReader.retainedHeapBytes();
+        for (FileCursor cursor : cursors) {
+            if (cursor.reader != null) {
+                bytes += cursor.reader.retainedHeapBytes();
+            }
+        }
+        return bytes;
+    }
+
     public ReadMetrics metrics()
     {
         if (survivorReader == null) {

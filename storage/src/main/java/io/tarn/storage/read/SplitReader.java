@@ -250,6 +250,15 @@ public final class SplitReader
     }
 
     /**
+     * The heap the reader of the current file holds (the loaded parts of its column chunks,
+     * pages, dictionaries and decoded values); its Arrow memory is the allocator's.
+     */
+    public long retainedHeapBytes()
+    {
+        return current == null ? 0 : current.retainedHeapBytes();
+    }
+
+    /**
      * The dictionary ids of request column {@code column} in the current batch, when the request
      * asks for them ({@link ReadRequest#withDictionaryIds()}), the column is a string or binary
      * column and the batch's values all come from one dictionary; valid until the next batch.

@@ -60,7 +60,7 @@ public final class SpillDirectory
     /**
      * A new, empty sub-directory owned by this process; the caller deletes it.
      */
-    Path createOwned()
+    public Path createOwned()
             throws IOException
     {
         return Files.createTempDirectory(root, PREFIX + ProcessHandle.current().pid() + "-");
