@@ -25,7 +25,7 @@ public class TestBucketSelector
         for (DataType type : List.of(DataTypes.doubleType(), DataTypes.floatType())) {
             DataField key = new DataField(1, "d", type);
             Object positive = type.equals(DataTypes.floatType()) ? (Object) 0.0f : (Object) 0.0;
-            Object negative = type.equals(DataTypes.floatType()) ? (Object) -0.0f : (Object) -0.0;
+            Object negative = type.equals(DataTypes.floatType()) ? (Object) (-0.0f) : (Object) (-0.0);
             int buckets = 0;
             for (int total = 2; total <= 64; total++) {
                 int positiveBucket = BucketFunction.bucket(BinaryRowWriter.encode(List.of(type), List.of(positive)), total);
