@@ -219,8 +219,8 @@ public class TestTarnFloatingPointFilters
             case 0, 1, 2, 3 -> column + " " + pick(random, List.of("=", "<>", "<", "<=", ">", ">=")) + " " + literal(random, real);
             case 4, 5 -> column + " IN (" + inList(random, real) + ")";
             case 6 -> column + " NOT IN (" + inList(random, real) + ")";
-            case 7 -> column + " BETWEEN " + literal(random, real) + " AND " + literal(random, real);
-            case 8 -> column + " NOT BETWEEN " + literal(random, real) + " AND " + literal(random, real);
+            case 7 -> column + " BETWEEN " + bound(random, real) + " AND " + bound(random, real);
+            case 8 -> column + " NOT BETWEEN " + bound(random, real) + " AND " + bound(random, real);
             case 9 -> column + (random.nextBoolean() ? " IS NULL" : " IS NOT NULL");
             case 10 -> "is_nan(" + column + ")";
             default -> "(" + column + " = " + literal(random, real) + " OR " + column + " = " + literal(random, real) + ")";
@@ -244,6 +244,20 @@ public class TestTarnFloatingPointFilters
             }
         }
         return String.join(", ", literals);
+    }
+
+    /**
+     * A BETWEEN bound, never NaN: Trino 476's planner fails on {@code x BETWEEN -infinity() AND
+     * nan()} ("low value must be less than or equal to high value") before any connector is asked.
+     */
+    private String bound(Random random, boolean real)
+    {
+        while (true) {
+            String literal = literal(random, real);
+            if (!literal.contains("nan()") && !literal.contains("NaN")) {
+                return literal;
+            }
+        }
     }
 
     private String literal(Random random, boolean real)
