@@ -158,6 +158,7 @@ public class TestTarnPathContainment
                     .hasMessageContaining("Tag name");
             assertThatThrownBy(() -> runner.execute("SELECT * FROM tarn.s.tagged FOR VERSION AS OF '%s'".formatted(tag)))
                     .as(tag)
+                    .hasMessageContaining("Cannot read table s.tagged at tag")
                     .hasMessageContaining("Tag name");
         }
         for (String name : List.of("\"../../outside\"", "\"a/b\"", "\"..\"")) {
