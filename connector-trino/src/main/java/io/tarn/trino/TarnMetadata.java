@@ -726,7 +726,8 @@ final class TarnMetadata
             throws IOException
     {
         for (FileStatus status : fileIO.list(path)) {
-            if (status.directory()) {
+            // a link is deleted, never followed: what it points to may lie outside the table
+            if (status.directory() && !status.symbolicLink()) {
                 deleteRecursively(fileIO, status.path());
             }
             else {

@@ -282,6 +282,24 @@ public class TestTarnPathContainment
         assertThat(victim).exists();
     }
 
+    @Test
+    public void testDropTableDeletesLinksNotWhatTheyPointTo()
+            throws IOException
+    {
+        Path linkedDirectory = Files.createDirectories(outside.resolve("linked"));
+        Files.writeString(linkedDirectory.resolve("kept"), "outside the table");
+        runner.execute("CREATE TABLE tarn.s.linked AS SELECT 1 AS id");
+        Path table = warehouse.resolve("s.db/linked");
+        Files.createSymbolicLink(table.resolve("bucket-0/linked-directory"), linkedDirectory);
+        Files.createSymbolicLink(table.resolve("linked-file"), victim);
+        Map<String, String> before = walkOutsideWarehouse();
+
+        runner.execute("DROP TABLE tarn.s.linked");
+        assertThat(table).doesNotExist();
+        assertThat(linkedDirectory.resolve("kept")).hasContent("outside the table");
+        assertThat(walkOutsideWarehouse()).isEqualTo(before);
+    }
+
     private Path tamperDeltaManifest(String table, long snapshotId, UnaryOperator<DataFileMeta> change)
             throws IOException
     {
