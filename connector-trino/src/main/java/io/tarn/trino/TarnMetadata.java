@@ -169,7 +169,7 @@ final class TarnMetadata
         try {
             snapshot = table.get().snapshot(version);
         }
-        catch (IOException e) {
+        catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot read table " + tableName + " at " + describe(version), e);
         }
         Optional<String> tagName = version instanceof ScanVersion.TagName tag ? Optional.of(tag.name()) : Optional.empty();

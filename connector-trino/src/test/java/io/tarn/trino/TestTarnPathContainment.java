@@ -158,6 +158,7 @@ public class TestTarnPathContainment
                     .hasMessageContaining("Tag name");
             assertThatThrownBy(() -> runner.execute("SELECT * FROM tarn.s.tagged FOR VERSION AS OF '%s'".formatted(tag)))
                     .as(tag)
+                    .hasMessageContaining("Cannot read table s.tagged at tag")
                     .hasMessageContaining("Tag name");
         }
         for (String name : List.of("\"../../outside\"", "\"a/b\"", "\"..\"")) {
@@ -279,6 +280,24 @@ public class TestTarnPathContainment
                 .hasMessageContaining("external path " + victim);
         assertThat(walkOutsideWarehouse()).isEqualTo(before);
         assertThat(victim).exists();
+    }
+
+    @Test
+    public void testDropTableDeletesLinksNotWhatTheyPointTo()
+            throws IOException
+    {
+        Path linkedDirectory = Files.createDirectories(outside.resolve("linked"));
+        Files.writeString(linkedDirectory.resolve("kept"), "outside the table");
+        runner.execute("CREATE TABLE tarn.s.linked AS SELECT 1 AS id");
+        Path table = warehouse.resolve("s.db/linked");
+        Files.createSymbolicLink(table.resolve("bucket-0/linked-directory"), linkedDirectory);
+        Files.createSymbolicLink(table.resolve("linked-file"), victim);
+        Map<String, String> before = walkOutsideWarehouse();
+
+        runner.execute("DROP TABLE tarn.s.linked");
+        assertThat(table).doesNotExist();
+        assertThat(linkedDirectory.resolve("kept")).hasContent("outside the table");
+        assertThat(walkOutsideWarehouse()).isEqualTo(before);
     }
 
     private Path tamperDeltaManifest(String table, long snapshotId, UnaryOperator<DataFileMeta> change)

@@ -225,7 +225,8 @@ public class FileSystemCatalog
             throws IOException
     {
         for (FileStatus status : fileIO.list(path)) {
-            if (status.directory()) {
+            // a link is deleted, never followed: what it points to may lie outside the table
+            if (status.directory() && !status.symbolicLink()) {
                 deleteTree(fileIO, status.path());
             }
             else {

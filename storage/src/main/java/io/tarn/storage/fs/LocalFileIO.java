@@ -67,7 +67,8 @@ public final class LocalFileIO
                         prefix + child.getFileName(),
                         attributes.isDirectory() ? 0 : attributes.size(),
                         attributes.lastModifiedTime().toMillis(),
-                        attributes.isDirectory()));
+                        attributes.isDirectory(),
+                        Files.isSymbolicLink(child)));
             }
         }
         catch (NoSuchFileException e) {

@@ -202,4 +202,32 @@ public class TestFileSystemCatalog
     {
         return new TableSchema(3, 0, fields, fields.size() - 1, List.of(), List.of(), options, Optional.empty(), 1_795_000_000_000L);
     }
+
+    @Test
+    public void testRenameTableMovesItsDirectory()
+            throws Exception
+    {
+        catalog.createDatabase("renames");
+        catalog.createDatabase("renames_target");
+        TableSchema schema = schema(List.of(new DataField(0, "k", DataTypes.bigint())), Map.of());
+        catalog.createTable(new Identifier("renames", "before"), schema);
+        catalog.createTable(new Identifier("renames", "taken"), schema);
+
+        assertThatThrownBy(() -> catalog.renameTable(new Identifier("renames", "before"), new Identifier("renames", "x$y")))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("Invalid table name 'x$y'");
+        assertThatThrownBy(() -> catalog.renameTable(new Identifier("renames", "before"), new Identifier("renames", "taken")))
+                .isInstanceOf(CommitConflictException.class)
+                .hasMessageContaining("renames.taken already exists");
+        assertThatThrownBy(() -> catalog.renameTable(new Identifier("renames", "before"), new Identifier("nodb", "t")))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("'nodb'");
+        assertThat(catalog.listTables("renames")).containsExactly("before", "taken");
+
+        catalog.renameTable(new Identifier("renames", "before"), new Identifier("renames_target", "after"));
+        assertThat(catalog.listTables("renames")).containsExactly("taken");
+        assertThat(catalog.listTables("renames_target")).containsExactly("after");
+        org.apache.paimon.table.Table renamed = paimon.catalog().getTable(org.apache.paimon.catalog.Identifier.create("renames_target", "after"));
+        assertThat(renamed.rowType().getFieldNames()).containsExactly("k");
+    }
 }
