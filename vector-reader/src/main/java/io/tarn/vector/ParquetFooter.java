@@ -105,9 +105,7 @@ final class ParquetFooter
         input.readFully(footerStart, footer, 0, footer.length);
         FileMetaData metadata = new FileMetaData();
         readThrift(metadata, footer, 0, footer.length, file, "footer");
-        if (metadata.isSetEncryption_algorithm()) {
-            throw new ParquetUnsupportedException("File " + file + " uses Parquet modular encryption, which is not supported");
-        }
+        checkEncryption(metadata, file);
         List<SchemaElement> elements = metadata.getSchema();
         if (elements == null || elements.isEmpty()) {
             throw new ParquetCorruptionException("File " + file + " has no schema in its footer");
@@ -132,9 +130,6 @@ final class ParquetFooter
             }
             for (int i = 0; i < columns.size(); i++) {
                 ColumnChunk column = columns.get(i);
-                if (column.isSetCrypto_metadata()) {
-                    throw new ParquetUnsupportedException("File " + file + " has encrypted columns, which are not supported");
-                }
                 if (!column.isSetMeta_data()) {
                     throw new ParquetCorruptionException("File " + file + " has a column chunk without metadata");
                 }
@@ -153,6 +148,32 @@ final class ParquetFooter
             throw new ParquetCorruptionException("File " + file + " has " + metadata.getNum_rows() + " rows by its footer but " + totalRows + " in its row groups");
         }
         return new ParquetFooter(metadata, root, leaves, length, footerStart);
+    }
+
+    /**
+     * A file with a plaintext footer and encrypted columns names the algorithm in its footer and
+     * the keys in its columns' metadata; one without the other is a footer whose bytes changed.
+     */
+    private static void checkEncryption(FileMetaData metadata, String file)
+            throws ParquetCorruptionException, ParquetUnsupportedException
+    {
+        boolean encryptedColumns = false;
+        if (metadata.getRow_groups() != null) {
+            for (RowGroup rowGroup : metadata.getRow_groups()) {
+                for (ColumnChunk column : rowGroup.getColumns() == null ? List.<ColumnChunk>of() : rowGroup.getColumns()) {
+                    encryptedColumns |= column.isSetCrypto_metadata() || column.isSetEncrypted_column_metadata();
+                }
+            }
+        }
+        if (metadata.isSetEncryption_algorithm() && encryptedColumns) {
+            throw new ParquetUnsupportedException("File " + file + " uses Parquet modular encryption, which is not supported");
+        }
+        if (metadata.isSetEncryption_algorithm()) {
+            throw new ParquetCorruptionException("File " + file + " names an encryption algorithm in its footer but has no encrypted column");
+        }
+        if (encryptedColumns) {
+            throw new ParquetCorruptionException("File " + file + " has encrypted columns but its footer names no encryption algorithm");
+        }
     }
 
     /**
