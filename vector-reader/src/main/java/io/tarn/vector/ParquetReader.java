@@ -655,6 +655,13 @@ public final class ParquetReader
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has type " + metadata.getType() + " in its chunk but " + node.element().getType() + " in the schema");
             }
             if (metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+                // writers compress a whole file with one codec: a chunk that differs was changed
+                for (ColumnChunk other : rowGroup.getColumns()) {
+                    if (other.getMeta_data().getCodec() != metadata.getCodec()) {
+                        throw new ParquetCorruptionException("File " + file + " column " + column + " has the compression codec " + metadata.getCodec()
+                                + " where other columns have " + other.getMeta_data().getCodec());
+                    }
+                }
                 throw new ParquetUnsupportedException("File " + file + " column " + column + " uses the unsupported compression codec " + metadata.getCodec());
             }
             long start = metadata.getData_page_offset();

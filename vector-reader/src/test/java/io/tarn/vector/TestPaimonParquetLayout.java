@@ -7,6 +7,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.paimon.data.GenericRow;
+import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.ConvertedType;
 import org.apache.parquet.format.FieldRepetitionType;
 import org.apache.parquet.format.FileMetaData;
@@ -206,6 +207,16 @@ public class TestPaimonParquetLayout
                 .isInstanceOf(ParquetCorruptionException.class)
                 .hasMessageContaining(NAME)
                 .hasMessageContaining("39 rows by its footer but 40 in its row groups");
+    }
+
+    @Test
+    public void testOneChunkWithAnotherCodec()
+    {
+        byte[] changed = withFooter(metadata -> metadata.getRow_groups().get(0).getColumns().get(1).getMeta_data().setCodec(CompressionCodec.LZO));
+        assertThatThrownBy(() -> readAll(changed, FIELDS, null))
+                .isInstanceOf(ParquetCorruptionException.class)
+                .hasMessageContaining(NAME)
+                .hasMessageContaining("column b has the compression codec LZO where other columns have ZSTD");
     }
 
     @Test
