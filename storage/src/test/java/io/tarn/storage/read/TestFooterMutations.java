@@ -13,7 +13,6 @@ import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.write.AppendTableWriter;
 import io.tarn.testing.ReferenceReader;
-import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
 import io.tarn.vector.rows.CanonicalRowFormatter;
@@ -49,6 +48,7 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.RandomAccessFile;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
@@ -327,7 +327,7 @@ public class TestFooterMutations
     {
         PlannedFile file = plan.files().get(0);
         String path = table.dataFilePath(file.partition(), file.bucket(), file.file(), file.file().fileName());
-        return Path.of(path.startsWith("file:") ? java.net.URI.create(path).getPath() : path);
+        return Path.of(path.startsWith("file:") ? URI.create(path).getPath() : path);
     }
 
     /**
