@@ -1,10 +1,12 @@
 package io.tarn.vector;
 
 import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FieldRepetitionType;
 import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Type;
 import shaded.parquet.org.apache.thrift.TBase;
 import shaded.parquet.org.apache.thrift.TConfiguration;
 import shaded.parquet.org.apache.thrift.protocol.TCompactProtocol;
@@ -12,7 +14,9 @@ import shaded.parquet.org.apache.thrift.protocol.TCompactProtocol;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -101,16 +105,14 @@ final class ParquetFooter
         input.readFully(footerStart, footer, 0, footer.length);
         FileMetaData metadata = new FileMetaData();
         readThrift(metadata, footer, 0, footer.length, file, "footer");
-        if (metadata.isSetEncryption_algorithm()) {
-            throw new ParquetUnsupportedException("File " + file + " uses Parquet modular encryption, which is not supported");
-        }
+        checkEncryption(metadata, file);
         List<SchemaElement> elements = metadata.getSchema();
         if (elements == null || elements.isEmpty()) {
             throw new ParquetCorruptionException("File " + file + " has no schema in its footer");
         }
         List<SchemaNode> leaves = new ArrayList<>();
         int[] cursor = {0};
-        SchemaNode root = buildNode(elements, cursor, 0, 0, leaves, 0, file, true);
+        SchemaNode root = buildNode(elements, cursor, 0, 0, leaves, List.of(), file, true);
         if (cursor[0] != elements.size()) {
             throw new ParquetCorruptionException("File " + file + " has " + (elements.size() - cursor[0]) + " schema elements outside the schema tree");
         }
@@ -126,29 +128,81 @@ final class ParquetFooter
             if (columns == null || columns.size() != leaves.size()) {
                 throw new ParquetCorruptionException("File " + file + " has a row group with " + (columns == null ? 0 : columns.size()) + " column chunks for " + leaves.size() + " schema columns");
             }
-            for (ColumnChunk column : columns) {
-                if (column.isSetCrypto_metadata()) {
-                    throw new ParquetUnsupportedException("File " + file + " has encrypted columns, which are not supported");
-                }
+            for (int i = 0; i < columns.size(); i++) {
+                ColumnChunk column = columns.get(i);
                 if (!column.isSetMeta_data()) {
                     throw new ParquetCorruptionException("File " + file + " has a column chunk without metadata");
                 }
                 if (column.isSetFile_path()) {
                     throw new ParquetUnsupportedException("File " + file + " refers to column data in another file " + column.getFile_path());
                 }
+                checkChunk(column.getMeta_data(), leaves.get(i), file);
             }
             totalRows += rowGroup.getNum_rows();
             if (totalRows < 0) {
                 throw new ParquetCorruptionException("File " + file + " has an overflowing row count");
             }
         }
+        // the reader reads as many rows as the row groups claim: both counts must agree
+        if (totalRows != metadata.getNum_rows()) {
+            throw new ParquetCorruptionException("File " + file + " has " + metadata.getNum_rows() + " rows by its footer but " + totalRows + " in its row groups");
+        }
         return new ParquetFooter(metadata, root, leaves, length, footerStart);
     }
 
-    private static SchemaNode buildNode(List<SchemaElement> elements, int[] cursor, int parentDefinition, int parentRepetition, List<SchemaNode> leaves, int depth, String file, boolean isRoot)
+    /**
+     * A file with a plaintext footer and encrypted columns names the algorithm in its footer and
+     * the keys in its columns' metadata; one without the other is a footer whose bytes changed.
+     */
+    private static void checkEncryption(FileMetaData metadata, String file)
+            throws ParquetCorruptionException, ParquetUnsupportedException
+    {
+        boolean encryptedColumns = false;
+        if (metadata.getRow_groups() != null) {
+            for (RowGroup rowGroup : metadata.getRow_groups()) {
+                for (ColumnChunk column : rowGroup.getColumns() == null ? List.<ColumnChunk>of() : rowGroup.getColumns()) {
+                    encryptedColumns |= column.isSetCrypto_metadata() || column.isSetEncrypted_column_metadata();
+                }
+            }
+        }
+        if (metadata.isSetEncryption_algorithm() && encryptedColumns) {
+            throw new ParquetUnsupportedException("File " + file + " uses Parquet modular encryption, which is not supported");
+        }
+        if (metadata.isSetEncryption_algorithm()) {
+            throw new ParquetCorruptionException("File " + file + " names an encryption algorithm in its footer but has no encrypted column");
+        }
+        if (encryptedColumns) {
+            throw new ParquetCorruptionException("File " + file + " has encrypted columns but its footer names no encryption algorithm");
+        }
+    }
+
+    /**
+     * A column chunk's metadata repeats its column's path and type: a chunk that disagrees with
+     * the schema belongs to no column of it.
+     */
+    private static void checkChunk(ColumnMetaData metadata, SchemaNode leaf, String file)
             throws ParquetCorruptionException
     {
-        if (depth > MAX_SCHEMA_DEPTH) {
+        if (metadata.getType() != leaf.element().getType()) {
+            throw new ParquetCorruptionException("File " + file + " column " + leaf.path() + " has type " + metadata.getType() + " in its chunk but " + leaf.element().getType() + " in the schema");
+        }
+        List<String> path = metadata.getPath_in_schema();
+        if (path == null || !path.equals(leaf.pathNames())) {
+            throw new ParquetCorruptionException("File " + file + " has a column chunk for " + (path == null ? "no path" : String.join(".", path)) + " where the schema has column " + leaf.path());
+        }
+        if (metadata.getCodec() == null) {
+            throw new ParquetCorruptionException("File " + file + " column " + leaf.path() + " has an unknown compression codec");
+        }
+        if (metadata.getNum_values() < 0 || metadata.getTotal_compressed_size() < 0 || metadata.getTotal_uncompressed_size() < 0) {
+            throw new ParquetCorruptionException("File " + file + " column " + leaf.path() + " has a negative value count or size in its chunk");
+        }
+    }
+
+    private static SchemaNode buildNode(List<SchemaElement> elements, int[] cursor, int parentDefinition, int parentRepetition, List<SchemaNode> leaves, List<String> parentPath, String file,
+            boolean isRoot)
+            throws ParquetCorruptionException
+    {
+        if (parentPath.size() > MAX_SCHEMA_DEPTH) {
             throw new ParquetCorruptionException("File " + file + " has a schema nested deeper than " + MAX_SCHEMA_DEPTH + " levels");
         }
         if (cursor[0] >= elements.size()) {
@@ -158,10 +212,17 @@ final class ParquetFooter
         if (element == null || element.getName() == null) {
             throw new ParquetCorruptionException("File " + file + " has a schema element without a name");
         }
+        List<String> path = parentPath;
         int definition = parentDefinition;
         int repetition = parentRepetition;
         if (!isRoot) {
-            FieldRepetitionType type = element.isSetRepetition_type() ? element.getRepetition_type() : FieldRepetitionType.REQUIRED;
+            path = new ArrayList<>(parentPath);
+            path.add(element.getName());
+            // the format requires a repetition on every field but the root; an unknown value reads as none
+            if (!element.isSetRepetition_type()) {
+                throw new ParquetCorruptionException("File " + file + " has schema field " + String.join(".", path) + " without a valid repetition");
+            }
+            FieldRepetitionType type = element.getRepetition_type();
             if (type == FieldRepetitionType.OPTIONAL) {
                 definition++;
             }
@@ -175,16 +236,28 @@ final class ParquetFooter
             if (childCount <= 0 || childCount > elements.size() - cursor[0]) {
                 throw new ParquetCorruptionException("File " + file + " has schema group " + element.getName() + " with an invalid child count " + childCount);
             }
-            List<SchemaNode> children = new ArrayList<>(childCount);
-            for (int i = 0; i < childCount; i++) {
-                children.add(buildNode(elements, cursor, definition, repetition, leaves, depth + 1, file, false));
+            if (element.isSetType()) {
+                throw new ParquetCorruptionException("File " + file + " has schema group " + element.getName() + " with a physical type " + element.getType());
             }
-            return new SchemaNode(element, definition, repetition, children, -1);
+            List<SchemaNode> children = new ArrayList<>(childCount);
+            Set<Integer> fieldIds = new HashSet<>();
+            for (int i = 0; i < childCount; i++) {
+                SchemaNode child = buildNode(elements, cursor, definition, repetition, leaves, path, file, false);
+                // columns are found by field id: two siblings with one id make the look-up ambiguous
+                if (child.hasFieldId() && !fieldIds.add(child.fieldId())) {
+                    throw new ParquetCorruptionException("File " + file + " has two schema fields with field id " + child.fieldId() + " in group " + (isRoot ? element.getName() : String.join(".", path)));
+                }
+                children.add(child);
+            }
+            return new SchemaNode(element, definition, repetition, children, -1, path);
         }
         if (!element.isSetType()) {
             throw new ParquetCorruptionException("File " + file + " has schema column " + element.getName() + " without a physical type");
         }
-        SchemaNode leaf = new SchemaNode(element, definition, repetition, List.of(), leaves.size());
+        if (element.getType() == Type.FIXED_LEN_BYTE_ARRAY && (!element.isSetType_length() || element.getType_length() <= 0)) {
+            throw new ParquetCorruptionException("File " + file + " has FIXED_LEN_BYTE_ARRAY column " + element.getName() + " without a positive length");
+        }
+        SchemaNode leaf = new SchemaNode(element, definition, repetition, List.of(), leaves.size(), path);
         leaves.add(leaf);
         return leaf;
     }

@@ -47,6 +47,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -80,11 +81,15 @@ public final class ParquetReader
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
     private static final int MAX_DICTIONARY_BYTES = 1 << 20;
     private static final int MAX_DICTIONARY_VALUES = 100_000;
+    // Paimon's system fields (_KEY_*, _SEQUENCE_NUMBER, _VALUE_KIND, ...) have ids from here up
+    private static final int FIRST_SYSTEM_FIELD_ID = 1_073_741_823;
 
     private final ParquetInput input;
     private final String file;
     private final ParquetReadOptions options;
     private final ParquetFooter footer;
+    // by field id, the top-level fields of the schema the file was written with, when known
+    private final Optional<Map<Integer, DataField>> fileFields;
     private final BufferAllocator allocator;
     private final VectorSchemaRoot root;
     private final List<FieldAssembler> assemblers;
@@ -126,15 +131,20 @@ public final class ParquetReader
     // options.maxBatchBytes() (estimated from the row group's sizes, then from the batches read)
     private int batchRows;
 
-    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
-            throws ParquetUnsupportedException
+    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
+            Map<Integer, CarriedColumn> carried)
+            throws ParquetCorruptionException, ParquetUnsupportedException
     {
         this.input = input;
         this.file = input.name();
         this.options = options;
         this.footer = footer;
+        this.fileFields = fileFields;
         this.allocator = allocator;
         this.readers = new ColumnReader[footer.leaves().size()];
+        if (fileFields.isPresent()) {
+            checkFileSchema(fileFields.get());
+        }
         List<Integer> leaves = new ArrayList<>();
         List<FieldAssembler> built = new ArrayList<>();
         for (DataField column : options.columns()) {
@@ -167,6 +177,33 @@ public final class ParquetReader
     public static ParquetReader open(ParquetInput input, ParquetReadOptions options, BufferAllocator allocator)
             throws IOException
     {
+        return open(input, options, Optional.empty(), allocator);
+    }
+
+    /**
+     * {@link #open(ParquetInput, ParquetReadOptions, BufferAllocator)} of a file written with the
+     * top-level fields {@code fileFields} (the Paimon schema its data file meta names). Every
+     * field of that schema must then be in the file under its field id, with the Parquet layout
+     * Paimon writes for its type ({@link PaimonParquetLayout}), and the file may hold no other
+     * fields but Paimon's system fields: anything else fails as corrupt. A requested column
+     * whose field id that schema lacks (one added later) reads as nulls.
+     */
+    public static ParquetReader open(ParquetInput input, ParquetReadOptions options, List<DataField> fileFields, BufferAllocator allocator)
+            throws IOException
+    {
+        requireNonNull(fileFields, "fileFields is null");
+        Map<Integer, DataField> byId = new LinkedHashMap<>();
+        for (DataField field : fileFields) {
+            if (byId.put(field.id(), field) != null) {
+                throw new IllegalArgumentException("Field id " + field.id() + " occurs twice in the file fields of " + input.name());
+            }
+        }
+        return open(input, options, Optional.of(Collections.unmodifiableMap(byId)), allocator);
+    }
+
+    private static ParquetReader open(ParquetInput input, ParquetReadOptions options, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator)
+            throws IOException
+    {
         requireNonNull(input, "input is null");
         requireNonNull(options, "options is null");
         requireNonNull(allocator, "allocator is null");
@@ -181,7 +218,7 @@ public final class ParquetReader
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + input.name() + " has a corrupt footer: " + e, e);
         }
-        ParquetReader reader = create(input, options, footer, allocator, Map.of());
+        ParquetReader reader = create(input, options, footer, fileFields, allocator, Map.of());
         reader.counters.bytesRead += footer.fileLength() - footer.footerStart() + 12;
         return reader;
     }
@@ -215,7 +252,7 @@ public final class ParquetReader
             throw new IllegalArgumentException("Carried columns need an exact row selection and no filter");
         }
         checkColumns(input, options);
-        return create(input, options, footer, allocator, Map.copyOf(carried));
+        return create(input, options, footer, fileFields, allocator, Map.copyOf(carried));
     }
 
     private static void checkColumns(ParquetInput input, ParquetReadOptions options)
@@ -228,14 +265,15 @@ public final class ParquetReader
         }
     }
 
-    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
+    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
+            Map<Integer, CarriedColumn> carried)
             throws ParquetCorruptionException, ParquetUnsupportedException
     {
         BufferAllocator child = allocator.newChildAllocator("parquet-reader " + input.name(), 0, allocator.getLimit());
         try {
-            return new ParquetReader(input, options, footer, child, carried);
+            return new ParquetReader(input, options, footer, fileFields, child, carried);
         }
-        catch (ParquetUnsupportedException | RuntimeException e) {
+        catch (ParquetCorruptionException | ParquetUnsupportedException | RuntimeException e) {
             child.close();
             if (e instanceof RuntimeException) {
                 throw new ParquetCorruptionException("File " + input.name() + " has a schema that cannot be read: " + e, e);
@@ -680,6 +718,13 @@ public final class ParquetReader
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has type " + metadata.getType() + " in its chunk but " + node.element().getType() + " in the schema");
             }
             if (metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+                // writers compress a whole file with one codec: a chunk that differs was changed
+                for (ColumnChunk other : rowGroup.getColumns()) {
+                    if (other.getMeta_data().getCodec() != metadata.getCodec()) {
+                        throw new ParquetCorruptionException("File " + file + " column " + column + " has the compression codec " + metadata.getCodec()
+                                + " where other columns have " + other.getMeta_data().getCodec());
+                    }
+                }
                 throw new ParquetUnsupportedException("File " + file + " column " + column + " uses the unsupported compression codec " + metadata.getCodec());
             }
             long start = metadata.getData_page_offset();
@@ -1227,6 +1272,48 @@ public final class ParquetReader
                 max = statistics.isSetMax_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMax_value()) : null;
             }
             return Optional.of(new ColumnStats(min, max, nullCount, rows));
+        }
+    }
+
+    /**
+     * Checks the file's top-level columns against the schema it was written with: each field of
+     * that schema present under its id with the layout of its type, no other columns but system
+     * fields, and the system fields that this read requests with the layout of their requested
+     * type (the only one they ever have). Field ids are unique among siblings (the footer checks
+     * that), so every later look-up by field id finds a checked node or a field the file's
+     * schema truly lacks.
+     */
+    private void checkFileSchema(Map<Integer, DataField> fields)
+            throws ParquetCorruptionException
+    {
+        for (DataField field : fields.values()) {
+            Optional<SchemaNode> node = findChild(footer.root(), field.id());
+            if (node.isEmpty()) {
+                Optional<SchemaNode> named = footer.root().children().stream().filter(child -> child.name().equals(field.name())).findFirst();
+                throw new ParquetCorruptionException("File " + file + " has no column with field id " + field.id() + " (" + field.name() + " " + field.type().asSqlString()
+                        + "), which the schema the file was written with has"
+                        + named.map(child -> "; its column " + child.name() + (child.hasFieldId() ? " has field id " + child.fieldId() : " has no field id")).orElse(""));
+            }
+            PaimonParquetLayout.check(node.get(), field.type(), file);
+        }
+        Map<Integer, DataField> requested = new HashMap<>();
+        for (DataField column : options.columns()) {
+            requested.put(column.id(), column);
+        }
+        for (SchemaNode child : footer.root().children()) {
+            if (!child.hasFieldId()) {
+                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has no field id");
+            }
+            if (fields.containsKey(child.fieldId())) {
+                continue;
+            }
+            if (child.fieldId() < FIRST_SYSTEM_FIELD_ID) {
+                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has field id " + child.fieldId() + ", which the schema the file was written with lacks");
+            }
+            DataField system = requested.get(child.fieldId());
+            if (system != null) {
+                PaimonParquetLayout.check(child, system.type(), file);
+            }
         }
     }
 

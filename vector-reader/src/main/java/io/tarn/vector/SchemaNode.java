@@ -10,14 +10,24 @@ import static java.util.Objects.requireNonNull;
 /**
  * One node of a file's Parquet schema tree. {@code definitionLevel} and {@code repetitionLevel}
  * count the optional (resp. repeated) nodes on the path from the root down to and including this
- * node; {@code leafIndex} is the column chunk position of a primitive node and -1 for a group.
+ * node; {@code leafIndex} is the column chunk position of a primitive node and -1 for a group;
+ * {@code pathNames} are the names from the root's child down to this node (empty for the root).
  */
-record SchemaNode(SchemaElement element, int definitionLevel, int repetitionLevel, List<SchemaNode> children, int leafIndex)
+record SchemaNode(SchemaElement element, int definitionLevel, int repetitionLevel, List<SchemaNode> children, int leafIndex, List<String> pathNames)
 {
     SchemaNode
     {
         requireNonNull(element, "element is null");
         children = List.copyOf(requireNonNull(children, "children is null"));
+        pathNames = List.copyOf(requireNonNull(pathNames, "pathNames is null"));
+    }
+
+    /**
+     * The dotted path of the node, for messages.
+     */
+    String path()
+    {
+        return String.join(".", pathNames);
     }
 
     String name()

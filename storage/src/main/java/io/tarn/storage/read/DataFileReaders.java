@@ -5,6 +5,7 @@ import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.types.DataField;
 import io.tarn.vector.CarriedColumn;
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetReadOptions;
@@ -13,6 +14,7 @@ import io.tarn.vector.ParquetUnsupportedException;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -33,12 +35,21 @@ final class DataFileReaders
                     + " is not Parquet; Tarn reads only Parquet data files so far");
         }
         String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
+        // the file must hold the fields of the schema it was written with, laid out as their types
+        // say; only fields that schema lacks (added later) read as nulls
+        List<DataField> fileFields = table.schema(meta.schemaId()).fields();
+        ParquetReader reader;
         try {
-            return ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, allocator);
+            reader = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, fileFields, allocator);
         }
         catch (ParquetCorruptionException | ParquetUnsupportedException e) {
             throw inTable(table, e);
         }
+        if (reader.fileRowCount() != meta.rowCount()) {
+            reader.close();
+            throw new CorruptFileException("Table " + table.name() + ": data file " + path + " has " + reader.fileRowCount() + " rows by its footer but " + meta.rowCount() + " by its manifest entry");
+        }
+        return reader;
     }
 
     /**
