@@ -2,6 +2,7 @@ package io.tarn.trino;
 
 import io.tarn.testing.TemporaryDirectories;
 import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryFailedException;
 import io.trino.testing.MaterializedRow;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -178,7 +179,19 @@ public class TestTarnFloatingPointFilters
 
     private void assertSameAsTrino(String predicate, String context)
     {
-        List<Integer> expected = trinoIds(predicate);
+        List<Integer> expected;
+        try {
+            expected = trinoIds(predicate);
+        }
+        catch (QueryFailedException e) {
+            // Trino 476's planner fails on ranges with a NaN bound, such as
+            // d >= -infinity() AND d <= nan(), before any connector is asked: nothing to compare
+            if (e.getMessage() != null && e.getMessage().contains("low value must be less than or equal to high value")) {
+                System.out.println("Trino cannot plan, skipped: " + predicate);
+                return;
+            }
+            throw e;
+        }
         for (String table : TABLES) {
             assertThat(selectIds(table, predicate)).as("%s: %s WHERE %s", context, table, predicate).containsExactlyInAnyOrderElementsOf(expected);
         }
