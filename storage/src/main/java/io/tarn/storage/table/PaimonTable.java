@@ -58,7 +58,7 @@ public final class PaimonTable
     private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
     private final Map<Long, DataLayout> dataLayouts = new ConcurrentHashMap<>();
     private final ManifestCache manifestCache;
-    // the schema of a table being created, which has no schema file yet (see FileSystemCatalog#stagedTable)
+    // the schema of a table being created, which has no schema file yet (see #staged)
     private final Optional<TableSchema> stagedSchema;
 
     private PaimonTable(Identifier identifier, FileIO fileIO, String location, String branch, ManifestCache manifestCache, Optional<TableSchema> stagedSchema)
