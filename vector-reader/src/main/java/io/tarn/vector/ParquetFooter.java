@@ -14,6 +14,7 @@ import shaded.parquet.org.apache.thrift.protocol.TCompactProtocol;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -120,6 +121,7 @@ final class ParquetFooter
             throw new ParquetCorruptionException("File " + file + " has no row group list in its footer");
         }
         long totalRows = 0;
+        List<ChunkRange> chunkRanges = new ArrayList<>();
         for (RowGroup rowGroup : metadata.getRow_groups()) {
             if (rowGroup.getNum_rows() < 0) {
                 throw new ParquetCorruptionException("File " + file + " has a row group with a negative row count " + rowGroup.getNum_rows());
@@ -137,18 +139,55 @@ final class ParquetFooter
                     throw new ParquetUnsupportedException("File " + file + " refers to column data in another file " + column.getFile_path());
                 }
                 checkChunk(column.getMeta_data(), leaves.get(i), file);
+                chunkRanges.add(new ChunkRange(chunkStart(column.getMeta_data()), column.getMeta_data().getTotal_compressed_size(), leaves.get(i).path()));
             }
             totalRows += rowGroup.getNum_rows();
             if (totalRows < 0) {
                 throw new ParquetCorruptionException("File " + file + " has an overflowing row count");
             }
         }
+        checkDisjoint(chunkRanges, file);
         // the reader reads as many rows as the row groups claim: both counts must agree
         if (totalRows != metadata.getNum_rows()) {
             throw new ParquetCorruptionException("File " + file + " has " + metadata.getNum_rows() + " rows by its footer but " + totalRows + " in its row groups");
         }
         return new ParquetFooter(metadata, root, leaves, length, footerStart);
     }
+
+    /**
+     * Where a column chunk's bytes begin: at its dictionary page if it has one, else at its first
+     * data page. Some writers set the dictionary page offset to 0 for "none".
+     */
+    static long chunkStart(ColumnMetaData metadata)
+    {
+        long start = metadata.getData_page_offset();
+        if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0 && metadata.getDictionary_page_offset() < start) {
+            start = metadata.getDictionary_page_offset();
+        }
+        return start;
+    }
+
+    /**
+     * Every writer gives each column chunk bytes of its own. Chunks that overlap mean a changed
+     * offset or size, and reading one would decode another column's pages as its own (which may
+     * even parse as pages of an unsupported encoding instead of failing as corrupt).
+     */
+    private static void checkDisjoint(List<ChunkRange> ranges, String file)
+            throws ParquetCorruptionException
+    {
+        List<ChunkRange> sorted = new ArrayList<>(ranges);
+        sorted.sort(Comparator.comparingLong(ChunkRange::start));
+        for (int i = 1; i < sorted.size(); i++) {
+            ChunkRange previous = sorted.get(i - 1);
+            ChunkRange next = sorted.get(i);
+            if (next.start() < previous.start() + previous.size()) {
+                throw new ParquetCorruptionException("File " + file + " has overlapping column chunks: " + previous.column() + " at " + previous.start() + " (" + previous.size()
+                        + " bytes) and " + next.column() + " at " + next.start());
+            }
+        }
+    }
+
+    private record ChunkRange(long start, long size, String column) {}
 
     /**
      * A file with a plaintext footer and encrypted columns names the algorithm in its footer and

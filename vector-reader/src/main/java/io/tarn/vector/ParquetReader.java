@@ -727,10 +727,7 @@ public final class ParquetReader
                 }
                 throw new ParquetUnsupportedException("File " + file + " column " + column + " uses the unsupported compression codec " + metadata.getCodec());
             }
-            long start = metadata.getData_page_offset();
-            if (metadata.isSetDictionary_page_offset() && metadata.getDictionary_page_offset() > 0 && metadata.getDictionary_page_offset() < start) {
-                start = metadata.getDictionary_page_offset();
-            }
+            long start = ParquetFooter.chunkStart(metadata);
             long size = metadata.getTotal_compressed_size();
             if (start < ParquetFooter.MAGIC.length || size < 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
                 throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
