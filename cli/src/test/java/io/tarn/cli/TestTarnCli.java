@@ -1,5 +1,6 @@
 package io.tarn.cli;
 
+import io.tarn.testing.ParquetFooterEdits;
 import io.tarn.testing.PlannedFile;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferencePlan;
@@ -17,9 +18,11 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -131,6 +134,33 @@ public class TestTarnCli
         Result badColumn = run("dump", "--warehouse", warehouse.toString(), "--columns", "id,nope", TABLE);
         assertThat(badColumn.exitCode()).isEqualTo(2);
         assertThat(badColumn.err()).contains("nope", "amount");
+    }
+
+    /**
+     * The issue's footer case through the command line: a data file whose footer gives column
+     * {@code id} another field id must fail naming the file, not dump the column as NULLs.
+     */
+    @Test
+    public void testDumpFailsOnAFooterWithAChangedFieldId()
+            throws IOException
+    {
+        Path copy = warehouse.resolve("ref.db/changed_field_id");
+        TemporaryDirectories.copyRecursively(warehouse.resolve("ref.db/" + ReferenceTables.APPEND_PARTITIONED.tableName()), copy);
+        Path file;
+        try (Stream<Path> files = Files.walk(copy)) {
+            file = files.filter(path -> path.getFileName().toString().endsWith(".parquet")).sorted().findFirst().orElseThrow();
+        }
+        int fieldId = ParquetFooterEdits.changeFieldId(file, "id", 1000);
+        assertThat(fieldId).isNotEqualTo(1000);
+
+        Result dump = run("dump", "--warehouse", warehouse.toString(), "ref.changed_field_id");
+        assertThat(dump.exitCode()).isEqualTo(1);
+        assertThat(dump.err()).contains("ref.changed_field_id", file.getFileName().toString(), "field id " + fieldId);
+        assertThat(dump.out()).doesNotContain("rows=");
+
+        Result filtered = run("dump", "--warehouse", warehouse.toString(), "--where", "id >= 0", "ref.changed_field_id");
+        assertThat(filtered.exitCode()).isEqualTo(1);
+        assertThat(filtered.err()).contains(file.getFileName().toString());
     }
 
     private static List<String> column(String table, int index)

@@ -1,5 +1,6 @@
 package io.tarn.trino;
 
+import io.tarn.testing.ParquetFooterEdits;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
 import io.trino.testing.DistributedQueryRunner;
@@ -61,6 +62,25 @@ public class TestTarnErrors
         java.util.Arrays.fill(garbage, (byte) 0x5a);
         Files.write(file, garbage);
         assertFails("SELECT * FROM append_bucketed", "TARN_CORRUPT_FILE", "append_bucketed", file.getFileName().toString());
+    }
+
+    /**
+     * The issue's footer case: in a table Tarn wrote, the footer of a data file gives column
+     * {@code id} another field id. The read fails naming the file instead of returning the column
+     * as NULLs (before, {@code count(*) FILTER (WHERE id IS NULL)} returned 1000). The queries read
+     * the column: a filter {@code id IS NULL} alone is answered from the manifest's null counts
+     * without opening the file.
+     */
+    @Test
+    public void testFooterWithAChangedFieldIdIsCorrupt()
+            throws IOException
+    {
+        runner.execute("CREATE TABLE changed_field_id AS SELECT CAST(x AS INTEGER) AS id, 'name-' || CAST(x AS VARCHAR) AS name FROM UNNEST(sequence(0, 999)) AS t(x)");
+        assertThat(runner.execute("SELECT count(id), count(*) FROM changed_field_id").getMaterializedRows().get(0).getFields()).containsExactly(1000L, 1000L);
+        Path file = dataFiles("changed_field_id").get(0);
+        int fieldId = ParquetFooterEdits.changeFieldId(file, "id", 1000);
+        assertFails("SELECT count(id) FROM changed_field_id", "TARN_CORRUPT_FILE", "changed_field_id", file.getFileName().toString(), "field id " + fieldId);
+        assertFails("SELECT count(*) FILTER (WHERE id IS NULL OR id > 10) FROM changed_field_id", "TARN_CORRUPT_FILE", "changed_field_id", file.getFileName().toString());
     }
 
     @Test
