@@ -21,7 +21,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -96,6 +100,12 @@ public class TestTarnCli
         assertThat(filtered.exitCode()).as(filtered.err()).isZero();
         assertThat(filtered.out()).isEqualTo(ReferenceReader.read(warehouse, unfiltered.withFilter(paimonFilter)).text());
         assertThat(filtered.err()).contains("files_skipped_partition=");
+        // each row of the files read is decoded once by the filter pass, then the other columns
+        // of the matches again (late materialization), counted apart
+        Map<String, Long> counters = counters(filtered.err());
+        assertThat(counters.get("rows_returned")).isPositive();
+        assertThat(counters.get("rows_read")).isEqualTo(counters.get("rows_filtered") + counters.get("rows_returned"));
+        assertThat(counters.get("rows_read_again")).isEqualTo(counters.get("rows_returned"));
 
         Result atTag = run("dump", "--warehouse", warehouse.toString(), "--tag", "t1", "--columns", "id,dt", TABLE);
         assertThat(atTag.exitCode()).as(atTag.err()).isZero();
@@ -161,6 +171,16 @@ public class TestTarnCli
         Result filtered = run("dump", "--warehouse", warehouse.toString(), "--where", "id >= 0", "ref.changed_field_id");
         assertThat(filtered.exitCode()).isEqualTo(1);
         assertThat(filtered.err()).contains(file.getFileName().toString());
+    }
+
+    private static Map<String, Long> counters(String scanLine)
+    {
+        Map<String, Long> counters = new HashMap<>();
+        Matcher matcher = Pattern.compile("(\\w+)=(\\d+)").matcher(scanLine);
+        while (matcher.find()) {
+            counters.put(matcher.group(1), Long.parseLong(matcher.group(2)));
+        }
+        return counters;
     }
 
     private static List<String> column(String table, int index)

@@ -10,6 +10,10 @@ import java.util.Map;
  * rows a bitmap index kept and removed (of the rows live after the deletion vector, in files
  * whose bitmap index answered), and indexes ignored as corrupt, missing or of an unsupported
  * type. Immutable; {@link #plus} adds two.
+ * <p>
+ * {@code rowsRead} counts each row of a file once, when it is first decoded. Under late
+ * materialization a file is read twice, its filter columns for every row and then the other
+ * columns of the matching rows; the second pass is counted in {@code rowsReadAgain}.
  */
 public record ReadMetrics(
         long filesRead,
@@ -24,7 +28,8 @@ public record ReadMetrics(
         long filesSkippedByIndex,
         long rowsSelectedByIndex,
         long rowsSkippedByIndex,
-        long indexesIgnored)
+        long indexesIgnored,
+        long rowsReadAgain)
 {
     public static final ReadMetrics EMPTY = new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -34,18 +39,28 @@ public record ReadMetrics(
     public ReadMetrics(long filesRead, long rowGroupsRead, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsDeleted, long rowsFiltered,
             long rowsReturned, long bytesRead)
     {
-        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0);
+        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0, 0);
     }
 
     static ReadMetrics fileIndex(long filesSkipped, long rowsSelected, long rowsSkipped, long indexesIgnored)
     {
-        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored);
+        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored, 0);
+    }
+
+    /**
+     * These counters with the rows decoded counted as decoded again (the second pass of a late
+     * materialization), not as rows read.
+     */
+    ReadMetrics asReadAgain()
+    {
+        return new ReadMetrics(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, 0, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain + rowsRead);
     }
 
     ReadMetrics withFilesRead(long files)
     {
         return new ReadMetrics(files, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
-                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored);
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain);
     }
 
     public ReadMetrics plus(ReadMetrics other)
@@ -63,7 +78,8 @@ public record ReadMetrics(
                 filesSkippedByIndex + other.filesSkippedByIndex,
                 rowsSelectedByIndex + other.rowsSelectedByIndex,
                 rowsSkippedByIndex + other.rowsSkippedByIndex,
-                indexesIgnored + other.indexesIgnored);
+                indexesIgnored + other.indexesIgnored,
+                rowsReadAgain + other.rowsReadAgain);
     }
 
     public Map<String, Long> asMap()
@@ -74,6 +90,7 @@ public record ReadMetrics(
         map.put("row_groups_skipped", rowGroupsSkipped);
         map.put("pages_skipped", pagesSkipped);
         map.put("rows_read", rowsRead);
+        map.put("rows_read_again", rowsReadAgain);
         map.put("rows_deleted", rowsDeleted);
         map.put("rows_filtered", rowsFiltered);
         map.put("rows_returned", rowsReturned);

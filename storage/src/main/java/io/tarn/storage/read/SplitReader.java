@@ -116,6 +116,8 @@ public final class SplitReader
     private final List<CarriedColumn> currentCarried = new ArrayList<>();
     private ReadMetrics metrics = ReadMetrics.EMPTY;
     private long currentFileRowsDeleted;
+    // the current reader decodes again rows that a filter pass already decoded
+    private boolean currentFileReadAgain;
 
     /**
      * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})
@@ -318,6 +320,8 @@ public final class SplitReader
             options = options.withFilter(request.filter().get());
         }
         currentFileRowsDeleted = 0;
+        // the survivors of a merge were chosen by a pass over the key columns of every row
+        currentFileReadAgain = chosen != null;
         RoaringBitmap selection = chosen == null ? null : chosen.clone();
         if (file.deletionFile().isPresent()) {
             RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
@@ -351,6 +355,7 @@ public final class SplitReader
         }
         if (!filterColumns.isEmpty() && !selectionExact && currentFileTestsRows) {
             current = readMatchingRows(file, selection, options);
+            currentFileReadAgain |= current != null;
             return current != null;
         }
         if (selection != null) {
@@ -482,8 +487,9 @@ public final class SplitReader
             return;
         }
         ReaderMetrics fileMetrics = current.metrics();
-        metrics = metrics.plus(new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
-                fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), currentFileRowsDeleted, 0, 0, fileMetrics.bytesRead()));
+        ReadMetrics fileRead = new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
+                fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), currentFileRowsDeleted, 0, 0, fileMetrics.bytesRead());
+        metrics = metrics.plus(currentFileReadAgain ? fileRead.asReadAgain() : fileRead);
         current.close();
         currentCarried.forEach(CarriedColumn::close);
         currentCarried.clear();
