@@ -650,7 +650,7 @@ final class TarnMetadata
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
     {
         TarnTableHandle handle = (TarnTableHandle) tableHandle;
-        PaimonTable table = tables.load(handle.schemaTableName());
+        PaimonTable table = tables.loadForChange(handle.schemaTableName());
         if (!table.schema().primaryKeys().isEmpty()) {
             throw new TrinoException(TarnErrorCode.TARN_UNSUPPORTED_FEATURE, "Table %s has a primary key; writing primary-key tables is not supported yet".formatted(handle.schemaTableName()));
         }
@@ -731,7 +731,7 @@ final class TarnMetadata
 
     private void alter(TarnTableHandle handle, SchemaChange change)
     {
-        PaimonTable table = tables.load(handle.schemaTableName());
+        PaimonTable table = tables.loadForChange(handle.schemaTableName());
         try {
             change.apply(table);
         }

@@ -101,7 +101,7 @@ final class TarnProcedures
      */
     public void createTag(String schemaName, String tableName, String tag, Long snapshotId)
     {
-        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
         try {
             TagManager.validateTagName(tag);
             if (table.tagManager().tag(tag).isPresent()) {
@@ -123,7 +123,7 @@ final class TarnProcedures
      */
     public void rollbackTo(String schemaName, String tableName, Long snapshotId)
     {
-        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
         try {
             SnapshotExpiration.rollbackTo(table, requireNonNull(snapshotId, "snapshotId is null"));
         }
@@ -138,7 +138,7 @@ final class TarnProcedures
      */
     public void expireSnapshots(String schemaName, String tableName, Long retainLast)
     {
-        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
         if (retainLast == null || retainLast < 1 || retainLast > Integer.MAX_VALUE) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "retain_last must be between 1 and %s: %s".formatted(Integer.MAX_VALUE, retainLast));
         }
@@ -158,7 +158,7 @@ final class TarnProcedures
      */
     public void sortCompact(String schemaName, String tableName, String columns, String strategy, String partitions)
     {
-        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
         SortCompactRequest request;
         try {
             request = SortCompactRequest.of(SortStrategy.fromName(requireNonNull(strategy, "strategy is null").trim()), names(columns))
@@ -206,7 +206,7 @@ final class TarnProcedures
 
     public void deleteTag(String schemaName, String tableName, String tag)
     {
-        PaimonTable table = tables.load(new SchemaTableName(schemaName, tableName));
+        PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
         try {
             TagManager.validateTagName(tag);
             if (table.tagManager().tag(tag).isEmpty()) {

@@ -49,12 +49,13 @@ final class TarnSystemTables
 
     static boolean isSystemTableName(String tableName)
     {
-        return tableName.contains("$");
+        return tableName.contains("$") && !BranchTableName.isBranch(tableName);
     }
 
     static Optional<SystemTable> create(TarnTables tables, TarnTypes types, SchemaTableName name)
     {
-        int dollar = name.getTableName().indexOf('$');
+        // the last '$' ends the table's name, which may name a branch ("t$branch_b1$snapshots")
+        int dollar = name.getTableName().lastIndexOf('$');
         if (dollar < 0) {
             return Optional.empty();
         }

@@ -8,27 +8,32 @@ import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.BranchManager;
 import io.tarn.storage.table.PaimonTable;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 
 import java.io.IOException;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
 
 /**
  * Loaded tables by name, cached for {@code tarn.metadata-cache.ttl}. A cached {@link PaimonTable}
  * keeps the schemas it has read (schema files never change once written); snapshots are always
- * resolved again, so a cached table still sees new commits.
+ * resolved again, so a cached table still sees new commits. A name {@code "t$branch_b1"} loads
+ * branch {@code b1} of table {@code t} (see {@link BranchTableName}) for reading; every change
+ * goes through {@link #loadForChange} or {@link #resolve}, which refuse branches.
  */
 final class TarnTables
 {
     private final FileSystemCatalog catalog;
-    private final Cache<Identifier, PaimonTable> cache;
+    private final Cache<TableKey, PaimonTable> cache;
 
     TarnTables(FileSystemCatalog catalog, TarnConfig config)
     {
@@ -51,9 +56,8 @@ final class TarnTables
      */
     Optional<PaimonTable> find(SchemaTableName name)
     {
-        Identifier identifier = identifier(name);
         try {
-            return Optional.of(load(identifier));
+            return Optional.of(load(key(name)));
         }
         catch (TableNotFoundException e) {
             return Optional.empty();
@@ -66,18 +70,35 @@ final class TarnTables
     PaimonTable load(SchemaTableName name)
     {
         try {
-            return load(identifier(name));
+            return load(key(name));
         }
         catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot load table " + name, e);
         }
     }
 
-    private PaimonTable load(Identifier identifier)
+    /**
+     * The table a statement or procedure changes: its main branch. Writing to other branches is
+     * not built, so a branch name fails before anything is written.
+     */
+    PaimonTable loadForChange(SchemaTableName name)
+    {
+        requireMainBranch(name);
+        return load(name);
+    }
+
+    private PaimonTable load(TableKey key)
             throws IOException
     {
         try {
-            return cache.get(identifier, () -> PaimonTable.load(catalog, resolve(identifier)));
+            return cache.get(key, () -> {
+                Identifier stored = resolve(key.identifier());
+                if (key.branch().isEmpty()) {
+                    return PaimonTable.load(catalog, stored);
+                }
+                String branch = resolveBranch(stored, key.branch().get());
+                return PaimonTable.load(catalog, stored, branch);
+            });
         }
         catch (UncheckedExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
@@ -89,7 +110,7 @@ final class TarnTables
             if (e.getCause() instanceof IOException io) {
                 throw io;
             }
-            throw new IOException("Cannot load table " + identifier, e.getCause());
+            throw new IOException("Cannot load table " + key.identifier(), e.getCause());
         }
     }
 
@@ -123,7 +144,37 @@ final class TarnTables
     Identifier resolve(SchemaTableName name)
             throws IOException
     {
+        requireMainBranch(name);
         return resolve(identifier(name));
+    }
+
+    /**
+     * The stored name of branch {@code branch} of a table: Trino lower-cases names while Paimon
+     * keeps a branch's name as written, so the name is matched ignoring case, and a name that
+     * matches several branches is an error.
+     */
+    private String resolveBranch(Identifier table, String branch)
+            throws IOException
+    {
+        BranchManager.validateBranchName(branch);
+        String location = catalog.tablePath(table);
+        List<String> matches = new BranchManager(catalog.fileIO(), location).branches().stream()
+                .filter(stored -> stored.equalsIgnoreCase(branch))
+                .toList();
+        if (matches.size() > 1) {
+            throw new InvalidNameException("Table %s has several branches named %s when case is ignored: %s".formatted(table, branch, String.join(", ", matches)));
+        }
+        if (matches.isEmpty()) {
+            throw new TableNotFoundException("Table %s has no branch %s".formatted(table, branch));
+        }
+        return matches.get(0);
+    }
+
+    private static void requireMainBranch(SchemaTableName name)
+    {
+        BranchTableName.parse(name).ifPresent(branch -> {
+            throw new TrinoException(NOT_SUPPORTED, "Cannot change branch %s of table %s: Tarn reads branches but does not write or alter them".formatted(branch.branch(), branch.table()));
+        });
     }
 
     private Identifier resolve(Identifier identifier)
@@ -148,7 +199,28 @@ final class TarnTables
 
     void invalidate(SchemaTableName name)
     {
-        cache.invalidate(identifier(name));
+        // a change to a table invalidates its branches too: they share its data files
+        Identifier table = identifier(name);
+        cache.asMap().keySet().removeIf(key -> key.identifier().equals(table));
+    }
+
+    private static TableKey key(SchemaTableName name)
+    {
+        return BranchTableName.parse(name)
+                .map(branch -> new TableKey(identifier(branch.table()), Optional.of(branch.branch())))
+                .orElseGet(() -> new TableKey(identifier(name), Optional.empty()));
+    }
+
+    /**
+     * A cached table: a table name and, for a branch other than main, the branch as named.
+     */
+    private record TableKey(Identifier identifier, Optional<String> branch)
+    {
+        TableKey
+        {
+            requireNonNull(identifier, "identifier is null");
+            requireNonNull(branch, "branch is null");
+        }
     }
 
     static Identifier identifier(SchemaTableName name)

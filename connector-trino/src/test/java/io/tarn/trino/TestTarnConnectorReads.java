@@ -167,6 +167,31 @@ public class TestTarnConnectorReads
         assertThat(selectAll("time_travel FOR TIMESTAMP AS OF TIMESTAMP '" + literal + " UTC'", "").rowCount()).isEqualTo(40);
     }
 
+    /**
+     * A branch reads as the table {@code "t$branch_b1"}, as Paimon's engines spell it, with time
+     * travel and metadata tables; writing to it fails before anything is written.
+     */
+    @Test
+    public void testBranchReads()
+    {
+        String timeTravel = ReferenceTables.TIME_TRAVEL.identifier();
+        CanonicalRows branch = ReferenceReader.read(warehouse, ReferenceScan.of(timeTravel).onBranch("b1"));
+        assertThat(selectAll("\"time_travel$branch_b1\"", "")).isEqualTo(branch);
+        assertThat(branch.rowCount()).isEqualTo(25);
+        assertThat(selectAll("\"time_travel$branch_B1\"", "")).isEqualTo(branch);
+        assertThat(runner.execute("SELECT total_record_count FROM \"time_travel$branch_b1$snapshots\" ORDER BY snapshot_id DESC LIMIT 1").getOnlyValue())
+                .isEqualTo((long) branch.rowCount());
+        assertThat(runner.execute("SELECT count(*) FROM \"time_travel$branch_b1\" WHERE id >= 1000").getOnlyValue()).isEqualTo(5L);
+
+        assertThatThrownBy(() -> runner.execute("SELECT * FROM \"time_travel$branch_nope\""))
+                .hasMessageContaining("does not exist");
+        assertFailsWithCode("INSERT INTO \"time_travel$branch_b1\" SELECT * FROM time_travel", "NOT_SUPPORTED", "does not write or alter");
+        assertFailsWithCode("ALTER TABLE \"time_travel$branch_b1\" ADD COLUMN extra INTEGER", "NOT_SUPPORTED", "does not write or alter");
+        assertFailsWithCode("DROP TABLE \"time_travel$branch_b1\"", "NOT_SUPPORTED", "does not write or alter");
+        assertThat(selectAll("\"time_travel$branch_b1\"", "")).isEqualTo(branch);
+        assertThat(selectAll("time_travel", "")).isEqualTo(ReferenceReader.read(warehouse, timeTravel));
+    }
+
     @Test
     public void testUnknownVersions()
     {
