@@ -182,6 +182,10 @@ public class TestTarnConnectorReads
         assertThat(runner.execute("SELECT total_record_count FROM \"time_travel$branch_b1$snapshots\" ORDER BY snapshot_id DESC LIMIT 1").getOnlyValue())
                 .isEqualTo((long) branch.rowCount());
         assertThat(runner.execute("SELECT count(*) FROM \"time_travel$branch_b1\" WHERE id >= 1000").getOnlyValue()).isEqualTo(5L);
+        // the branch starts from a copy of the snapshot of tag t_old
+        long firstBranchSnapshot = (long) runner.execute("SELECT min(snapshot_id) FROM \"time_travel$branch_b1$snapshots\"").getOnlyValue();
+        assertThat(selectAll("\"time_travel$branch_b1\" FOR VERSION AS OF " + firstBranchSnapshot, ""))
+                .isEqualTo(ReferenceReader.read(warehouse, ReferenceScan.of(timeTravel).atTag("t_old")));
 
         assertThatThrownBy(() -> runner.execute("SELECT * FROM \"time_travel$branch_nope\""))
                 .hasMessageContaining("does not exist");

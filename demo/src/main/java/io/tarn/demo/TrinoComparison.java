@@ -6,26 +6,28 @@ import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
-import io.trino.jdbc.TrinoResultSet;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Stream;
 
+import static io.tarn.demo.TrinoQueries.execute;
+import static io.tarn.demo.TrinoQueries.median;
+import static io.tarn.demo.TrinoQueries.profilingOptions;
+import static io.tarn.demo.TrinoQueries.requiredProperty;
+import static io.tarn.demo.TrinoQueries.rows;
+import static io.tarn.demo.TrinoQueries.timed;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -76,7 +78,7 @@ public final class TrinoComparison
         TpchLikeGenerator generator = new TpchLikeGenerator(orders, TpchLikeGenerator.DEFAULT_SEED);
         Path warehouse = DemoWarehouse.ensure(state.resolve("warehouse-" + orders), generator, System.err::println);
         Path hiveRoot = state.resolve("hive");
-        int hiveFiles = hiveLayout(warehouse, hiveRoot);
+        int hiveFiles = hiveLayout(warehouse, hiveRoot, HIVE_TABLES);
         System.err.println("Hive layout: " + hiveFiles + " hard-linked Parquet files under " + hiveRoot);
 
         TrinoInstallation installation = TrinoInstallation.fromSystemProperties();
@@ -235,12 +237,12 @@ public final class TrinoComparison
      * Hard links of the live Parquet data files of every table (those the latest snapshot lists,
      * so that the files the z-order copy's sort-compact replaced stay out) in a Hive layout.
      */
-    static int hiveLayout(Path warehouse, Path hiveRoot)
+    static int hiveLayout(Path warehouse, Path hiveRoot, List<Identifier> tables)
             throws IOException
     {
         FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
         int files = 0;
-        for (Identifier identifier : HIVE_TABLES) {
+        for (Identifier identifier : tables) {
             TrinoServer.deleteRecursively(hiveRoot.resolve(identifier.table()));
             PaimonTable table = PaimonTable.load(catalog, identifier);
             Path tableDirectory = Path.of(table.location());
@@ -311,75 +313,5 @@ public final class TrinoComparison
         try (Stream<Path> paths = Files.walk(warehouse)) {
             return paths.filter(path -> path.getFileName().toString().endsWith(".index")).count();
         }
-    }
-
-    private static void execute(Connection connection, String sql)
-            throws SQLException
-    {
-        try (Statement statement = connection.createStatement()) {
-            statement.execute(sql);
-        }
-    }
-
-    /**
-     * The elapsed seconds of a query as the client saw it, and the CPU seconds Trino spent on it
-     * (which other work on the machine inflates much less).
-     */
-    private static double[] timed(Connection connection, String sql)
-            throws SQLException
-    {
-        long started = System.nanoTime();
-        try (Statement statement = connection.createStatement();
-                ResultSet resultSet = statement.executeQuery(sql)) {
-            while (resultSet.next()) {
-                resultSet.getString(1);
-            }
-            double elapsed = (System.nanoTime() - started) / 1e9;
-            return new double[] {elapsed, resultSet.unwrap(TrinoResultSet.class).getStats().getCpuTimeMillis() / 1e3};
-        }
-    }
-
-    private static List<String> rows(Connection connection, String sql)
-            throws SQLException
-    {
-        try (Statement statement = connection.createStatement();
-                ResultSet resultSet = statement.executeQuery(sql)) {
-            int columns = resultSet.getMetaData().getColumnCount();
-            List<String> rows = new ArrayList<>();
-            while (resultSet.next()) {
-                StringBuilder row = new StringBuilder();
-                for (int column = 1; column <= columns; column++) {
-                    row.append(column > 1 ? "|" : "").append(resultSet.getString(column));
-                }
-                rows.add(row.toString());
-            }
-            return rows;
-        }
-    }
-
-    private static double median(double[] values)
-    {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int middle = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
-
-    /**
-     * With {@code TARN_BENCH_JFR=FILE} in the environment the server records a JFR profile there.
-     */
-    private static List<String> profilingOptions()
-    {
-        String jfr = System.getenv("TARN_BENCH_JFR");
-        return jfr == null || jfr.isBlank() ? List.of() : List.of("-XX:StartFlightRecording=filename=" + jfr + ",settings=profile");
-    }
-
-    private static String requiredProperty(String name)
-    {
-        String value = System.getProperty(name);
-        if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException("System property " + name + " is not set: run through ./tarn bench trino");
-        }
-        return value;
     }
 }

@@ -1,0 +1,332 @@
+package io.tarn.demo;
+
+import io.tarn.storage.catalog.Identifier;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import static io.tarn.demo.TrinoQueries.execute;
+import static io.tarn.demo.TrinoQueries.median;
+import static io.tarn.demo.TrinoQueries.profilingOptions;
+import static io.tarn.demo.TrinoQueries.requiredProperty;
+import static io.tarn.demo.TrinoQueries.rows;
+import static io.tarn.demo.TrinoQueries.timed;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code ./tarn bench tpch [SCHEMA [RUNS]]}: the eight TPC-H tables of Trino's TPC-H generator
+ * (schema {@code sf1} by default, {@code tiny} for a quick check) written by Tarn through
+ * {@code CREATE TABLE AS} into one warehouse, then the 22 TPC-H queries (the specification's texts
+ * with its validation parameters, only the syntax adapted to Trino) in one real Trino server:
+ * through the Tarn connector, through the Tarn connector with dynamic filtering off, and through
+ * Trino's Hive connector ({@code hive.metastore=file}) over hard links of the same Parquet files.
+ * The three answers of every query must be equal. After {@value #WARMUP_ROUNDS} warm-up rounds,
+ * each query runs {@code RUNS} times per configuration, alternating; medians of elapsed and CPU
+ * time go to {@code benchmarks/results/tpch.md} (or {@code tpch-SCHEMA.md}).
+ */
+public final class TpchBenchmark
+{
+    static final String TPCH_PLUGIN_PROPERTY = "tarn.tpch.plugin.dir";
+    private static final String DEFAULT_SCHEMA = "sf1";
+    private static final int DEFAULT_RUNS = 5;
+    private static final int WARMUP_ROUNDS = 3;
+    private static final int QUERY_COUNT = 22;
+    private static final String DATABASE = "tpch";
+    private static final List<String> TABLES = List.of("nation", "region", "part", "supplier", "partsupp", "customer", "orders", "lineitem");
+    // written when every table is loaded: a warehouse without it is from an interrupted load
+    private static final String LOADED_MARKER = "tpch-loaded";
+
+    private TpchBenchmark() {}
+
+    record Timing(int query, int rows, double tarnSeconds, double tarnCpuSeconds, double withoutDynamicFilteringSeconds, double withoutDynamicFilteringCpuSeconds,
+            double hiveSeconds, double hiveCpuSeconds)
+    {
+        double hiveOverTarn()
+        {
+            return hiveSeconds / tarnSeconds;
+        }
+
+        double withoutOverWithDynamicFiltering()
+        {
+            return withoutDynamicFilteringSeconds / tarnSeconds;
+        }
+    }
+
+    private enum Configuration
+    {
+        TARN("USE tarn." + DATABASE, "RESET SESSION enable_dynamic_filtering"),
+        TARN_WITHOUT_DYNAMIC_FILTERING("USE tarn." + DATABASE, "SET SESSION enable_dynamic_filtering = false"),
+        HIVE("USE hive." + DATABASE, "RESET SESSION enable_dynamic_filtering");
+
+        private final String use;
+        private final String session;
+
+        Configuration(String use, String session)
+        {
+            this.use = use;
+            this.session = session;
+        }
+
+        void apply(Connection connection)
+                throws SQLException
+        {
+            execute(connection, use);
+            execute(connection, session);
+        }
+    }
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        String schema = args.length > 0 ? args[0] : DEFAULT_SCHEMA;
+        int runs = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_RUNS;
+        double scaleFactor = scaleFactor(schema);
+        Path state = Path.of(requiredProperty(TarnDemo.STATE_PROPERTY)).toAbsolutePath().resolve("bench-tpch");
+        Path results = resultsFile(Path.of(requiredProperty(TrinoComparison.RESULTS_PROPERTY)).toAbsolutePath(), schema);
+        Path warehouse = state.resolve("warehouse-" + schema);
+        Path hiveRoot = state.resolve("hive-" + schema);
+        boolean loaded = Files.exists(warehouse.resolve(LOADED_MARKER));
+        if (!loaded) {
+            TrinoServer.deleteRecursively(warehouse);
+        }
+        Files.createDirectories(warehouse);
+        List<String> queries = queries(scaleFactor);
+
+        System.err.println("Starting Trino 476 with the Tarn, Hive and TPC-H plugins...");
+        TrinoServer server = TrinoServer.start(TrinoInstallation.fromSystemProperties(), TrinoServerConfig.in(state.resolve("server"))
+                        .withPlugin("tarn", Path.of(requiredProperty(TarnDemo.PLUGIN_PROPERTY)))
+                        .withPlugin("hive", Path.of(requiredProperty(TrinoComparison.HIVE_PLUGIN_PROPERTY)))
+                        .withPlugin("tpch", Path.of(requiredProperty(TPCH_PLUGIN_PROPERTY)))
+                        .withTarnCatalog("tarn", warehouse)
+                        .withCatalog("hive", TrinoComparison.hiveCatalog(hiveRoot))
+                        .withCatalog("tpch", tpchCatalog())
+                        .withHeap("3G")
+                        .withJvmOptions(profilingOptions()),
+                Duration.ofMinutes(4)).stopOnExit();
+        List<Timing> timings = new ArrayList<>();
+        double loadSeconds = 0;
+        int hiveFiles;
+        try (Connection connection = server.connect()) {
+            if (!loaded) {
+                loadSeconds = load(connection, schema);
+                Files.writeString(warehouse.resolve(LOADED_MARKER), Instant.now() + "\n");
+            }
+            hiveFiles = TrinoComparison.hiveLayout(warehouse, hiveRoot, TABLES.stream().map(table -> new Identifier(DATABASE, table)).toList());
+            createHiveTables(connection);
+            System.err.printf("Warming up: %d rounds of the %d queries in every configuration...%n", WARMUP_ROUNDS, QUERY_COUNT);
+            for (int round = 0; round < WARMUP_ROUNDS; round++) {
+                for (String query : queries) {
+                    for (Configuration configuration : Configuration.values()) {
+                        configuration.apply(connection);
+                        timed(connection, query);
+                    }
+                }
+            }
+            for (int query = 1; query <= QUERY_COUNT; query++) {
+                timings.add(measure(connection, query, queries.get(query - 1), runs));
+            }
+        }
+        finally {
+            server.stop();
+        }
+        write(results, schema, timings, runs, hiveFiles, loadSeconds);
+        System.err.println("Results: " + results);
+    }
+
+    /**
+     * The scale factor of a schema of Trino's TPC-H connector: {@code tiny} is 0.01, {@code sfN}
+     * is N.
+     */
+    static double scaleFactor(String schema)
+    {
+        if (schema.equals("tiny")) {
+            return 0.01;
+        }
+        if (schema.startsWith("sf")) {
+            try {
+                double scale = Double.parseDouble(schema.substring(2));
+                if (scale > 0) {
+                    return scale;
+                }
+            }
+            catch (NumberFormatException ignored) {
+                // reported below
+            }
+        }
+        throw new IllegalArgumentException("Unknown TPC-H schema '" + schema + "': use tiny, sf1, sf10, ...");
+    }
+
+    static Path resultsFile(Path trinoResults, String schema)
+    {
+        return trinoResults.resolveSibling(schema.equals(DEFAULT_SCHEMA) ? "tpch.md" : "tpch-" + schema + ".md");
+    }
+
+    /**
+     * The 22 query texts; Q11's fraction is the specification's 0.0001 divided by the scale factor.
+     */
+    static List<String> queries(double scaleFactor)
+            throws IOException
+    {
+        List<String> queries = new ArrayList<>();
+        for (int query = 1; query <= QUERY_COUNT; query++) {
+            String name = String.format(Locale.ROOT, "tpch/q%02d.sql", query);
+            try (InputStream in = TpchBenchmark.class.getResourceAsStream(name)) {
+                requireNonNull(in, () -> "Missing resource " + name);
+                String text = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+                queries.add(text.replace("${FRACTION}", String.format(Locale.ROOT, "%.10f", 0.0001 / scaleFactor)));
+            }
+        }
+        return List.copyOf(queries);
+    }
+
+    private static Map<String, String> tpchCatalog()
+    {
+        Map<String, String> tpch = new LinkedHashMap<>();
+        tpch.put("connector.name", "tpch");
+        // the specification's column names (l_orderkey) and DECIMAL(12, 2) money, not DOUBLE
+        tpch.put("tpch.column-naming", "STANDARD");
+        tpch.put("tpch.double-type-mapping", "DECIMAL");
+        return tpch;
+    }
+
+    private static double load(Connection connection, String schema)
+            throws SQLException
+    {
+        long started = System.nanoTime();
+        execute(connection, "CREATE SCHEMA IF NOT EXISTS tarn." + DATABASE);
+        for (String table : TABLES) {
+            System.err.printf("Writing tarn.%s.%s from tpch.%s.%s with Tarn's writer...%n", DATABASE, table, schema, table);
+            execute(connection, "DROP TABLE IF EXISTS tarn.%s.%s".formatted(DATABASE, table));
+            execute(connection, "CREATE TABLE tarn.%s.%s AS SELECT * FROM tpch.%s.%s".formatted(DATABASE, table, schema, table));
+        }
+        return (System.nanoTime() - started) / 1e9;
+    }
+
+    /**
+     * Hive tables over the hard links, with the column types Trino reports for Tarn's tables.
+     */
+    private static void createHiveTables(Connection connection)
+            throws SQLException
+    {
+        execute(connection, "CREATE SCHEMA IF NOT EXISTS hive.%s WITH (location = 'local:///%s')".formatted(DATABASE, DATABASE));
+        for (String table : TABLES) {
+            List<String> columns = new ArrayList<>();
+            for (String column : rows(connection, "SELECT column_name, data_type FROM tarn.information_schema.columns WHERE table_schema = '%s' AND table_name = '%s' ORDER BY ordinal_position"
+                    .formatted(DATABASE, table))) {
+                columns.add(column.replace('|', ' '));
+            }
+            execute(connection, "DROP TABLE IF EXISTS hive.%s.%s".formatted(DATABASE, table));
+            execute(connection, "CREATE TABLE hive.%s.%s (%s) WITH (format = 'PARQUET', external_location = 'local:///%s')".formatted(DATABASE, table, String.join(", ", columns), table));
+        }
+    }
+
+    private static Timing measure(Connection connection, int query, String sql, int runs)
+            throws SQLException
+    {
+        Map<Configuration, List<String>> answers = new LinkedHashMap<>();
+        for (Configuration configuration : Configuration.values()) {
+            configuration.apply(connection);
+            answers.put(configuration, rows(connection, sql));
+        }
+        List<String> expected = answers.get(Configuration.HIVE);
+        answers.forEach((configuration, actual) -> {
+            if (!actual.equals(expected)) {
+                throw new IllegalStateException("Q%d: %s and Hive disagree:%n%s: %s%nHive: %s".formatted(query, configuration, configuration, actual, expected));
+            }
+        });
+        Map<Configuration, double[]> elapsed = new LinkedHashMap<>();
+        Map<Configuration, double[]> cpu = new LinkedHashMap<>();
+        for (Configuration configuration : Configuration.values()) {
+            elapsed.put(configuration, new double[runs]);
+            cpu.put(configuration, new double[runs]);
+        }
+        for (int run = 0; run < runs; run++) {
+            for (Configuration configuration : Configuration.values()) {
+                configuration.apply(connection);
+                double[] seconds = timed(connection, sql);
+                elapsed.get(configuration)[run] = seconds[0];
+                cpu.get(configuration)[run] = seconds[1];
+            }
+        }
+        Timing timing = new Timing(query, expected.size(),
+                median(elapsed.get(Configuration.TARN)), median(cpu.get(Configuration.TARN)),
+                median(elapsed.get(Configuration.TARN_WITHOUT_DYNAMIC_FILTERING)), median(cpu.get(Configuration.TARN_WITHOUT_DYNAMIC_FILTERING)),
+                median(elapsed.get(Configuration.HIVE)), median(cpu.get(Configuration.HIVE)));
+        System.err.printf(Locale.ROOT, "Q%d: Tarn %.3f s, Tarn without dynamic filtering %.3f s, Hive %.3f s%n",
+                query, timing.tarnSeconds(), timing.withoutDynamicFilteringSeconds(), timing.hiveSeconds());
+        return timing;
+    }
+
+    static double geometricMean(List<Double> values)
+    {
+        double logSum = 0;
+        for (double value : values) {
+            logSum += Math.log(value);
+        }
+        return Math.exp(logSum / values.size());
+    }
+
+    private static void write(Path results, String schema, List<Timing> timings, int runs, int hiveFiles, double loadSeconds)
+            throws IOException
+    {
+        StringBuilder text = new StringBuilder();
+        text.append("# TPC-H: the Tarn connector vs Trino's Hive connector, one real Trino 476 server\n\n");
+        text.append("Written by `./tarn bench tpch").append(schema.equals(DEFAULT_SCHEMA) ? "" : " " + schema).append("` on ").append(Instant.now())
+                .append(String.format(Locale.ROOT, " (%d cores seen by the JVM, %.1f GiB of memory, %s, system load average %.1f at the end).%n%n",
+                        Runtime.getRuntime().availableProcessors(), totalMemoryGib(), Runtime.version(), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));
+        text.append("Data: the eight tables of schema `").append(schema).append("` of Trino's TPC-H generator (DECIMAL money, the specification's column names), ")
+                .append("written by Tarn's writer through `CREATE TABLE AS`")
+                .append(loadSeconds > 0 ? String.format(Locale.ROOT, " in %.0f s", loadSeconds) : " (in an earlier run)")
+                .append("; the Hive catalog (`hive.metastore=file`, local file system) reads hard links of the same %d Parquet files. ".formatted(hiveFiles))
+                .append("Every query ran %d warm-up rounds in each configuration, then %d times in each, alternating; the table shows medians. ".formatted(WARMUP_ROUNDS, runs))
+                .append("All three configurations returned the same rows for every query. A ratio above 1 means Tarn is faster.\n\n");
+        text.append("| query | rows | Tarn (s) | Tarn without DF (s) | Hive (s) | Hive / Tarn | without DF / with DF | Tarn CPU (s) | Hive CPU (s) |\n"
+                + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        List<Double> ratios = new ArrayList<>();
+        List<String> behindHive = new ArrayList<>();
+        List<String> slowerWithDynamicFiltering = new ArrayList<>();
+        for (Timing timing : timings) {
+            ratios.add(timing.hiveOverTarn());
+            if (timing.hiveOverTarn() < 1.0) {
+                behindHive.add("Q" + timing.query());
+            }
+            if (timing.withoutOverWithDynamicFiltering() < 1.0) {
+                slowerWithDynamicFiltering.add("Q" + timing.query());
+            }
+            text.append(String.format(Locale.ROOT, "| Q%d | %d | %.3f | %.3f | %.3f | %.2f | %.2f | %.3f | %.3f |%n",
+                    timing.query(), timing.rows(), timing.tarnSeconds(), timing.withoutDynamicFilteringSeconds(), timing.hiveSeconds(),
+                    timing.hiveOverTarn(), timing.withoutOverWithDynamicFiltering(), timing.tarnCpuSeconds(), timing.hiveCpuSeconds()));
+        }
+        text.append(String.format(Locale.ROOT, "%nGeometric mean of Hive / Tarn: **%.2f** (target ≥ 1.5). ", geometricMean(ratios)));
+        text.append(behindHive.isEmpty() ? "Every query is at least as fast through Tarn as through Hive (target). "
+                : "Slower through Tarn than through Hive (target: none): %s. ".formatted(String.join(", ", behindHive)));
+        text.append(slowerWithDynamicFiltering.isEmpty() ? "No query is slower with dynamic filtering than without.\n"
+                : "Slower with dynamic filtering than without (medians; the target is none, and differences of a few percent are within this machine's noise): %s.\n"
+                        .formatted(String.join(", ", slowerWithDynamicFiltering)));
+        text.append("\nSeconds are the elapsed time the JDBC client saw; CPU is the CPU time Trino reported for the query (all threads). ")
+                .append("The query texts are in `demo/src/main/resources/io/tarn/demo/tpch/`.\n");
+        Files.createDirectories(results.getParent());
+        Files.writeString(results, text.toString());
+    }
+
+    private static double totalMemoryGib()
+    {
+        if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean system) {
+            return system.getTotalMemorySize() / (1024.0 * 1024 * 1024);
+        }
+        return Double.NaN;
+    }
+}
