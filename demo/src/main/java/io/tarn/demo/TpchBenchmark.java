@@ -103,6 +103,8 @@ public final class TpchBenchmark
             TrinoServer.deleteRecursively(warehouse);
         }
         Files.createDirectories(warehouse);
+        // the Hive catalog's local file system root must exist when the server starts
+        Files.createDirectories(hiveRoot);
         List<String> queries = queries(scaleFactor);
 
         System.err.println("Starting Trino 476 with the Tarn, Hive and TPC-H plugins...");
