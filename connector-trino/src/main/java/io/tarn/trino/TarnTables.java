@@ -151,6 +151,11 @@ final class TarnTables
         cache.invalidate(identifier(name));
     }
 
+    void invalidateSchema(String schemaName)
+    {
+        cache.asMap().keySet().removeIf(identifier -> identifier.database().equalsIgnoreCase(schemaName));
+    }
+
     static Identifier identifier(SchemaTableName name)
     {
         return new Identifier(name.getSchemaName(), name.getTableName());
