@@ -166,7 +166,7 @@ public class TarnConfig
     }
 
     @Config("tarn.projection-pushdown-enabled")
-    @ConfigDescription("Read only the fields of ROW columns that a query dereferences")
+    @ConfigDescription("Push ROW field dereferences into the scan, so that page sources return only the fields a query uses")
     public TarnConfig setProjectionPushdownEnabled(boolean projectionPushdownEnabled)
     {
         this.projectionPushdownEnabled = projectionPushdownEnabled;

@@ -45,7 +45,7 @@ final class TarnSessionProperties
                         false),
                 booleanProperty(
                         PROJECTION_PUSHDOWN_ENABLED,
-                        "Read only the fields of ROW columns that a query dereferences (tarn.projection-pushdown-enabled)",
+                        "Push ROW field dereferences into the scan, so that page sources return only the fields a query uses (tarn.projection-pushdown-enabled)",
                         config.isProjectionPushdownEnabled(),
                         false),
                 dataSizeProperty(

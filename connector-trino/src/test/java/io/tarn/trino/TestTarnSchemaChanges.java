@@ -60,8 +60,7 @@ public class TestTarnSchemaChanges
         runner.execute("ALTER TABLE tarn.c.positions ADD COLUMN third varchar AFTER second");
         runner.execute("ALTER TABLE tarn.c.positions ADD COLUMN fifth integer LAST");
         runner.execute("INSERT INTO tarn.c.positions VALUES (10, 20, 'thirty', 40, 50)");
-        assertThat(runner.execute("SHOW COLUMNS FROM tarn.c.positions").getOnlyColumn().toList())
-                .containsExactly("first", "second", "third", "fourth", "fifth");
+        assertThat(columns("positions")).containsExactly("first", "second", "third", "fourth", "fifth");
         // Paimon reads the new order, and files written before hold none of the new columns
         CanonicalRows expected = CanonicalRows.of(List.of("\\N\t2\t\\N\t4\t\\N", "10\t20\tthirty\t40\t50"));
         assertThat(ReferenceReader.read(warehouse, "c.positions")).isEqualTo(expected);
@@ -86,7 +85,7 @@ public class TestTarnSchemaChanges
         runner.execute("CREATE TABLE tarn.c.full_nn AS SELECT 'a' AS a");
         assertThatThrownBy(() -> runner.execute("ALTER TABLE tarn.c.full_nn ADD COLUMN b varchar NOT NULL"))
                 .hasMessage("Unable to add NOT NULL column 'b' for non-empty table: c.full_nn");
-        assertThat(runner.execute("SHOW COLUMNS FROM tarn.c.full_nn").getOnlyColumn().toList()).containsExactly("a");
+        assertThat(columns("full_nn")).containsExactly("a");
     }
 
     @Test
@@ -126,16 +125,23 @@ public class TestTarnSchemaChanges
             }
             List<String> shared = List.of(outcomes.get(1), outcomes.get(3), outcomes.get(5), outcomes.get(7));
             assertThat(shared).filteredOn("ok"::equals).hasSize(1);
+            // refused by Trino when the column was there at analysis, else by the retried change
             assertThat(shared).filteredOn(outcome -> !outcome.equals("ok"))
-                    .allSatisfy(outcome -> assertThat(outcome).contains("already has a column 'shared'"));
+                    .allSatisfy(outcome -> assertThat(outcome).containsAnyOf("Column 'shared' already exists", "already has a column 'shared'"));
         }
         finally {
             executor.shutdownNow();
             assertThat(executor.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(runner.execute("SHOW COLUMNS FROM tarn.c.racing").getOnlyColumnAsSet())
-                .containsExactlyInAnyOrder("id", "col0", "col1", "col2", "col3", "shared");
+        assertThat(columns("racing")).containsExactlyInAnyOrder("id", "col0", "col1", "col2", "col3", "shared");
         runner.execute("INSERT INTO tarn.c.racing (id, col2, shared) VALUES (1, 2, 3)");
         assertThat(runner.execute("SELECT col2 + shared FROM tarn.c.racing").getOnlyValue()).isEqualTo(5);
+    }
+
+    private List<Object> columns(String table)
+    {
+        return runner.execute("SELECT column_name FROM tarn.information_schema.columns WHERE table_schema = 'c' AND table_name = '%s' ORDER BY ordinal_position".formatted(table))
+                .getOnlyColumn()
+                .toList();
     }
 }

@@ -53,7 +53,7 @@ public class TestTarnSchemas
         runner.execute("CREATE SCHEMA tarn.dropped");
         runner.execute("CREATE TABLE tarn.dropped.t AS SELECT 1 AS id");
         assertThatThrownBy(() -> runner.execute("DROP SCHEMA tarn.dropped"))
-                .hasMessage("Cannot drop non-empty schema 'dropped'");
+                .hasMessageEndingWith("Cannot drop non-empty schema 'dropped'");
         assertThat(runner.execute("SELECT * FROM tarn.dropped.t").getOnlyValue()).isEqualTo(1);
 
         runner.execute("DROP TABLE tarn.dropped.t");
@@ -108,7 +108,7 @@ public class TestTarnSchemas
                     .hasMessageContaining("256 bytes long in UTF-8, longer than the 255 bytes a table name may have")
                     .hasMessageNotContaining("File name too long");
         }
-        assertThat(runner.execute("SHOW TABLES FROM tarn.s").getOnlyColumnAsSet()).contains(longestTable).noneMatch(name -> name.length() > 255);
+        assertThat(runner.execute("SHOW TABLES FROM tarn.s").getOnlyColumnAsSet()).contains(longestTable).noneMatch(name -> name.toString().length() > 255);
 
         runner.execute("CREATE SCHEMA tarn.%s".formatted("d".repeat(252)));
         assertThatThrownBy(() -> runner.execute("CREATE SCHEMA tarn.%s".formatted("d".repeat(253))))
