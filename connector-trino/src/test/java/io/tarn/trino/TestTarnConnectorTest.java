@@ -42,8 +42,7 @@ public class TestTarnConnectorTest
     @Override
     protected void verifyVersionedQueryFailurePermissible(Exception e)
     {
-        // Tarn time-travels (FOR VERSION AS OF a snapshot id or tag, FOR TIMESTAMP AS OF a
-        // timestamp): its own messages refuse other types and versions the table does not have
+        // Tarn time-travels (snapshot id, tag, timestamp) and refuses other types and unknown versions in its own words
         assertThat(e).hasMessageMatching(
                 "FOR VERSION AS OF on .* takes a snapshot id or a tag name, not a .*" +
                         "|FOR TIMESTAMP AS OF on .* takes a timestamp, not a .*" +
