@@ -36,6 +36,7 @@ public class TarnConfig
     private DataSize splitTargetSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
     private boolean fileIndexEnabled = true;
+    private boolean projectionPushdownEnabled = true;
     private int fileIndexPlanningMaxFiles = 1000;
     private long metadataCacheSize = 1000;
     private Duration metadataCacheTtl = new Duration(1, TimeUnit.MINUTES);
@@ -44,6 +45,29 @@ public class TarnConfig
     // Arrow memory lies outside the heap, up to the JVM's direct memory limit (by default the
     // maximum heap): the readers take a quarter of that
     private DataSize readerMaxMemory = DataSize.ofBytes(Runtime.getRuntime().maxMemory() / 4).succinct();
+
+    /**
+     * A copy to change, such as with a session's overrides, leaving the catalog's settings as
+     * they are.
+     */
+    TarnConfig copy()
+    {
+        TarnConfig copy = new TarnConfig();
+        copy.warehouse = warehouse;
+        copy.metastore = metastore;
+        copy.spillDirectory = spillDirectory;
+        copy.splitTargetSize = splitTargetSize;
+        copy.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        copy.fileIndexEnabled = fileIndexEnabled;
+        copy.projectionPushdownEnabled = projectionPushdownEnabled;
+        copy.fileIndexPlanningMaxFiles = fileIndexPlanningMaxFiles;
+        copy.metadataCacheSize = metadataCacheSize;
+        copy.metadataCacheTtl = metadataCacheTtl;
+        copy.manifestCacheSize = manifestCacheSize;
+        copy.maxConcurrentFileReads = maxConcurrentFileReads;
+        copy.readerMaxMemory = readerMaxMemory;
+        return copy;
+    }
 
     @NotNull(message = "warehouse is required: the directory of the Paimon warehouse")
     public String getWarehouse()
@@ -133,6 +157,19 @@ public class TarnConfig
     public TarnConfig setFileIndexEnabled(boolean fileIndexEnabled)
     {
         this.fileIndexEnabled = fileIndexEnabled;
+        return this;
+    }
+
+    public boolean isProjectionPushdownEnabled()
+    {
+        return projectionPushdownEnabled;
+    }
+
+    @Config("tarn.projection-pushdown-enabled")
+    @ConfigDescription("Push ROW field dereferences into the scan, so that page sources return only the fields a query uses")
+    public TarnConfig setProjectionPushdownEnabled(boolean projectionPushdownEnabled)
+    {
+        this.projectionPushdownEnabled = projectionPushdownEnabled;
         return this;
     }
 

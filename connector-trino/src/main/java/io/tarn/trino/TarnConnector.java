@@ -55,6 +55,7 @@ public class TarnConnector
     private final TarnPageSourceProvider pageSourceProvider;
     private final TarnPageSinkProvider pageSinkProvider;
     private final Set<Procedure> procedures;
+    private final TarnSessionProperties sessionProperties;
 
     public TarnConnector(String catalogName, TarnConfig config, TypeManager typeManager)
     {
@@ -67,9 +68,10 @@ public class TarnConnector
         this.allocator = new RootAllocator();
         this.readerAllocator = allocator.newChildAllocator("tarn-readers", 0, config.getReaderMaxMemory().toBytes());
         this.splitManager = new TarnSplitManager(tables, config);
-        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, readerAllocator, config.isFileIndexEnabled(),
+        this.pageSourceProvider = new TarnPageSourceProvider(tables, types, readerAllocator,
                 new FileReadLimiter(config.getMaxConcurrentFileReads(), FILE_READ_MAX_WAIT));
         this.pageSinkProvider = new TarnPageSinkProvider(tables, allocator);
+        this.sessionProperties = new TarnSessionProperties(config);
         this.procedures = new TarnProcedures(tables, spillDirectory(catalogName, config.getSpillDirectory())).procedures();
     }
 
@@ -160,7 +162,7 @@ public class TarnConnector
     @Override
     public List<PropertyMetadata<?>> getSessionProperties()
     {
-        return TarnSessionProperties.properties();
+        return sessionProperties.properties();
     }
 
     @Override

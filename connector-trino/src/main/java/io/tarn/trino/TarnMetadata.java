@@ -2,7 +2,9 @@ package io.tarn.trino;
 
 import io.airlift.slice.Slice;
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.DatabaseNotEmptyException;
 import io.tarn.storage.InvalidNameException;
+import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.manifest.ManifestEntry;
@@ -76,6 +78,7 @@ import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
@@ -92,6 +95,9 @@ import static java.util.Objects.requireNonNull;
 final class TarnMetadata
         implements ConnectorMetadata
 {
+    // Trino's wording (that of ConnectorMetadata's default): Paimon has no atomic replace
+    private static final String REPLACE_NOT_SUPPORTED = "This connector does not support replacing tables";
+
     private final String catalogName;
     private final TarnTables tables;
     private final TarnTypes types;
@@ -269,8 +275,11 @@ final class TarnMetadata
         if (!schema.primaryKeys().isEmpty()) {
             properties.put(TarnTableProperties.PRIMARY_KEY, schema.primaryKeys());
         }
-        options.remove(TableSchema.BUCKET_OPTION);
-        properties.put(TarnTableProperties.BUCKET, schema.numBuckets());
+        // only when set: a table without it has Paimon's default, which SHOW CREATE TABLE's text
+        // then leaves to Paimon again
+        if (options.remove(TableSchema.BUCKET_OPTION) != null) {
+            properties.put(TarnTableProperties.BUCKET, schema.numBuckets());
+        }
         String bucketKey = options.remove(TableSchema.BUCKET_KEY_OPTION);
         if (bucketKey != null) {
             properties.put(TarnTableProperties.BUCKET_KEY, columnList(bucketKey));
@@ -413,6 +422,9 @@ final class TarnMetadata
             List<ConnectorExpression> projections,
             Map<String, ColumnHandle> assignments)
     {
+        if (!TarnSessionProperties.isProjectionPushdownEnabled(session)) {
+            return Optional.empty();
+        }
         Map<String, Assignment> newAssignments = new LinkedHashMap<>();
         List<ConnectorExpression> newProjections = new ArrayList<>();
         boolean[] changed = {false};
@@ -548,10 +560,31 @@ final class TarnMetadata
     }
 
     @Override
+    public void dropSchema(ConnectorSession session, String schemaName, boolean cascade)
+    {
+        String database = tables.findDatabase(schemaName)
+                .orElseThrow(() -> new TrinoException(SCHEMA_NOT_FOUND, "Schema %s not found".formatted(schemaName)));
+        try {
+            tables.catalog().dropDatabase(database, cascade);
+        }
+        catch (DatabaseNotEmptyException e) {
+            // Trino's wording for a schema that still holds tables
+            throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s'".formatted(schemaName), e);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot drop schema " + schemaName, e);
+        }
+        finally {
+            // the dropped tables' cached schemas must not answer for tables created again
+            tables.invalidateSchema(schemaName);
+        }
+    }
+
+    @Override
     public void createTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode)
     {
         if (saveMode == SaveMode.REPLACE) {
-            throw new TrinoException(NOT_SUPPORTED, "CREATE OR REPLACE TABLE is not supported");
+            throw new TrinoException(NOT_SUPPORTED, REPLACE_NOT_SUPPORTED);
         }
         SchemaTableName name = tableMetadata.getTable();
         if (saveMode == SaveMode.IGNORE && tables.find(name).isPresent()) {
@@ -576,6 +609,8 @@ final class TarnMetadata
             throws IOException
     {
         Identifier identifier = tables.newTable(name);
+        // before anything is written: a CREATE TABLE AS writes its files under the name
+        FileSystemCatalog.validateNewTableName(identifier.table());
         Optional<Identifier> existing = tables.catalog().findTable(identifier);
         if (existing.isPresent()) {
             throw new TrinoException(ALREADY_EXISTS, "Table %s already exists in catalog %s (stored as %s)".formatted(name, catalogName, existing.get()));
@@ -592,7 +627,7 @@ final class TarnMetadata
     public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
     {
         if (replace) {
-            throw new TrinoException(NOT_SUPPORTED, "CREATE OR REPLACE TABLE is not supported");
+            throw new TrinoException(NOT_SUPPORTED, REPLACE_NOT_SUPPORTED);
         }
         SchemaTableName name = tableMetadata.getTable();
         TableSchema schema = TarnTableCreation.schema(tableMetadata);
@@ -705,10 +740,7 @@ final class TarnMetadata
     @Override
     public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
     {
-        if (!(position instanceof ColumnPosition.Last)) {
-            throw new TrinoException(NOT_SUPPORTED, "Columns are added at the end of a Tarn table");
-        }
-        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.addColumn(table, column));
+        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.addColumn(table, column, position));
     }
 
     @Override

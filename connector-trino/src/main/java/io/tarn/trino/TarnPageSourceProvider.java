@@ -26,16 +26,14 @@ final class TarnPageSourceProvider
     private final TarnTables tables;
     private final TarnTypes types;
     private final BufferAllocator allocator;
-    private final boolean useFileIndexes;
     private final FileReadLimiter fileReads;
 
-    TarnPageSourceProvider(TarnTables tables, TarnTypes types, BufferAllocator allocator, boolean useFileIndexes, FileReadLimiter fileReads)
+    TarnPageSourceProvider(TarnTables tables, TarnTypes types, BufferAllocator allocator, FileReadLimiter fileReads)
     {
         this.fileReads = requireNonNull(fileReads, "fileReads is null");
         this.tables = requireNonNull(tables, "tables is null");
         this.types = requireNonNull(types, "types is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
-        this.useFileIndexes = useFileIndexes;
     }
 
     @Override
@@ -67,6 +65,6 @@ final class TarnPageSourceProvider
             return new TarnCountPageSource(0, -1);
         }
         Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
-        return new TarnPageSource(table, types, schema, DataSplitCodec.decode(split.dataSplit()), columnHandles, predicate, handle.limit(), useFileIndexes, allocator, fileReads);
+        return new TarnPageSource(table, types, schema, DataSplitCodec.decode(split.dataSplit()), columnHandles, predicate, handle.limit(), TarnSessionProperties.isFileIndexEnabled(session), allocator, fileReads);
     }
 }

@@ -30,6 +30,6 @@ final class TarnSplitManager
         if (handle.countOnly()) {
             return new FixedSplitSource(TarnSplit.ofCount(handle.count().getAsLong()));
         }
-        return new TarnSplitSource(tables.load(handle.schemaTableName()), handle, dynamicFilter, config);
+        return new TarnSplitSource(tables.load(handle.schemaTableName()), handle, dynamicFilter, TarnSessionProperties.scanConfig(config, session));
     }
 }

@@ -223,6 +223,11 @@ final class TarnTables
         }
     }
 
+    void invalidateSchema(String schemaName)
+    {
+        cache.asMap().keySet().removeIf(identifier -> identifier.database().equalsIgnoreCase(schemaName));
+    }
+
     static Identifier identifier(SchemaTableName name)
     {
         return new Identifier(name.getSchemaName(), name.getTableName());

@@ -101,6 +101,10 @@ final class TarnWriteTypes
             }
             return new RowType(fields, true);
         }
-        throw new TrinoException(NOT_SUPPORTED, "Type " + type + " cannot be stored in a Paimon table");
+        if (type instanceof TimeType) {
+            throw new TrinoException(NOT_SUPPORTED, "Unsupported type: %s cannot be stored in a Paimon table, which keeps TIME values as milliseconds (time(0) to time(3))".formatted(type));
+        }
+        // Trino's wording for a type a connector cannot store
+        throw new TrinoException(NOT_SUPPORTED, "Unsupported type: " + type + " cannot be stored in a Paimon table");
     }
 }

@@ -26,6 +26,7 @@ public class TestTarnConfig
                 .setSplitTargetSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
                 .setFileIndexEnabled(true)
+                .setProjectionPushdownEnabled(true)
                 .setFileIndexPlanningMaxFiles(1000)
                 .setMetadataCacheSize(1000)
                 .setMetadataCacheTtl(new Duration(1, TimeUnit.MINUTES))
@@ -44,6 +45,7 @@ public class TestTarnConfig
                 Map.entry("tarn.split-target-size", "32MB"),
                 Map.entry("tarn.dynamic-filtering.wait-timeout", "5s"),
                 Map.entry("tarn.file-index.enabled", "false"),
+                Map.entry("tarn.projection-pushdown-enabled", "false"),
                 Map.entry("tarn.file-index.planning-max-files", "5"),
                 Map.entry("tarn.metadata-cache.size", "10"),
                 Map.entry("tarn.metadata-cache.ttl", "30s"),
@@ -57,6 +59,7 @@ public class TestTarnConfig
                 .setSplitTargetSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(5, TimeUnit.SECONDS))
                 .setFileIndexEnabled(false)
+                .setProjectionPushdownEnabled(false)
                 .setFileIndexPlanningMaxFiles(5)
                 .setMetadataCacheSize(10)
                 .setMetadataCacheTtl(new Duration(30, TimeUnit.SECONDS))

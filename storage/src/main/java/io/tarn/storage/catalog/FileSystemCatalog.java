@@ -1,6 +1,7 @@
 package io.tarn.storage.catalog;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.DatabaseNotEmptyException;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.fs.ContainedFileIO;
@@ -14,6 +15,7 @@ import io.tarn.storage.table.NestingDepth;
 import io.tarn.storage.table.TableOptions;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +30,19 @@ import static java.util.Objects.requireNonNull;
 public class FileSystemCatalog
 {
     private static final String DATABASE_SUFFIX = ".db";
+    // the longest file name (in UTF-8 bytes) of the file systems Paimon warehouses live on
+    // (ext4, XFS, NTFS, S3 keys' segments in practice): a longer name fails half-way otherwise
+    private static final int MAX_FILE_NAME_BYTES = 255;
+
+    /**
+     * The longest database name in UTF-8 bytes: its directory name carries {@code .db}.
+     */
+    public static final int MAX_DATABASE_NAME_BYTES = MAX_FILE_NAME_BYTES - DATABASE_SUFFIX.length();
+
+    /**
+     * The longest table name in UTF-8 bytes: the name of its directory.
+     */
+    public static final int MAX_TABLE_NAME_BYTES = MAX_FILE_NAME_BYTES;
 
     private final FileIO fileIO;
     private final String warehouse;
@@ -170,7 +185,32 @@ public class FileSystemCatalog
             throws IOException
     {
         Identifier.validateNewName("database", database);
+        checkLength("database", database, MAX_DATABASE_NAME_BYTES);
         fileIO.mkdirs(databasePath(database));
+    }
+
+    /**
+     * Deletes the database's directory. Without {@code cascade} a database that holds a table is
+     * refused ({@link DatabaseNotEmptyException}); with it, its tables are dropped first as
+     * {@link #dropTable} drops them. Whatever else lies in the directory (files of a CREATE TABLE
+     * AS that never committed) goes with it, as in Paimon's filesystem catalog; the deletes are
+     * confined to the database's directory and links in it are deleted, never followed.
+     */
+    public void dropDatabase(String database, boolean cascade)
+            throws IOException
+    {
+        String path = databasePath(database);
+        if (!fileIO.exists(path)) {
+            throw new TableNotFoundException("Database '%s' does not exist in warehouse %s".formatted(database, warehouse));
+        }
+        List<String> tables = listTables(database);
+        if (!tables.isEmpty() && !cascade) {
+            throw new DatabaseNotEmptyException(database, "Database '%s' of warehouse %s holds tables %s".formatted(database, warehouse, tables));
+        }
+        for (String table : tables) {
+            dropTable(new Identifier(database, table));
+        }
+        deleteTree(new ContainedFileIO(fileIO, path, "Database " + database), path);
     }
 
     /**
@@ -181,7 +221,7 @@ public class FileSystemCatalog
             throws IOException
     {
         requireNonNull(initialSchema, "initialSchema is null");
-        Identifier.validateNewName("table", identifier.table());
+        validateNewTableName(identifier.table());
         if (!databaseExists(identifier.database())) {
             throw new TableNotFoundException("Cannot create table %s: database '%s' does not exist in warehouse %s".formatted(identifier.fullName(), identifier.database(), warehouse));
         }
@@ -245,7 +285,7 @@ public class FileSystemCatalog
             throws IOException
     {
         requireNonNull(to, "to is null");
-        Identifier.validateNewName("table", to.table());
+        validateNewTableName(to.table());
         String source = tablePath(from);
         if (!databaseExists(to.database())) {
             throw new TableNotFoundException("Cannot rename table %s to %s: database '%s' does not exist in warehouse %s".formatted(from, to, to.database(), warehouse));
@@ -253,6 +293,24 @@ public class FileSystemCatalog
         String target = tableLocation(to);
         if (isTable(target) || !fileIO.rename(source, target)) {
             throw new CommitConflictException("Cannot rename table %s to %s: table %s already exists in warehouse %s".formatted(from, to, to, warehouse));
+        }
+    }
+
+    /**
+     * Rejects a name that a new table cannot have: one {@link Identifier#validateNewName} rejects
+     * or one longer than {@link #MAX_TABLE_NAME_BYTES}.
+     */
+    public static void validateNewTableName(String table)
+    {
+        Identifier.validateNewName("table", table);
+        checkLength("table", table, MAX_TABLE_NAME_BYTES);
+    }
+
+    private static void checkLength(String kind, String name, int maxBytes)
+    {
+        int bytes = name.getBytes(StandardCharsets.UTF_8).length;
+        if (bytes > maxBytes) {
+            throw new InvalidNameException("Invalid %s name '%s': it is %s bytes long in UTF-8, longer than the %s bytes a %s name may have".formatted(kind, name, bytes, maxBytes, kind));
         }
     }
 

@@ -246,9 +246,17 @@ public final class SplitReader
         return result;
     }
 
+    /**
+     * The counters so far: those of the files read to their end, and the bytes the open file has
+     * read. A consumer that polls between batches (Trino's physical input) sees the bytes of the
+     * last file before the reader learns it is at its end.
+     */
     public ReadMetrics metrics()
     {
-        return metrics;
+        if (current == null) {
+            return metrics;
+        }
+        return metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, current.metrics().bytesRead()));
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.tarn.storage.catalog;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.DatabaseNotEmptyException;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.UnsupportedTableFeatureException;
@@ -229,5 +230,59 @@ public class TestFileSystemCatalog
         assertThat(catalog.listTables("renames_target")).containsExactly("after");
         org.apache.paimon.table.Table renamed = paimon.catalog().getTable(org.apache.paimon.catalog.Identifier.create("renames_target", "after"));
         assertThat(renamed.rowType().getFieldNames()).containsExactly("k");
+    }
+
+    @Test
+    public void testDropDatabase()
+            throws Exception
+    {
+        TableSchema schema = schema(List.of(new DataField(0, "k", DataTypes.bigint())), Map.of());
+        catalog.createDatabase("drop_empty");
+        catalog.dropDatabase("drop_empty", false);
+        assertThat(catalog.databaseExists("drop_empty")).isFalse();
+        assertThatThrownBy(() -> catalog.dropDatabase("drop_empty", false))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("'drop_empty' does not exist");
+
+        catalog.createDatabase("drop_full");
+        catalog.createTable(new Identifier("drop_full", "t"), schema);
+        assertThatThrownBy(() -> catalog.dropDatabase("drop_full", false))
+                .isInstanceOf(DatabaseNotEmptyException.class)
+                .hasMessageContaining("holds tables [t]");
+        assertThat(catalog.listTables("drop_full")).containsExactly("t");
+
+        // links are deleted, not followed: what they point to outside the database stays
+        Path outside = Files.createTempDirectory("tarn-outside");
+        Files.writeString(outside.resolve("keep"), "keep");
+        Path database = Path.of(paimon.warehouse(), "drop_full.db");
+        Files.createSymbolicLink(database.resolve("link"), outside);
+        Files.createSymbolicLink(database.resolve("t").resolve("link"), outside);
+        Files.createDirectories(database.resolve("not_a_table"));
+        catalog.dropDatabase("drop_full", true);
+        assertThat(database).doesNotExist();
+        assertThat(outside.resolve("keep")).hasContent("keep");
+        assertThat(paimon.catalog().listDatabases()).doesNotContain("drop_full");
+    }
+
+    @Test
+    public void testNamesLongerThanAFileNameAreRefused()
+            throws Exception
+    {
+        catalog.createDatabase("d".repeat(FileSystemCatalog.MAX_DATABASE_NAME_BYTES));
+        assertThatThrownBy(() -> catalog.createDatabase("d".repeat(FileSystemCatalog.MAX_DATABASE_NAME_BYTES + 1)))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("253 bytes long in UTF-8, longer than the 252 bytes a database name may have");
+        catalog.createDatabase("long_names");
+        TableSchema schema = schema(List.of(new DataField(0, "k", DataTypes.bigint())), Map.of());
+        // 2 bytes a character in UTF-8
+        String longest = "é".repeat(FileSystemCatalog.MAX_TABLE_NAME_BYTES / 2);
+        catalog.createTable(new Identifier("long_names", longest), schema);
+        assertThatThrownBy(() -> catalog.createTable(new Identifier("long_names", longest + "é"), schema))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("longer than the 255 bytes a table name may have");
+        assertThatThrownBy(() -> catalog.renameTable(new Identifier("long_names", longest), new Identifier("long_names", "t".repeat(256))))
+                .isInstanceOf(InvalidNameException.class)
+                .hasMessageContaining("256 bytes long");
+        assertThat(catalog.listTables("long_names")).containsExactly(longest);
     }
 }
