@@ -225,7 +225,7 @@ final class TarnTables
 
     void invalidateSchema(String schemaName)
     {
-        cache.asMap().keySet().removeIf(identifier -> identifier.database().equalsIgnoreCase(schemaName));
+        cache.asMap().keySet().removeIf(key -> key.identifier().database().equalsIgnoreCase(schemaName));
     }
 
     static Identifier identifier(SchemaTableName name)
