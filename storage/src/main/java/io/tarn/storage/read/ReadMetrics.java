@@ -9,7 +9,10 @@ import java.util.Map;
  * read; and what file indexes saved: files not opened because an index proved no row matches,
  * rows a bitmap index kept and removed (of the rows live after the deletion vector, in files
  * whose bitmap index answered), and indexes ignored as corrupt, missing or of an unsupported
- * type. Immutable; {@link #plus} adds two.
+ * type; and the work of the residual filter ({@code filterProbes}: comparisons of values with
+ * literals or range bounds, see {@link io.tarn.vector.filter.FilterProbes}), which stays within a
+ * small multiple of the rows times log2 of a filter's literal count. Immutable; {@link #plus} adds
+ * two.
  */
 public record ReadMetrics(
         long filesRead,
@@ -24,7 +27,8 @@ public record ReadMetrics(
         long filesSkippedByIndex,
         long rowsSelectedByIndex,
         long rowsSkippedByIndex,
-        long indexesIgnored)
+        long indexesIgnored,
+        long filterProbes)
 {
     public static final ReadMetrics EMPTY = new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -34,18 +38,24 @@ public record ReadMetrics(
     public ReadMetrics(long filesRead, long rowGroupsRead, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsDeleted, long rowsFiltered,
             long rowsReturned, long bytesRead)
     {
-        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0);
+        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0, 0);
     }
 
     static ReadMetrics fileIndex(long filesSkipped, long rowsSelected, long rowsSkipped, long indexesIgnored)
     {
-        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored);
+        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored, 0);
     }
 
     ReadMetrics withFilesRead(long files)
     {
         return new ReadMetrics(files, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
-                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored);
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, filterProbes);
+    }
+
+    ReadMetrics withFilterProbes(long probes)
+    {
+        return new ReadMetrics(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, probes);
     }
 
     public ReadMetrics plus(ReadMetrics other)
@@ -63,7 +73,8 @@ public record ReadMetrics(
                 filesSkippedByIndex + other.filesSkippedByIndex,
                 rowsSelectedByIndex + other.rowsSelectedByIndex,
                 rowsSkippedByIndex + other.rowsSkippedByIndex,
-                indexesIgnored + other.indexesIgnored);
+                indexesIgnored + other.indexesIgnored,
+                filterProbes + other.filterProbes);
     }
 
     public Map<String, Long> asMap()
@@ -82,6 +93,7 @@ public record ReadMetrics(
         map.put("rows_selected_index", rowsSelectedByIndex);
         map.put("rows_skipped_index", rowsSkippedByIndex);
         map.put("indexes_ignored", indexesIgnored);
+        map.put("filter_probes", filterProbes);
         return map;
     }
 }
