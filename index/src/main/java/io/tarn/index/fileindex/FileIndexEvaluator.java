@@ -180,6 +180,11 @@ public final class FileIndexEvaluator
                     || (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL);
             return skips ? FileIndexResult.SKIP : FileIndexResult.REMAIN;
         }
+        if (predicate instanceof InRanges || (predicate instanceof In in && in.literals().size() > MAX_LOOKED_UP_VALUES)
+                || (predicate instanceof Not not && not.predicate() instanceof In in && in.literals().size() > MAX_LOOKED_UP_VALUES)) {
+            // not looked up: the index is not even read
+            return FileIndexResult.REMAIN;
+        }
         if (index.type().equals(BloomFilterIndex.TYPE)) {
             return bloom(predicate, index, type);
         }
