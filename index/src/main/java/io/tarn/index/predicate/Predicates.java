@@ -96,8 +96,8 @@ public final class Predicates
      * {@code field} in one of {@code ranges}, in any order and possibly overlapping: ranges with a
      * NaN bound (which hold nothing) and empty ranges are dropped, the others sorted and merged
      * where they overlap or touch. No range left gives {@link AlwaysFalse}; one range gives its
-     * comparisons ({@code =} for a single value, AND of the bounds, {@code IS NOT NULL} for no
-     * bounds); more give one {@link InRanges} leaf. O(n log n), once.
+     * comparisons ({@code =} for a single value, AND of the bounds); more, or one without bounds,
+     * give one {@link InRanges} leaf. O(n log n), once.
      */
     public static Predicate inRanges(FieldRef field, Collection<ValueRange> ranges)
     {
@@ -122,7 +122,13 @@ public final class Predicates
         List<ValueRange> merged = new ArrayList<>(kept.size());
         for (ValueRange range : kept) {
             ValueRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
-            if (last != null && meets(type, last, range)) {
+            if (last != null && SqlComparison.isFloatingPoint(type) && last.low() == null && last.high() != null && range.high() == null && range.low() != null
+                    && meets(type, last, range)) {
+                // (-inf, a) and (b, +inf) hold every number but not NaN, which one range without
+                // bounds would hold: they stay two ranges that meet at a
+                merged.add(new ValueRange(last.high(), !last.highInclusive(), null, false));
+            }
+            else if (last != null && meets(type, last, range)) {
                 merged.set(merged.size() - 1, new ValueRange(last.low(), last.lowInclusive(), higherHigh(type, last, range), higherHighInclusive(type, last, range)));
             }
             else {
@@ -146,7 +152,8 @@ public final class Predicates
         if (range.high() != null) {
             bounds.add(range.highInclusive() ? lessOrEqual(field, range.high()) : lessThan(field, range.high()));
         }
-        return bounds.isEmpty() ? isNotNull(field) : and(bounds);
+        // a range without bounds stays a leaf: unlike IS NOT NULL it is unknown, not FALSE, on NULL, which NOT tells apart
+        return bounds.isEmpty() ? new InRanges(field, merged) : and(bounds);
     }
 
     private static int compareLows(DataType type, ValueRange left, ValueRange right)

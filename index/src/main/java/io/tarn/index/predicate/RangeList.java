@@ -200,6 +200,13 @@ final class RangeList
      */
     boolean overlaps(Object min, Object max)
     {
+        if (longLows != null) {
+            // in integers, so that a range such as (1, 2) holding no integer meets nothing
+            long low = min == null ? Long.MIN_VALUE : ((Number) min).longValue();
+            long high = max == null ? Long.MAX_VALUE : ((Number) max).longValue();
+            int first = firstEndingAtOrAbove(low);
+            return first < longLows.length && longLows[first] <= high;
+        }
         // the first range not wholly below min
         int low = 0;
         int high = ranges.length - 1;
@@ -228,6 +235,12 @@ final class RangeList
      */
     boolean covers(Object min, Object max)
     {
+        if (longLows != null) {
+            long low = ((Number) min).longValue();
+            long high = ((Number) max).longValue();
+            int index = firstEndingAtOrAbove(low);
+            return index < longLows.length && longLows[index] <= low && high <= longHighs[index];
+        }
         int index = rangeHolding(min);
         return index >= 0 && index == rangeHolding(max);
     }
@@ -258,6 +271,25 @@ final class RangeList
         ValueRange range = ranges[candidate];
         int order = range.high() == null ? 1 : compare(range.high(), value);
         return order > 0 || (order == 0 && range.highInclusive()) ? candidate : -1;
+    }
+
+    /**
+     * The first integer range whose high is at least {@code value}, or the number of ranges.
+     */
+    private int firstEndingAtOrAbove(long value)
+    {
+        int low = 0;
+        int high = longHighs.length;
+        while (low < high) {
+            int middle = (low + high) >>> 1;
+            if (longHighs[middle] < value) {
+                low = middle + 1;
+            }
+            else {
+                high = middle;
+            }
+        }
+        return low;
     }
 
     private boolean startsInclusive(int index)
