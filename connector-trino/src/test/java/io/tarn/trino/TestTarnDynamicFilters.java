@@ -134,16 +134,20 @@ public class TestTarnDynamicFilters
         long probes = counter(analyzed, "filter_probes");
         assertThat(probes).as(analyzed).isGreaterThan(0);
         assertThat(probes).as(analyzed).isLessThanOrEqualTo(rowsRead * 2 * (log2(RANGES) + 2));
-        System.out.printf("%s ... (%d ranges): rows_read=%d filter_probes=%d%n", query.substring(0, 60), RANGES, rowsRead, probes);
+        System.out.printf("%s ... (%d ranges): %d ms, rows_read=%d filter_probes=%d%n", query.substring(0, 60), RANGES, millis(session, query), rowsRead, probes);
     }
 
     private long millis(Session querySession, String query)
     {
-        // the first run warms up; the second is timed
+        // the first run warms up; the fastest of three is the time (other builds share the machine)
         runner.execute(querySession, query);
-        long start = System.nanoTime();
-        runner.execute(querySession, query);
-        return (System.nanoTime() - start) / 1_000_000;
+        long fastest = Long.MAX_VALUE;
+        for (int run = 0; run < 3; run++) {
+            long start = System.nanoTime();
+            runner.execute(querySession, query);
+            fastest = Math.min(fastest, (System.nanoTime() - start) / 1_000_000);
+        }
+        return fastest;
     }
 
     private static long log2(int value)
