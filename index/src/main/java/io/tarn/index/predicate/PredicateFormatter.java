@@ -36,7 +36,7 @@ final class PredicateFormatter
             return column(in.field()) + " IN (" + literals(in) + ")";
         }
         if (predicate instanceof InRanges inRanges) {
-            // the equivalent SQL, which the --where grammar reads back
+            // the equivalent SQL: the OR of each range's comparisons
             return inRanges.ranges().stream()
                     .map(range -> range(inRanges.field(), range))
                     .collect(Collectors.joining(" OR "));
