@@ -4,6 +4,7 @@ import io.airlift.slice.Slice;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
+import io.tarn.index.predicate.ValueRange;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
@@ -95,33 +96,22 @@ final class TarnPredicates
             valuePredicate = literals.size() == 1 ? Predicates.equal(field, literals.get(0)) : Predicates.in(field, literals);
         }
         else {
-            List<Predicate> ranges = new ArrayList<>();
+            // one leaf tested by binary search, not an OR of every range: a join's dynamic filter
+            // may hold 10^5 ranges, and an OR costs all of them per row and per statistics unit
+            List<ValueRange> ranges = new ArrayList<>();
             for (Range range : values.getRanges().getOrderedRanges()) {
-                ranges.add(toPredicate(range, field));
+                ranges.add(toRange(range, field));
             }
-            valuePredicate = Predicates.or(ranges);
+            valuePredicate = Predicates.inRanges(field, ranges);
         }
         return domain.isNullAllowed() ? Predicates.or(valuePredicate, Predicates.isNull(field)) : valuePredicate;
     }
 
-    private static Predicate toPredicate(Range range, FieldRef field)
+    private static ValueRange toRange(Range range, FieldRef field)
     {
-        if (range.isSingleValue()) {
-            return Predicates.equal(field, toInternal(range.getSingleValue(), field.type()));
-        }
-        List<Predicate> bounds = new ArrayList<>();
-        if (!range.isLowUnbounded()) {
-            Object low = toInternal(range.getLowBoundedValue(), field.type());
-            bounds.add(range.isLowInclusive() ? Predicates.greaterOrEqual(field, low) : Predicates.greaterThan(field, low));
-        }
-        if (!range.isHighUnbounded()) {
-            Object high = toInternal(range.getHighBoundedValue(), field.type());
-            bounds.add(range.isHighInclusive() ? Predicates.lessOrEqual(field, high) : Predicates.lessThan(field, high));
-        }
-        if (bounds.isEmpty()) {
-            return Predicates.isNotNull(field);
-        }
-        return Predicates.and(bounds);
+        Object low = range.isLowUnbounded() ? null : toInternal(range.getLowBoundedValue(), field.type());
+        Object high = range.isHighUnbounded() ? null : toInternal(range.getHighBoundedValue(), field.type());
+        return ValueRange.of(low, !range.isLowUnbounded() && range.isLowInclusive(), high, !range.isHighUnbounded() && range.isHighInclusive());
     }
 
     /**

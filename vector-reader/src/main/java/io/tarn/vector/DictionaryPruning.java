@@ -5,6 +5,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.index.predicate.SqlComparison;
@@ -51,9 +52,39 @@ final class DictionaryPruning
             return anyPresent(comparison.field(), List.of(comparison.literal()), dictionaries);
         }
         if (predicate instanceof In in) {
-            return anyPresent(in.field(), in.literals(), dictionaries);
+            return anyMatching(in.field(), in::contains, dictionaries);
+        }
+        if (predicate instanceof InRanges inRanges) {
+            return anyMatching(inRanges.field(), inRanges::contains, dictionaries);
         }
         return true;
+    }
+
+    /**
+     * Whether a dictionary value passes a leaf that tests one value in O(log n): the dictionary
+     * is walked, not the literals, whose number a dynamic filter makes large.
+     */
+    private static boolean anyMatching(FieldRef field, java.util.function.Predicate<Object> leaf, Function<FieldRef, Optional<List<Object>>> dictionaries)
+    {
+        Optional<List<Object>> dictionary = dictionaries.apply(field);
+        if (dictionary.isEmpty()) {
+            return true;
+        }
+        for (Object value : dictionary.get()) {
+            if (value == null) {
+                continue;
+            }
+            try {
+                if (leaf.test(value)) {
+                    return true;
+                }
+            }
+            catch (IllegalArgumentException | ClassCastException e) {
+                // a value of another class than the literals: cannot decide
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean anyPresent(FieldRef field, List<Object> literals, Function<FieldRef, Optional<List<Object>>> dictionaries)

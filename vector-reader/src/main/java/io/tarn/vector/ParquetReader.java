@@ -1212,6 +1212,9 @@ public final class ParquetReader
         else if (predicate instanceof Predicate.In in && in.field().fieldId() == fieldId) {
             found.add(in.field());
         }
+        else if (predicate instanceof Predicate.InRanges inRanges && inRanges.field().fieldId() == fieldId) {
+            found.add(inRanges.field());
+        }
         else if (predicate instanceof Predicate.IsNull isNull && isNull.field().fieldId() == fieldId) {
             found.add(isNull.field());
         }

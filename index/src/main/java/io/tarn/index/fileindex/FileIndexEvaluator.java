@@ -6,6 +6,7 @@ import io.tarn.index.predicate.Predicate.AlwaysFalse;
 import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.IsNotNull;
 import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
@@ -48,6 +49,9 @@ public final class FileIndexEvaluator
     // rather than read whole: on a local file, a handful of one-byte reads cost about what
     // copying this many bytes does
     static final int PROBED_PAYLOAD_BYTES_PER_VALUE = 64 * 1024;
+    // an IN list longer than this (a join's dynamic filter) is not looked up value by value: per
+    // file, that would cost more than reading the file's row groups it might save
+    static final int MAX_LOOKED_UP_VALUES = 1024;
 
     private final FileIndexFile file;
     private final ColumnResolver columns;
@@ -172,8 +176,14 @@ public final class FileIndexEvaluator
             indexesUsed++;
             boolean skips = predicate instanceof IsNotNull
                     || predicate instanceof In
+                    || predicate instanceof InRanges
                     || (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL);
             return skips ? FileIndexResult.SKIP : FileIndexResult.REMAIN;
+        }
+        if (predicate instanceof InRanges || (predicate instanceof In in && in.literals().size() > MAX_LOOKED_UP_VALUES)
+                || (predicate instanceof Not not && not.predicate() instanceof In in && in.literals().size() > MAX_LOOKED_UP_VALUES)) {
+            // not looked up: the index is not even read
+            return FileIndexResult.REMAIN;
         }
         if (index.type().equals(BloomFilterIndex.TYPE)) {
             return bloom(predicate, index, type);
@@ -206,7 +216,7 @@ public final class FileIndexEvaluator
         if (predicate instanceof Comparison comparison && comparison.op() == Comparison.Operator.EQUAL) {
             values = List.of(comparison.literal());
         }
-        else if (predicate instanceof In in) {
+        else if (predicate instanceof In in && in.literals().size() <= MAX_LOOKED_UP_VALUES) {
             values = in.literals();
         }
         else {
@@ -250,10 +260,10 @@ public final class FileIndexEvaluator
                 default -> FileIndexResult.REMAIN;
             };
         }
-        if (predicate instanceof In in) {
+        if (predicate instanceof In in && in.literals().size() <= MAX_LOOKED_UP_VALUES) {
             return used(FileIndexResult.rows(union(bitmap, in.literals()), exact));
         }
-        if (predicate instanceof Not not && not.predicate() instanceof In in) {
+        if (predicate instanceof Not not && not.predicate() instanceof In in && in.literals().size() <= MAX_LOOKED_UP_VALUES) {
             return used(FileIndexResult.rows(nonNullRowsWithout(bitmap, union(bitmap, in.literals())), exact));
         }
         if (predicate instanceof IsNull) {
@@ -336,6 +346,10 @@ public final class FileIndexEvaluator
         }
         if (predicate instanceof Not not && not.predicate() instanceof In in) {
             return in.field();
+        }
+        if (predicate instanceof InRanges inRanges) {
+            // only an empty index decides it: ranges are not looked up in Bloom filters or bitmaps
+            return inRanges.field();
         }
         if (predicate instanceof IsNull isNull) {
             return isNull.field();

@@ -27,7 +27,7 @@ import static java.util.Objects.requireNonNull;
  * directly when an exact shape is wanted.
  */
 public sealed interface Predicate
-        permits Predicate.Comparison, Predicate.In, Predicate.IsNull, Predicate.IsNotNull, Predicate.StartsWith,
+        permits Predicate.Comparison, Predicate.In, Predicate.InRanges, Predicate.IsNull, Predicate.IsNotNull, Predicate.StartsWith,
         Predicate.And, Predicate.Or, Predicate.Not, Predicate.AlwaysTrue, Predicate.AlwaysFalse
 {
     /**
@@ -47,6 +47,9 @@ public sealed interface Predicate
         }
         else if (predicate instanceof In in) {
             ids.add(in.field().fieldId());
+        }
+        else if (predicate instanceof InRanges inRanges) {
+            ids.add(inRanges.field().fieldId());
         }
         else if (predicate instanceof IsNull isNull) {
             ids.add(isNull.field().fieldId());
@@ -140,7 +143,10 @@ public sealed interface Predicate
     }
 
     /**
-     * {@code field IN (literals)}; NOT IN is {@code Not(In)}. The list is non-empty, without nulls.
+     * {@code field IN (literals)}; NOT IN is {@code Not(In)}. The list is non-empty, without nulls;
+     * it is kept sorted by {@link io.tarn.types.ValueComparator} and without duplicates, with
+     * lookup structures built once here, so that testing a value costs O(log n) whatever the
+     * number of literals (dynamic filters bring 10^5 of them).
      */
     record In(FieldRef field, List<Object> literals)
             implements Predicate
@@ -152,11 +158,78 @@ public sealed interface Predicate
             if (literals.isEmpty()) {
                 throw new IllegalArgumentException("IN list for column " + field.name() + " is empty");
             }
-            List<Object> checked = new ArrayList<>(literals.size());
-            for (Object literal : literals) {
-                checked.add(Literals.checkLiteral(field, literal));
+            if (!(literals instanceof LiteralSet set && set.type().equals(field.type()))) {
+                List<Object> checked = new ArrayList<>(literals.size());
+                for (Object literal : literals) {
+                    checked.add(Literals.checkLiteral(field, literal));
+                }
+                literals = new LiteralSet(field.type(), checked);
             }
-            literals = List.copyOf(checked);
+        }
+
+        /**
+         * Whether a non-null value of the column equals a literal under SQL (NaN equals nothing,
+         * -0.0 equals 0.0).
+         */
+        public boolean contains(Object value)
+        {
+            return set().matches(value);
+        }
+
+        /**
+         * {@link #contains} for TINYINT, SMALLINT, INT, BIGINT, DATE and TIME columns.
+         */
+        public boolean containsLong(long value)
+        {
+            return set().containsLong(value);
+        }
+
+        /**
+         * {@link #contains} for FLOAT and DOUBLE columns.
+         */
+        public boolean containsNumber(double value)
+        {
+            return set().containsNumber(value);
+        }
+
+        /**
+         * {@link #contains} for TIMESTAMP and TIMESTAMP_LTZ columns.
+         */
+        public boolean containsTimestamp(long epochMillis, int nanoOfMillisecond)
+        {
+            return set().containsTimestamp(epochMillis, nanoOfMillisecond);
+        }
+
+        /**
+         * Whether {@link #containsBytes} can be used: a binary column, or a string column whose
+         * literals are all well-formed UTF-16 (so that they have UTF-8 bytes).
+         */
+        public boolean hasByteKeys()
+        {
+            return set().hasByteKeys();
+        }
+
+        /**
+         * {@link #contains} for the UTF-8 bytes of a string or the bytes of a binary value; one
+         * hash probe.
+         */
+        public boolean containsBytes(byte[] data, int offset, int length)
+        {
+            return set().containsBytes(data, offset, length);
+        }
+
+        /**
+         * Whether a literal other than NaN lies in {@code [min, max]}, under SQL order; a null
+         * bound is absent, neither bound is NaN. One binary search.
+         */
+        public boolean anyBetween(Object min, Object max)
+        {
+            return set().anyBetween(min, max);
+        }
+
+        private LiteralSet set()
+        {
+            return (LiteralSet) literals;
         }
 
         @Override
@@ -169,6 +242,79 @@ public sealed interface Predicate
         public int hashCode()
         {
             return field.hashCode() * 31 + Literals.literalHash(literals.toArray());
+        }
+
+        @Override
+        public String toString()
+        {
+            return PredicateFormatter.format(this);
+        }
+    }
+
+    /**
+     * {@code field} lies in one of {@code ranges}: the disjunction of the ranges' bound
+     * comparisons, kept as one leaf so that a value is tested with one binary search rather than
+     * with every range (a dynamic filter may hold 10^5 ranges). The ranges are non-empty,
+     * ascending and disjoint, without NaN bounds (see {@link Predicates#inRanges}, which
+     * normalizes any list). A range without bounds holds every non-null value, NaN included;
+     * otherwise NaN lies in no range. NOT IN RANGES is {@code Not(InRanges)}.
+     */
+    record InRanges(FieldRef field, List<ValueRange> ranges)
+            implements Predicate
+    {
+        public InRanges
+        {
+            requireNonNull(field, "field is null");
+            requireNonNull(ranges, "ranges is null");
+            if (!(ranges instanceof RangeList list && list.type().equals(field.type()))) {
+                ranges = new RangeList(field, ranges);
+            }
+        }
+
+        /**
+         * Whether a non-null value of the column lies in a range.
+         */
+        public boolean contains(Object value)
+        {
+            return list().matches(value);
+        }
+
+        /**
+         * {@link #contains} for TINYINT, SMALLINT, INT, BIGINT, DATE and TIME columns.
+         */
+        public boolean containsLong(long value)
+        {
+            return list().containsLong(value);
+        }
+
+        /**
+         * {@link #contains} for FLOAT and DOUBLE columns.
+         */
+        public boolean containsNumber(double value)
+        {
+            return list().containsNumber(value);
+        }
+
+        /**
+         * Whether a range meets {@code [min, max]} (inclusive; a null bound is absent; neither is
+         * NaN). One binary search.
+         */
+        public boolean overlaps(Object min, Object max)
+        {
+            return list().overlaps(min, max);
+        }
+
+        /**
+         * Whether one range holds all of {@code [min, max]} (both non-null, not NaN).
+         */
+        public boolean covers(Object min, Object max)
+        {
+            return list().covers(min, max);
+        }
+
+        private RangeList list()
+        {
+            return (RangeList) ranges;
         }
 
         @Override

@@ -5,12 +5,14 @@ import io.tarn.index.predicate.Predicate.AlwaysTrue;
 import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.IsNotNull;
 import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicate.StartsWith;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
@@ -32,6 +34,12 @@ final class PredicateFormatter
         }
         if (predicate instanceof In in) {
             return column(in.field()) + " IN (" + literals(in) + ")";
+        }
+        if (predicate instanceof InRanges inRanges) {
+            // the equivalent SQL: the OR of each range's comparisons
+            return inRanges.ranges().stream()
+                    .map(range -> range(inRanges.field(), range))
+                    .collect(Collectors.joining(" OR "));
         }
         if (predicate instanceof IsNull isNull) {
             return column(isNull.field()) + " IS NULL";
@@ -70,6 +78,25 @@ final class PredicateFormatter
                 .collect(Collectors.joining(", "));
     }
 
+    private static String range(FieldRef field, ValueRange range)
+    {
+        String column = column(field);
+        if (range.isPoint()) {
+            return column + " = " + Literals.format(field.type(), range.low());
+        }
+        List<String> bounds = new ArrayList<>();
+        if (range.low() != null) {
+            bounds.add(column + (range.lowInclusive() ? " >= " : " > ") + Literals.format(field.type(), range.low()));
+        }
+        if (range.high() != null) {
+            bounds.add(column + (range.highInclusive() ? " <= " : " < ") + Literals.format(field.type(), range.high()));
+        }
+        if (bounds.isEmpty()) {
+            return column + " IS NOT NULL";
+        }
+        return bounds.size() == 1 ? bounds.get(0) : "(" + String.join(" AND ", bounds) + ")";
+    }
+
     private static String join(List<Predicate> children, String separator)
     {
         return children.stream()
@@ -80,7 +107,8 @@ final class PredicateFormatter
     private static String operand(Predicate predicate)
     {
         String text = format(predicate);
-        boolean compound = predicate instanceof And || predicate instanceof Or || predicate instanceof Not;
+        boolean compound = predicate instanceof And || predicate instanceof Or || predicate instanceof Not
+                || (predicate instanceof InRanges inRanges && inRanges.ranges().size() > 1);
         return compound ? "(" + text + ")" : text;
     }
 

@@ -6,11 +6,13 @@ import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.Comparison.Operator;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.IsNotNull;
 import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.index.predicate.Predicate.Or;
 import io.tarn.index.predicate.Predicate.StartsWith;
+import io.tarn.types.DataType;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -88,6 +90,114 @@ public final class Predicates
             return ALWAYS_FALSE;
         }
         return new In(field, new ArrayList<>(values));
+    }
+
+    /**
+     * {@code field} in one of {@code ranges}, in any order and possibly overlapping: ranges with a
+     * NaN bound (which hold nothing) and empty ranges are dropped, the others sorted and merged
+     * where they overlap or touch. No range left gives {@link AlwaysFalse}; one range gives its
+     * comparisons ({@code =} for a single value, AND of the bounds); more, or one without bounds,
+     * give one {@link InRanges} leaf. O(n log n), once.
+     */
+    public static Predicate inRanges(FieldRef field, Collection<ValueRange> ranges)
+    {
+        requireNonNull(field, "field is null");
+        requireNonNull(ranges, "ranges is null");
+        DataType type = field.type();
+        List<ValueRange> kept = new ArrayList<>(ranges.size());
+        for (ValueRange range : ranges) {
+            requireNonNull(range, "range is null");
+            if (Literals.isNaN(range.low()) || Literals.isNaN(range.high())) {
+                continue;
+            }
+            if (range.low() != null && range.high() != null) {
+                int order = SqlComparison.order(type, range.low(), range.high());
+                if (order > 0 || (order == 0 && !(range.lowInclusive() && range.highInclusive()))) {
+                    continue;
+                }
+            }
+            kept.add(range);
+        }
+        kept.sort((left, right) -> compareLows(type, left, right));
+        List<ValueRange> merged = new ArrayList<>(kept.size());
+        for (ValueRange range : kept) {
+            ValueRange last = merged.isEmpty() ? null : merged.get(merged.size() - 1);
+            if (last != null && SqlComparison.isFloatingPoint(type) && last.low() == null && last.high() != null && range.high() == null && range.low() != null
+                    && meets(type, last, range)) {
+                // (-inf, a) and (b, +inf) hold every number but not NaN, which one range without
+                // bounds would hold: they stay two ranges that meet at a
+                merged.add(new ValueRange(last.high(), !last.highInclusive(), null, false));
+            }
+            else if (last != null && meets(type, last, range)) {
+                merged.set(merged.size() - 1, new ValueRange(last.low(), last.lowInclusive(), higherHigh(type, last, range), higherHighInclusive(type, last, range)));
+            }
+            else {
+                merged.add(range);
+            }
+        }
+        if (merged.isEmpty()) {
+            return ALWAYS_FALSE;
+        }
+        if (merged.size() > 1) {
+            return new InRanges(field, merged);
+        }
+        ValueRange range = merged.get(0);
+        if (range.isPoint() || (range.low() != null && range.high() != null && SqlComparison.order(type, range.low(), range.high()) == 0)) {
+            return equal(field, range.low());
+        }
+        List<Predicate> bounds = new ArrayList<>(2);
+        if (range.low() != null) {
+            bounds.add(range.lowInclusive() ? greaterOrEqual(field, range.low()) : greaterThan(field, range.low()));
+        }
+        if (range.high() != null) {
+            bounds.add(range.highInclusive() ? lessOrEqual(field, range.high()) : lessThan(field, range.high()));
+        }
+        // a range without bounds stays a leaf: unlike IS NOT NULL it is unknown, not FALSE, on NULL, which NOT tells apart
+        return bounds.isEmpty() ? new InRanges(field, merged) : and(bounds);
+    }
+
+    private static int compareLows(DataType type, ValueRange left, ValueRange right)
+    {
+        if (left.low() == null || right.low() == null) {
+            return Boolean.compare(left.low() != null, right.low() != null);
+        }
+        int order = SqlComparison.order(type, left.low(), right.low());
+        // at one value, the range that holds it starts first
+        return order != 0 ? order : Boolean.compare(!left.lowInclusive(), !right.lowInclusive());
+    }
+
+    /**
+     * Whether {@code next}, which starts no lower than {@code last}, overlaps or touches it, so
+     * that their union is one range.
+     */
+    private static boolean meets(DataType type, ValueRange last, ValueRange next)
+    {
+        if (last.high() == null || next.low() == null) {
+            return true;
+        }
+        int order = SqlComparison.order(type, last.high(), next.low());
+        return order > 0 || (order == 0 && (last.highInclusive() || next.lowInclusive()));
+    }
+
+    private static Object higherHigh(DataType type, ValueRange first, ValueRange second)
+    {
+        if (first.high() == null || second.high() == null) {
+            return null;
+        }
+        int order = SqlComparison.order(type, first.high(), second.high());
+        return order >= 0 ? first.high() : second.high();
+    }
+
+    private static boolean higherHighInclusive(DataType type, ValueRange first, ValueRange second)
+    {
+        if (first.high() == null || second.high() == null) {
+            return false;
+        }
+        int order = SqlComparison.order(type, first.high(), second.high());
+        if (order == 0) {
+            return first.highInclusive() || second.highInclusive();
+        }
+        return order > 0 ? first.highInclusive() : second.highInclusive();
     }
 
     /**
@@ -215,7 +325,7 @@ public final class Predicates
         if (predicate instanceof IsNotNull isNotNull) {
             return new IsNull(isNotNull.field());
         }
-        if (predicate instanceof In || predicate instanceof StartsWith) {
+        if (predicate instanceof In || predicate instanceof InRanges || predicate instanceof StartsWith) {
             return new Not(predicate);
         }
         if (predicate instanceof And and) {

@@ -5,6 +5,7 @@ import io.tarn.index.predicate.Predicate.AlwaysTrue;
 import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.IsNotNull;
 import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
@@ -58,12 +59,14 @@ public final class RowEvaluator
                 return null;
             }
             // literals are never null, so a miss is FALSE rather than unknown
-            for (Object literal : in.literals()) {
-                if (SqlComparison.equal(in.field().type(), value, literal)) {
-                    return true;
-                }
+            return in.contains(value);
+        }
+        if (predicate instanceof InRanges inRanges) {
+            Object value = valueOf.apply(inRanges.field());
+            if (value == null) {
+                return null;
             }
-            return false;
+            return inRanges.contains(value);
         }
         if (predicate instanceof IsNull isNull) {
             return valueOf.apply(isNull.field()) == null;

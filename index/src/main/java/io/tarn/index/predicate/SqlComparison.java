@@ -98,6 +98,20 @@ public final class SqlComparison
         throw new IllegalArgumentException("Not a floating-point zero: " + zero);
     }
 
+    /**
+     * The SQL order of two non-NaN values: numeric for FLOAT / DOUBLE (-0.0 equals 0.0), else
+     * {@link ValueComparator}'s.
+     */
+    static int order(DataType type, Object left, Object right)
+    {
+        if (isFloatingPoint(type)) {
+            double leftValue = ((Number) left).doubleValue();
+            double rightValue = ((Number) right).doubleValue();
+            return leftValue < rightValue ? -1 : leftValue > rightValue ? 1 : 0;
+        }
+        return ValueComparator.compare(type, left, right);
+    }
+
     private static double floatingValue(DataType type, Object value)
     {
         if (type.root() == TypeRoot.FLOAT && value instanceof Float floatValue) {

@@ -5,6 +5,7 @@ import io.tarn.index.predicate.Predicate.AlwaysTrue;
 import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.IsNotNull;
 import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
@@ -104,6 +105,10 @@ public final class StatsEvaluator
             fields.add(in.field());
             return true;
         }
+        if (predicate instanceof InRanges inRanges) {
+            fields.add(inRanges.field());
+            return true;
+        }
         if (predicate instanceof IsNull isNull) {
             fields.add(isNull.field());
             return true;
@@ -168,13 +173,19 @@ public final class StatsEvaluator
         if (predicate instanceof In in) {
             return mightMatch(in, stats);
         }
+        if (predicate instanceof InRanges inRanges) {
+            return mightMatch(inRanges, stats);
+        }
         if (predicate instanceof StartsWith startsWith) {
             return mightMatch(startsWith, stats);
         }
         if (predicate instanceof Not not) {
-            // pushNotDown leaves NOT only above IN, starts_with and floating-point range comparisons
+            // pushNotDown leaves NOT only above IN, IN RANGES, starts_with and floating-point range comparisons
             if (not.predicate() instanceof In in) {
                 return mightMatchNotIn(in, stats);
+            }
+            if (not.predicate() instanceof InRanges inRanges) {
+                return mightMatchNotInRanges(inRanges, stats);
             }
             if (not.predicate() instanceof StartsWith startsWith) {
                 return mightMatchNotStartsWith(startsWith, stats);
@@ -231,17 +242,8 @@ public final class StatsEvaluator
         if (bounds.noNonNullValue()) {
             return false;
         }
-        DataType type = in.field().type();
-        for (Object literal : in.literals()) {
-            if (Literals.isNaN(literal)) {
-                // equal to no value
-                continue;
-            }
-            if ((bounds.min() == null || compare(type, literal, bounds.min()) >= 0) && (bounds.max() == null || compare(type, literal, bounds.max()) <= 0)) {
-                return true;
-            }
-        }
-        return false;
+        // NaN literals equal no value and take no part
+        return in.anyBetween(bounds.min(), bounds.max());
     }
 
     private static boolean mightMatchNotIn(In in, StatsProvider stats)
@@ -265,12 +267,45 @@ public final class StatsEvaluator
             return true;
         }
         // all non-null values equal min; NOT IN is FALSE for them if min is in the list
-        for (Object literal : in.literals()) {
-            if (compare(type, min, literal) == 0) {
-                return false;
-            }
+        return !in.contains(min);
+    }
+
+    private static boolean mightMatch(InRanges inRanges, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(inRanges.field(), stats);
+        if (found.isEmpty()) {
+            return true;
         }
-        return true;
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        if (SqlComparison.isFloatingPoint(inRanges.field().type()) && inRanges.ranges().size() == 1
+                && inRanges.ranges().get(0).low() == null && inRanges.ranges().get(0).high() == null) {
+            // the range without bounds holds NaN, which may lie outside the bounds
+            return true;
+        }
+        return inRanges.overlaps(bounds.min(), bounds.max());
+    }
+
+    private static boolean mightMatchNotInRanges(InRanges inRanges, StatsProvider stats)
+    {
+        Optional<Bounds> found = bounds(inRanges.field(), stats);
+        if (found.isEmpty()) {
+            return true;
+        }
+        Bounds bounds = found.get();
+        if (bounds.noNonNullValue()) {
+            return false;
+        }
+        if (SqlComparison.isFloatingPoint(inRanges.field().type())) {
+            // NaN lies in no bounded range, so NOT IN RANGES is TRUE for it, and NaN may lie outside the bounds
+            return true;
+        }
+        Object min = bounds.min();
+        Object max = bounds.max();
+        // every non-null value lies in [min, max]: FALSE for all when one range holds it all
+        return min == null || max == null || !inRanges.covers(min, max);
     }
 
     private static boolean mightMatch(StartsWith startsWith, StatsProvider stats)

@@ -243,7 +243,7 @@ final class RandomPredicates
             return new In(field, literals);
         }
         if (kind < 14) {
-            return new IsNull(field);
+            return random.nextInt(3) == 0 ? new IsNull(field) : ranges(field);
         }
         if (kind < 16) {
             return new IsNotNull(field);
@@ -252,6 +252,28 @@ final class RandomPredicates
             return new StartsWith(STRING, pick(PREFIXES));
         }
         return random.nextBoolean() ? Predicates.alwaysTrue() : Predicates.alwaysFalse();
+    }
+
+    /**
+     * {@code field} in one to four random ranges (of literals, some without a bound), through
+     * {@link Predicates#inRanges}, which sorts and merges them; NOT around it half of the time.
+     */
+    Predicate ranges(FieldRef field)
+    {
+        List<ValueRange> ranges = new ArrayList<>();
+        int count = 1 + random.nextInt(4);
+        for (int i = 0; i < count; i++) {
+            Object low = random.nextInt(6) == 0 ? null : literal(field);
+            Object high = random.nextInt(6) == 0 ? null : literal(field);
+            if (low != null && high != null && !Literals.isNaN(low) && !Literals.isNaN(high) && SqlComparison.order(field.type(), low, high) > 0) {
+                Object swap = low;
+                low = high;
+                high = swap;
+            }
+            ranges.add(ValueRange.of(low, random.nextBoolean(), high, random.nextBoolean()));
+        }
+        Predicate predicate = Predicates.inRanges(field, ranges);
+        return random.nextBoolean() ? Predicates.not(predicate) : predicate;
     }
 
     Object literal(FieldRef field)

@@ -248,6 +248,14 @@ public class TestStatsEvaluator
             }
             return in.literals().stream().anyMatch(literal -> ((Number) value).doubleValue() == ((Number) literal).doubleValue());
         }
+        if (predicate instanceof Predicate.InRanges inRanges) {
+            // the OR of each range's bound comparisons, as SQL writes it
+            Object value = valueOf.apply(inRanges.field());
+            if (value == null) {
+                return null;
+            }
+            return inRanges.ranges().stream().anyMatch(range -> TestRangeList.referenceContains(inRanges.field().type(), range, value));
+        }
         if (predicate instanceof And and) {
             List<Boolean> results = and.children().stream().map(child -> evaluateSql(child, valueOf)).toList();
             return results.contains(false) ? Boolean.FALSE : results.contains(null) ? null : Boolean.TRUE;

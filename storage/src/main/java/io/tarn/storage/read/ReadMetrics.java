@@ -9,7 +9,10 @@ import java.util.Map;
  * read; and what file indexes saved: files not opened because an index proved no row matches,
  * rows a bitmap index kept and removed (of the rows live after the deletion vector, in files
  * whose bitmap index answered), and indexes ignored as corrupt, missing or of an unsupported
- * type. Immutable; {@link #plus} adds two.
+ * type; and the work of the residual filter ({@code filterProbes}: comparisons of values with
+ * literals or range bounds, see {@link io.tarn.vector.filter.FilterProbes}), which stays within a
+ * small multiple of the rows times log2 of a filter's literal count. Immutable; {@link #plus} adds
+ * two.
  * <p>
  * {@code rowsRead} counts each row of a file once, when it is first decoded. Under late
  * materialization a file is read twice, its filter columns for every row and then the other
@@ -29,7 +32,8 @@ public record ReadMetrics(
         long rowsSelectedByIndex,
         long rowsSkippedByIndex,
         long indexesIgnored,
-        long rowsReadAgain)
+        long rowsReadAgain,
+        long filterProbes)
 {
     public static final ReadMetrics EMPTY = new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0);
 
@@ -39,12 +43,12 @@ public record ReadMetrics(
     public ReadMetrics(long filesRead, long rowGroupsRead, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsDeleted, long rowsFiltered,
             long rowsReturned, long bytesRead)
     {
-        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0, 0);
+        this(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead, 0, 0, 0, 0, 0, 0);
     }
 
     static ReadMetrics fileIndex(long filesSkipped, long rowsSelected, long rowsSkipped, long indexesIgnored)
     {
-        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored, 0);
+        return new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, 0, filesSkipped, rowsSelected, rowsSkipped, indexesIgnored, 0, 0);
     }
 
     /**
@@ -54,13 +58,19 @@ public record ReadMetrics(
     ReadMetrics asReadAgain()
     {
         return new ReadMetrics(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, 0, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
-                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain + rowsRead);
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain + rowsRead, filterProbes);
     }
 
     ReadMetrics withFilesRead(long files)
     {
         return new ReadMetrics(files, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
-                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain);
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain, filterProbes);
+    }
+
+    ReadMetrics withFilterProbes(long probes)
+    {
+        return new ReadMetrics(filesRead, rowGroupsRead, rowGroupsSkipped, pagesSkipped, rowsRead, rowsDeleted, rowsFiltered, rowsReturned, bytesRead,
+                filesSkippedByIndex, rowsSelectedByIndex, rowsSkippedByIndex, indexesIgnored, rowsReadAgain, probes);
     }
 
     public ReadMetrics plus(ReadMetrics other)
@@ -79,7 +89,8 @@ public record ReadMetrics(
                 rowsSelectedByIndex + other.rowsSelectedByIndex,
                 rowsSkippedByIndex + other.rowsSkippedByIndex,
                 indexesIgnored + other.indexesIgnored,
-                rowsReadAgain + other.rowsReadAgain);
+                rowsReadAgain + other.rowsReadAgain,
+                filterProbes + other.filterProbes);
     }
 
     public Map<String, Long> asMap()
@@ -99,6 +110,7 @@ public record ReadMetrics(
         map.put("rows_selected_index", rowsSelectedByIndex);
         map.put("rows_skipped_index", rowsSkippedByIndex);
         map.put("indexes_ignored", indexesIgnored);
+        map.put("filter_probes", filterProbes);
         return map;
     }
 }

@@ -25,6 +25,7 @@ import io.tarn.vector.ParquetReadOptions;
 import io.tarn.vector.ParquetReader;
 import io.tarn.vector.ReaderMetrics;
 import io.tarn.vector.filter.BatchFilter;
+import io.tarn.vector.filter.FilterProbes;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
@@ -115,6 +116,7 @@ public final class SplitReader
     // filter-column values of the current file's matching rows, which its reader copies from
     private final List<CarriedColumn> currentCarried = new ArrayList<>();
     private ReadMetrics metrics = ReadMetrics.EMPTY;
+    private final FilterProbes filterProbes = new FilterProbes();
     private long currentFileRowsDeleted;
     // the current reader decodes again rows that a filter pass already decoded
     private boolean currentFileReadAgain;
@@ -218,7 +220,7 @@ public final class SplitReader
                 return true;
             }
             int[] selected = residualFilter.isPresent() && currentFileTestsRows
-                    ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId)
+                    ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId, Map.of(), filterProbes)
                     : allRows(rows);
             if (currentReadsKinds) {
                 selected = withoutRetractions(selected);
@@ -253,10 +255,11 @@ public final class SplitReader
      */
     public ReadMetrics metrics()
     {
+        ReadMetrics counted = metrics.withFilterProbes(metrics.filterProbes() + filterProbes.count());
         if (current == null) {
-            return metrics;
+            return counted;
         }
-        return metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, current.metrics().bytesRead()));
+        return counted.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, current.metrics().bytesRead()));
     }
 
     /**
@@ -463,7 +466,7 @@ public final class SplitReader
         boolean first = true;
         while (DataFileReaders.nextBatch(table, reader)) {
             VectorSchemaRoot batch = reader.root();
-            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId, reader.filterMatches());
+            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId, reader.filterMatches(), filterProbes);
             if (first) {
                 for (DataField column : readColumns) {
                     Integer index = filterColumnIndexByFieldId.get(column.id());

@@ -8,6 +8,7 @@ import io.tarn.index.predicate.Predicate.And;
 import io.tarn.index.predicate.Predicate.Comparison;
 import io.tarn.index.predicate.Predicate.Comparison.Operator;
 import io.tarn.index.predicate.Predicate.In;
+import io.tarn.index.predicate.Predicate.InRanges;
 import io.tarn.index.predicate.Predicate.IsNotNull;
 import io.tarn.index.predicate.Predicate.IsNull;
 import io.tarn.index.predicate.Predicate.Not;
@@ -61,9 +62,12 @@ import static java.util.Objects.requireNonNull;
  * combine the bitmaps under Kleene logic, so the result equals {@link RowEvaluator#test} row by
  * row. FLOAT / DOUBLE compare as SQL does ({@link SqlComparison}: -0.0 = 0.0, NaN unordered).
  * Comparisons, IN and starts_with on integer, date, time, timestamp, floating-point, string
- * and binary columns, and comparisons on decimals of up to 18 digits, read the Arrow buffers
- * directly with the literal in the vector's own representation; other cases (BOOLEAN, wider
- * DECIMAL, IN on decimals) go through {@link ArrowValues} and {@link RowEvaluator} row by row.
+ * and binary columns, IN RANGES on integer, date, time and floating-point columns, and
+ * comparisons on decimals of up to 18 digits, read the Arrow buffers directly with the literal in
+ * the vector's own representation; other cases (BOOLEAN, wider DECIMAL, IN on decimals, IN RANGES
+ * on strings, decimals and timestamps) go through {@link ArrowValues} and {@link RowEvaluator}
+ * row by row. IN and IN RANGES cost one binary search (or hash probe) per row, whatever the
+ * number of literals or ranges ({@link FilterProbes} counts that work).
  *
  * <p>Strings are compared by their UTF-8 bytes, which is code-point order for well-formed UTF-8
  * (all that Paimon writes); a literal that is not well-formed UTF-16 (a lone surrogate) is
@@ -96,15 +100,25 @@ public final class BatchFilter
      */
     public static int[] selectedRows(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns, Map<Predicate, LeafMatches> matchedLeaves)
     {
+        return selectedRows(predicate, root, columns, matchedLeaves, new FilterProbes());
+    }
+
+    /**
+     * {@link #selectedRows(Predicate, VectorSchemaRoot, Map, Map)} that adds the work of the
+     * evaluation to {@code probes}.
+     */
+    public static int[] selectedRows(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns, Map<Predicate, LeafMatches> matchedLeaves, FilterProbes probes)
+    {
         requireNonNull(predicate, "predicate is null");
         requireNonNull(root, "root is null");
         requireNonNull(columns, "columns is null");
         requireNonNull(matchedLeaves, "matchedLeaves is null");
-        Truth truth = evaluate(predicate, new Batch(root, columns, matchedLeaves.isEmpty() ? Map.of() : new IdentityHashMap<>(matchedLeaves)), root.getRowCount());
+        requireNonNull(probes, "probes is null");
+        Truth truth = evaluate(predicate, new Batch(root, columns, matchedLeaves.isEmpty() ? Map.of() : new IdentityHashMap<>(matchedLeaves), probes), root.getRowCount());
         return truth.trueRows();
     }
 
-    private record Batch(VectorSchemaRoot root, Map<Integer, Integer> columns, Map<Predicate, LeafMatches> matchedLeaves) {}
+    private record Batch(VectorSchemaRoot root, Map<Integer, Integer> columns, Map<Predicate, LeafMatches> matchedLeaves, FilterProbes probes) {}
 
     /**
      * Keeps only the {@code selected} rows of {@code root}, in place: every vector is rebuilt with
@@ -246,6 +260,7 @@ public final class BatchFilter
                 Truth truth;
                 if (range != null) {
                     // a <> of an integer column: its range is at hand already
+                    batch.probes().add(rows);
                     truth = new Truth(rows);
                     range.test(rows, truth);
                 }
@@ -255,6 +270,8 @@ public final class BatchFilter
                 result = result == null ? truth : result.and(truth);
             }
             for (IntegerRange range : ranges.values()) {
+                // one range test stands for the comparisons merged into it: count one per row and bound
+                batch.probes().add(2L * rows);
                 Truth truth = new Truth(rows);
                 range.test(rows, truth);
                 result = result == null ? truth : result.and(truth);
@@ -286,6 +303,7 @@ public final class BatchFilter
         }
         if (predicate instanceof Comparison comparison) {
             FieldVector vector = column(comparison.field(), root, columns);
+            batch.probes().add(rows);
             Truth truth = new Truth(rows);
             if (!compare(comparison, vector, rows, truth)) {
                 rowByRow(predicate, comparison.field(), vector, rows, truth);
@@ -298,10 +316,22 @@ public final class BatchFilter
             if (!in(in, vector, rows, truth)) {
                 rowByRow(predicate, in.field(), vector, rows, truth);
             }
+            batch.probes().add((long) rows * (in.hasByteKeys() ? 1 : FilterProbes.binarySearchSteps(in.literals().size())));
+            return truth;
+        }
+        if (predicate instanceof InRanges inRanges) {
+            FieldVector vector = column(inRanges.field(), root, columns);
+            Truth truth = new Truth(rows);
+            if (!inRanges(inRanges, vector, rows, truth)) {
+                rowByRow(predicate, inRanges.field(), vector, rows, truth);
+            }
+            // a range holds two bounds: finding the candidate, then testing its other bound
+            batch.probes().add((long) rows * (FilterProbes.binarySearchSteps(inRanges.ranges().size()) + 1));
             return truth;
         }
         if (predicate instanceof StartsWith startsWith) {
             FieldVector vector = column(startsWith.field(), root, columns);
+            batch.probes().add(rows);
             Truth truth = new Truth(rows);
             byte[] prefix = utf8(startsWith.prefix());
             if (prefix != null && vector instanceof BaseVariableWidthVector strings) {
@@ -648,82 +678,71 @@ public final class BatchFilter
         return as(vector, expected, field);
     }
 
+    /**
+     * Tests each row with the IN list's lookup structures (built once with the predicate): a
+     * binary search or a hash probe per row, never a walk over the literals.
+     */
     private static boolean in(In in, FieldVector vector, int rows, Truth truth)
     {
-        List<Object> literals = in.literals();
         switch (in.field().type().root()) {
             case TINYINT, SMALLINT, INT, BIGINT, DATE, TIME -> {
-                long[] values = new long[literals.size()];
-                for (int i = 0; i < values.length; i++) {
-                    values[i] = ((Number) literals.get(i)).longValue();
+                BaseFixedWidthVector integers = integerVector(in.field(), vector);
+                ArrowBuf data = integers.getDataBuffer();
+                int width = integers.getTypeWidth();
+                for (int row = 0; row < rows; row++) {
+                    if (!integers.isNull(row)) {
+                        truth.set(row, in.containsLong(integerAt(data, width, row)));
+                    }
                 }
-                inIntegers(integerVector(in.field(), vector), values, rows, truth);
                 return true;
             }
             case TIMESTAMP, TIMESTAMP_LTZ -> {
                 TimeStampVector timestamps = as(vector, TimeStampVector.class, in.field());
-                long[] values = new long[literals.size()];
-                int count = 0;
-                for (Object literal : literals) {
-                    long[] scaled = inUnit((Timestamp) literal, unit(timestamps));
-                    if (scaled == null) {
-                        return false;
-                    }
-                    // a literal finer than the vector's unit equals no value
-                    if (scaled[1] == 0) {
-                        values[count++] = scaled[0];
+                TimeUnit unit = unit(timestamps);
+                ArrowBuf data = timestamps.getDataBuffer();
+                for (int row = 0; row < rows; row++) {
+                    if (!timestamps.isNull(row)) {
+                        truth.set(row, containsTimestamp(in, data.getLong((long) row * Long.BYTES), unit));
                     }
                 }
-                inIntegers(timestamps, Arrays.copyOf(values, count), rows, truth);
                 return true;
             }
             case FLOAT -> {
                 Float4Vector floats = as(vector, Float4Vector.class, in.field());
-                double[] values = numericSet(literals);
                 ArrowBuf data = floats.getDataBuffer();
                 for (int row = 0; row < rows; row++) {
                     if (!floats.isNull(row)) {
-                        truth.set(row, containsNumber(values, data.getFloat((long) row * Float.BYTES)));
+                        truth.set(row, in.containsNumber(data.getFloat((long) row * Float.BYTES)));
                     }
                 }
                 return true;
             }
             case DOUBLE -> {
                 Float8Vector doubles = as(vector, Float8Vector.class, in.field());
-                double[] values = numericSet(literals);
                 ArrowBuf data = doubles.getDataBuffer();
                 for (int row = 0; row < rows; row++) {
                     if (!doubles.isNull(row)) {
-                        truth.set(row, containsNumber(values, data.getDouble((long) row * Double.BYTES)));
+                        truth.set(row, in.containsNumber(data.getDouble((long) row * Double.BYTES)));
                     }
                 }
                 return true;
             }
             case CHAR, VARCHAR, BINARY, VARBINARY -> {
-                byte[][] values = new byte[literals.size()][];
-                for (int i = 0; i < values.length; i++) {
-                    Object literal = literals.get(i);
-                    values[i] = literal instanceof String string ? utf8(string) : (byte[]) literal;
-                    if (values[i] == null) {
-                        return false;
-                    }
-                }
-                ByteLiteral[] literalBytes = new ByteLiteral[values.length];
-                for (int i = 0; i < values.length; i++) {
-                    literalBytes[i] = new ByteLiteral(values[i]);
+                if (!in.hasByteKeys()) {
+                    return false;
                 }
                 BaseVariableWidthVector bytes = as(vector, BaseVariableWidthVector.class, in.field());
                 ArrowBuf data = bytes.getDataBuffer();
-                long address = data.memoryAddress();
+                byte[] scratch = new byte[64];
                 for (int row = 0; row < rows; row++) {
                     if (!bytes.isNull(row)) {
                         int start = bytes.getStartOffset(row);
                         int length = ByteLiteral.checkedRange(data, start, bytes.getEndOffset(row));
-                        boolean found = false;
-                        for (int i = 0; i < literalBytes.length && !found; i++) {
-                            found = literalBytes[i].equalsAt(address + start, length);
+                        if (length > scratch.length) {
+                            scratch = new byte[Math.max(length, scratch.length * 2)];
                         }
-                        truth.set(row, found);
+                        data.getBytes(start, scratch, 0, length);
+                        truth.set(row, in.containsBytes(scratch, 0, length));
                     }
                 }
                 return true;
@@ -734,15 +753,67 @@ public final class BatchFilter
         }
     }
 
-    private static void inIntegers(BaseFixedWidthVector vector, long[] values, int rows, Truth truth)
+    /**
+     * Whether a timestamp vector's raw value in {@code unit} equals an IN literal.
+     */
+    private static boolean containsTimestamp(In in, long value, TimeUnit unit)
     {
-        long[] sorted = values.clone();
-        Arrays.sort(sorted);
-        ArrowBuf data = vector.getDataBuffer();
-        int width = vector.getTypeWidth();
-        for (int row = 0; row < rows; row++) {
-            if (!vector.isNull(row)) {
-                truth.set(row, Arrays.binarySearch(sorted, integerAt(data, width, row)) >= 0);
+        return switch (unit) {
+            case SECOND -> {
+                if (value > Long.MAX_VALUE / 1000 || value < Long.MIN_VALUE / 1000) {
+                    // beyond every literal's epoch millis
+                    yield false;
+                }
+                yield in.containsTimestamp(value * 1000, 0);
+            }
+            case MILLISECOND -> in.containsTimestamp(value, 0);
+            case MICROSECOND -> in.containsTimestamp(Math.floorDiv(value, 1000L), (int) Math.floorMod(value, 1000L) * 1000);
+            case NANOSECOND -> in.containsTimestamp(Math.floorDiv(value, 1_000_000L), (int) Math.floorMod(value, 1_000_000L));
+        };
+    }
+
+    /**
+     * Tests each row of an integer-like or floating-point column with one binary search over
+     * the ranges.
+     *
+     * @return false when the caller must evaluate row by row instead
+     */
+    private static boolean inRanges(InRanges inRanges, FieldVector vector, int rows, Truth truth)
+    {
+        switch (inRanges.field().type().root()) {
+            case TINYINT, SMALLINT, INT, BIGINT, DATE, TIME -> {
+                BaseFixedWidthVector integers = integerVector(inRanges.field(), vector);
+                ArrowBuf data = integers.getDataBuffer();
+                int width = integers.getTypeWidth();
+                for (int row = 0; row < rows; row++) {
+                    if (!integers.isNull(row)) {
+                        truth.set(row, inRanges.containsLong(integerAt(data, width, row)));
+                    }
+                }
+                return true;
+            }
+            case FLOAT -> {
+                Float4Vector floats = as(vector, Float4Vector.class, inRanges.field());
+                ArrowBuf data = floats.getDataBuffer();
+                for (int row = 0; row < rows; row++) {
+                    if (!floats.isNull(row)) {
+                        truth.set(row, inRanges.containsNumber(data.getFloat((long) row * Float.BYTES)));
+                    }
+                }
+                return true;
+            }
+            case DOUBLE -> {
+                Float8Vector doubles = as(vector, Float8Vector.class, inRanges.field());
+                ArrowBuf data = doubles.getDataBuffer();
+                for (int row = 0; row < rows; row++) {
+                    if (!doubles.isNull(row)) {
+                        truth.set(row, inRanges.containsNumber(data.getDouble((long) row * Double.BYTES)));
+                    }
+                }
+                return true;
+            }
+            default -> {
+                return false;
             }
         }
     }
@@ -760,35 +831,6 @@ public final class BatchFilter
                 truth.set(row, literal.isPrefixAt(address + start, length));
             }
         }
-    }
-
-    /**
-     * FLOAT / DOUBLE IN literals as a sorted set for {@link #containsNumber}: NaN, which equals
-     * no value, left out, and -0.0 turned into 0.0 (a float widens to double exactly).
-     */
-    private static double[] numericSet(List<Object> literals)
-    {
-        double[] values = new double[literals.size()];
-        int count = 0;
-        for (Object literal : literals) {
-            double value = ((Number) literal).doubleValue();
-            if (!Double.isNaN(value)) {
-                // adding 0.0 turns -0.0 into 0.0 and leaves every other value alone
-                values[count++] = value + 0.0;
-            }
-        }
-        double[] set = Arrays.copyOf(values, count);
-        Arrays.sort(set);
-        return set;
-    }
-
-    /**
-     * Whether {@code value} equals one of {@code set} under SQL: binarySearch orders by
-     * {@link Double#compare}, which is numeric once both zeros are 0.0 and NaN is out.
-     */
-    private static boolean containsNumber(double[] set, double value)
-    {
-        return !Double.isNaN(value) && Arrays.binarySearch(set, value + 0.0) >= 0;
     }
 
     private static boolean test(Operator op, int order)

@@ -5,6 +5,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicate.Comparison.Operator;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.index.predicate.RowEvaluator;
+import io.tarn.index.predicate.ValueRange;
 import io.tarn.types.ArrayType;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
@@ -433,6 +434,76 @@ public class TestBatchFilter
         }
     }
 
+    /**
+     * IN lists and range lists of 100,000 entries cost a binary search (or one hash probe) per
+     * row, as {@link FilterProbes} counts, and select the rows a walk over the entries would.
+     */
+    @Test
+    public void testLargeListsCostLogarithmicWorkPerRow()
+    {
+        DataField l = new DataField(1, "l", DataTypes.bigint());
+        DataField d = new DataField(2, "d", DataTypes.doubleType());
+        DataField s = new DataField(3, "s", DataTypes.string());
+        DataField ts = new DataField(4, "ts", DataTypes.timestamp(6));
+        int entries = 100_000;
+        List<Object> longs = new ArrayList<>();
+        List<Object> strings = new ArrayList<>();
+        List<Object> timestamps = new ArrayList<>();
+        List<ValueRange> longRanges = new ArrayList<>();
+        List<ValueRange> doubleRanges = new ArrayList<>();
+        for (int i = 0; i < entries; i++) {
+            longs.add(3L * i);
+            strings.add("v" + 3 * i);
+            timestamps.add(Timestamp.ofMicros(3L * i));
+            longRanges.add(ValueRange.of(6L * i, true, 6L * i + 2, false));
+            doubleRanges.add(ValueRange.of(6.0 * i, false, 6.0 * i + 2, true));
+        }
+        List<List<Object>> rows = new ArrayList<>();
+        int rowCount = 4096;
+        Random random = new Random(42);
+        for (int row = 0; row < rowCount; row++) {
+            long value = random.nextInt(4 * 3 * entries);
+            double number = row % 50 == 0 ? Double.NaN : row % 51 == 0 ? -0.0 : value / 2.0;
+            rows.add(row % 17 == 0 ? Arrays.asList(null, null, null, null) : Arrays.asList(value, number, "v" + value, Timestamp.ofMicros(value)));
+        }
+        Map<Integer, Integer> columns = Map.of(1, 0, 2, 1, 3, 2, 4, 3);
+        List<Predicate> predicates = List.of(
+                Predicates.in(FieldRef.of(l), longs),
+                Predicates.in(FieldRef.of(s), strings),
+                Predicates.in(FieldRef.of(ts), timestamps),
+                Predicates.inRanges(FieldRef.of(l), longRanges),
+                Predicates.inRanges(FieldRef.of(d), doubleRanges),
+                Predicates.not(Predicates.inRanges(FieldRef.of(d), doubleRanges)));
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(l, d, s, ts), rows)) {
+            for (Predicate predicate : predicates) {
+                List<Integer> expected = new ArrayList<>();
+                for (int row = 0; row < rowCount; row++) {
+                    List<Object> values = rows.get(row);
+                    if (values.get(0) == null) {
+                        continue;
+                    }
+                    long value = (Long) values.get(0);
+                    double number = (Double) values.get(1);
+                    boolean inRange = number > 6.0 * Math.floor(number / 6.0) && number <= 6.0 * Math.floor(number / 6.0) + 2 && number < 6.0 * entries;
+                    boolean matches = switch (predicates.indexOf(predicate)) {
+                        case 0, 1, 2 -> value % 3 == 0 && value < 3L * entries;
+                        case 3 -> value % 6 < 2 && value < 6L * entries;
+                        case 4 -> !Double.isNaN(number) && inRange;
+                        default -> Double.isNaN(number) || !inRange;
+                    };
+                    if (matches) {
+                        expected.add(row);
+                    }
+                }
+                FilterProbes probes = new FilterProbes();
+                List<Integer> selected = Arrays.stream(BatchFilter.selectedRows(predicate, root, columns, Map.of(), probes)).boxed().toList();
+                assertThat(selected).as("%s", predicate.getClass().getSimpleName()).containsExactlyElementsOf(expected);
+                // log2(100,000) < 17: a binary search and one more bound test per row at most
+                assertThat(probes.count()).as("%s", predicate.getClass().getSimpleName()).isBetween(1L, rowCount * 18L);
+            }
+        }
+    }
+
     @Test
     public void testSelectAndCompact()
     {
@@ -536,6 +607,16 @@ public class TestBatchFilter
                 yield random.nextBoolean() ? Predicates.in(ref, values) : Predicates.notIn(ref, values);
             }
             case 4 -> {
+                if (random.nextBoolean()) {
+                    // a few ranges of pool values, sorted and merged by the factory
+                    List<ValueRange> ranges = new ArrayList<>();
+                    for (int i = 1 + random.nextInt(4); i > 0; i--) {
+                        ranges.add(ValueRange.of(random.nextInt(5) == 0 ? null : randomValue(field.type(), random), random.nextBoolean(),
+                                random.nextInt(5) == 0 ? null : randomValue(field.type(), random), random.nextBoolean()));
+                    }
+                    Predicate inRanges = Predicates.inRanges(ref, ranges);
+                    yield random.nextBoolean() ? inRanges : Predicates.not(inRanges);
+                }
                 if (field.type().root().isCharacterString()) {
                     String value = (String) randomValue(field.type(), random);
                     yield Predicates.startsWith(ref, value.substring(0, random.nextInt(value.length() + 1)));
