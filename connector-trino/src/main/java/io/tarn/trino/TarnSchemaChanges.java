@@ -41,7 +41,7 @@ final class TarnSchemaChanges
         int id = highestFieldId.incrementAndGet();
         DataType type = TarnWriteTypes.toPaimonType(column.getType(), highestFieldId);
         List<DataField> fields = new ArrayList<>(current.fields());
-        fields.add(new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
+        fields.add(new DataField(id, column.getName(), type, column.getComment(), Optional.empty()));
         publish(table, current, fields, highestFieldId.get());
     }
 
