@@ -122,7 +122,7 @@ public class BenchmarkScan
     {
         TARN("Tarn"),
         PAIMON("Paimon 1.3.1 reader"),
-        TRINO("Trino 476 Parquet reader"),
+        TRINO("Trino 483 Parquet reader"),
         DUCKDB("DuckDB (threads=1)");
 
         private final String label;

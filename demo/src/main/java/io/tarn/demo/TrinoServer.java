@@ -334,6 +334,8 @@ public final class TrinoServer
                 "-XX:+EnableDynamicAgentLoading",
                 "-Djdk.attach.allowAttachSelf=true",
                 "-Dfile.encoding=UTF-8",
+                // Trino 483 refuses to start without the Vector API
+                "--add-modules=jdk.incubator.vector",
                 // Arrow's memory (inside the Tarn plugin) reaches into java.nio and sun.misc.Unsafe
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
