@@ -12,9 +12,9 @@ import java.util.stream.Stream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where the Trino server and CLI that the demo module's build fetched live: the unpacked
- * {@code io.trino:trino-server-core} tarball ({@code bin/launcher}, {@code lib/}, {@code plugin/}),
- * the executable {@code trino-cli} jar, and the JDK that runs both (Trino 483 needs JDK 25 or newer).
+ * Where the Trino server and CLI that the build fetched live: the server that module
+ * {@code demo-server} lays out as Trino's {@code trino-server-core} tarball does ({@code bin/launcher},
+ * {@code lib/}), the executable {@code trino-cli} jar, and the JDK that runs both (Trino 483 needs JDK 25 or newer).
  */
 public record TrinoInstallation(Path serverHome, Path cliJar, Path javaHome)
 {
@@ -70,13 +70,15 @@ public record TrinoInstallation(Path serverHome, Path cliJar, Path javaHome)
     }
 
     /**
-     * The Trino release of the server, as its {@code lib/trino-main-VERSION.jar} names it.
+     * The Trino release of the server, as its {@code lib/trino-main-VERSION.jar} names it (Trino's
+     * own tarball prefixes the group id: {@code io.trino_trino-main-VERSION.jar}).
      */
     public String version()
             throws IOException
     {
         try (Stream<Path> jars = Files.list(serverHome.resolve("lib"))) {
             return jars.map(jar -> jar.getFileName().toString())
+                    .map(name -> name.substring(name.lastIndexOf('_') + 1))
                     .filter(name -> name.startsWith(MAIN_JAR_PREFIX) && name.endsWith(".jar"))
                     .map(name -> name.substring(MAIN_JAR_PREFIX.length(), name.length() - ".jar".length()))
                     .findFirst()

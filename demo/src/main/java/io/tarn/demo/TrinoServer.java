@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A real Trino server process started from the unpacked {@code trino-server-core} tarball with the
+ * A real Trino server process started from the server module {@code demo-server} lays out with the
  * airlift launcher ({@code bin/launcher start}, which daemonizes it and writes its pid file).
  *
  * <p>Layout below the configured directory: {@code etc/} (node.properties, jvm.config,
