@@ -354,9 +354,8 @@ public final class TrinoServer
                 // every node, which is the truth for one node; the catalogs still come from the files below
                 "catalog.management=dynamic",
                 "catalog.store=file",
-                // the only node is the coordinator itself: there is no other node to watch, and a
-                // heartbeat to itself that is late on a busy machine must not take it out of service
-                "failure-detector.enabled=false",
+                // (no failure-detector.enabled=false: Trino 483's default node inventory, announce, has
+                // no failure detector, and the server refuses a property nothing uses)
                 // one node: no spilling, no fault-tolerant exchange, the web UI stays quiet
                 "query.max-memory=" + halfOf(config.heap()),
                 "query.max-memory-per-node=" + halfOf(config.heap()));
