@@ -108,7 +108,9 @@ import java.util.stream.Stream;
         "-Xmx4g",
         "--add-opens=java.base/java.nio=ALL-UNNAMED",
         "--sun-misc-unsafe-memory-access=allow",
-        "--enable-native-access=ALL-UNNAMED"})
+        "--enable-native-access=ALL-UNNAMED",
+        // Trino 483's Parquet reader uses the Vector API
+        "--add-modules=jdk.incubator.vector"})
 public class BenchmarkScan
 {
     public enum Scenario
@@ -122,7 +124,7 @@ public class BenchmarkScan
     {
         TARN("Tarn"),
         PAIMON("Paimon 1.3.1 reader"),
-        TRINO("Trino 476 Parquet reader"),
+        TRINO("Trino 483 Parquet reader"),
         DUCKDB("DuckDB (threads=1)");
 
         private final String label;
@@ -609,6 +611,8 @@ public class BenchmarkScan
                     options,
                     exception -> new IllegalStateException("Trino cannot read " + file, exception),
                     Optional.empty(),
+                    Optional.empty(),
+                    // no Parquet modular encryption
                     Optional.empty());
         }
         catch (IOException | RuntimeException e) {

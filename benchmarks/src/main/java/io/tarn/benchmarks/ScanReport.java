@@ -66,7 +66,7 @@ final class ScanReport
     {
         int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder out = new StringBuilder();
-        out.append("# Scan benchmark: Tarn vs Apache Paimon 1.3.1, Trino 476's Parquet reader and DuckDB, one thread each\n\n");
+        out.append("# Scan benchmark: Tarn vs Apache Paimon 1.3.1, Trino 483's Parquet reader and DuckDB, one thread each\n\n");
         out.append("Run: ").append(Instant.now().truncatedTo(ChronoUnit.SECONDS)).append("\n\n");
         out.append(String.format(Locale.ROOT,
                 "Table: append table `%s`, %,d rows of 16 lineitem-like columns (BIGINT ×2, INT ×2, DECIMAL(15,2) ×4, DATE ×3, STRING ×5 "
@@ -78,7 +78,7 @@ final class ScanReport
         out.append("- **Tarn**: plan + `SplitReader` per split, Arrow batches; its filter is evaluated inside the reader.\n");
         out.append("- **Paimon 1.3.1 reader**: `ReadBuilder.withProjection(..)[.withFilter(..)]`, `newRead().createReader(splits)`, iterating `InternalRow`s; "
                 + "Paimon's read uses the filter only to skip files and row groups, so the benchmark applies `predicate.test(row)` to each row.\n");
-        out.append("- **Trino 476 Parquet reader** (`io.trino:trino-parquet:476`): `ParquetReader.nextPage()` over each data file of the table (a local `FileChannel` data source), "
+        out.append("- **Trino 483 Parquet reader** (`io.trino:trino-parquet:483`): `ParquetReader.nextPage()` over each data file of the table (a local `FileChannel` data source), "
                 + "all row groups; for the filter it loads the `shipdate` block, selects positions, then loads the other blocks and reads the selected positions.\n");
         out.append("- **DuckDB** (`org.duckdb:duckdb_jdbc:1.5.6.0`, `SET threads = 1`): `read_parquet([...the same files...])` with `count(*)`, `bit_xor(hash(...every numeric column...))` and `sum(strlen(s))` per string column.\n\n");
         out.append("Every reader touches every value it returns (the JVM readers fold each number, or each string's byte length, into a checksum; "

@@ -2,6 +2,7 @@ package io.tarn.trino;
 
 import io.airlift.slice.Slices;
 import io.trino.spi.block.ArrayBlock;
+import io.trino.spi.block.Bitmap;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.ByteArrayBlock;
 import io.trino.spi.block.Fixed12Block;
@@ -52,7 +53,7 @@ import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
  * packed as bits, TIME in picoseconds, timestamps in another unit, CHAR without padding) are
  * converted value by value.
  *
- * <p>A null position of a struct makes its fields null at that position ({@code forcedNulls}),
+ * <p>A null position of a struct makes its fields null at that position ({@code parentValid}),
  * because a dereferenced field of a null row must read as null.
  */
 final class ArrowBlocks
@@ -66,70 +67,88 @@ final class ArrowBlocks
         return toBlock(vector, type, positions, null);
     }
 
-    private static Block toBlock(FieldVector vector, Type type, int positions, boolean[] forcedNulls)
+    private static Block toBlock(FieldVector vector, Type type, int positions, long[] parentValid)
     {
-        Optional<boolean[]> nulls = nulls(vector, positions, forcedNulls);
+        Optional<long[]> valid = valid(vector, positions, parentValid);
         ArrowType arrowType = vector.getField().getType();
         return switch (arrowType.getTypeID()) {
-            case Bool -> booleans((BitVector) vector, positions, nulls);
-            case Int -> integers((BaseFixedWidthVector) vector, ((ArrowType.Int) arrowType).getBitWidth(), positions, nulls);
+            case Bool -> booleans((BitVector) vector, positions, valid);
+            case Int -> integers((BaseFixedWidthVector) vector, ((ArrowType.Int) arrowType).getBitWidth(), positions, valid);
             case FloatingPoint -> ((ArrowType.FloatingPoint) arrowType).getPrecision() == org.apache.arrow.vector.types.FloatingPointPrecision.SINGLE
-                    ? new IntArrayBlock(positions, nulls, ints(vector.getDataBuffer(), positions))
-                    : new LongArrayBlock(positions, nulls, longs(vector.getDataBuffer(), positions));
-            case Decimal -> decimals((DecimalVector) vector, (DecimalType) type, positions, nulls);
-            case Date -> new IntArrayBlock(positions, nulls, ints(vector.getDataBuffer(), positions));
-            case Time -> times(vector, (TimeType) type, positions, nulls);
-            case Timestamp -> timestamps((TimeStampVector) vector, type, positions, nulls);
-            case Utf8, Binary -> variableWidth((BaseVariableWidthVector) vector, type, positions, nulls);
-            case Map -> map((MapVector) vector, (MapType) type, positions, nulls);
-            case List -> array((ListVector) vector, (ArrayType) type, positions, nulls);
-            case Struct -> row((StructVector) vector, (RowType) type, positions, nulls);
+                    ? new IntArrayBlock(positions, valid, ints(vector.getDataBuffer(), positions))
+                    : new LongArrayBlock(positions, valid, longs(vector.getDataBuffer(), positions));
+            case Decimal -> decimals((DecimalVector) vector, (DecimalType) type, positions, valid);
+            case Date -> new IntArrayBlock(positions, valid, ints(vector.getDataBuffer(), positions));
+            case Time -> times(vector, (TimeType) type, positions, valid);
+            case Timestamp -> timestamps((TimeStampVector) vector, type, positions, valid);
+            case Utf8, Binary -> variableWidth((BaseVariableWidthVector) vector, type, positions, valid);
+            case Map -> map((MapVector) vector, (MapType) type, positions, valid);
+            case List -> array((ListVector) vector, (ArrayType) type, positions, valid);
+            case Struct -> row((StructVector) vector, (RowType) type, positions, valid);
             default -> throw new IllegalArgumentException("Unsupported Arrow type " + arrowType + " for Trino type " + type);
         };
     }
 
-    private static Optional<boolean[]> nulls(FieldVector vector, int positions, boolean[] forcedNulls)
+    /**
+     * The Trino validity bitmap of the first {@code positions} values, or empty when none is null.
+     * Arrow's validity buffer has the layout Trino's {@link Bitmap} uses for validity: bit i (least
+     * significant first, in little-endian order) is set when value i is valid, so its bytes are
+     * copied into the words as they are; a null struct position then clears the bit of its fields
+     * ({@code parentValid}).
+     */
+    private static Optional<long[]> valid(FieldVector vector, int positions, long[] parentValid)
     {
-        if (vector.getNullCount() == 0 && forcedNulls == null) {
+        if (vector.getNullCount() == 0 && parentValid == null) {
             return Optional.empty();
         }
-        boolean[] nulls = new boolean[positions];
-        boolean any = false;
-        ArrowBuf validity = vector.getValidityBuffer();
-        for (int i = 0; i < positions; i++) {
-            boolean isNull = (validity.getByte(i >>> 3) & (1 << (i & 7))) == 0 || (forcedNulls != null && forcedNulls[i]);
-            nulls[i] = isNull;
-            any |= isNull;
+        long[] valid;
+        if (vector.getNullCount() == 0) {
+            valid = Bitmap.allocateWords(positions, true);
         }
-        return any ? Optional.of(nulls) : Optional.empty();
+        else {
+            valid = new long[Bitmap.wordsForBits(positions)];
+            int bytes = (positions + 7) >>> 3;
+            ByteBuffer validity = buffer(vector.getValidityBuffer(), bytes);
+            int fullWords = bytes >>> 3;
+            validity.asLongBuffer().get(valid, 0, fullWords);
+            for (int i = fullWords * Long.BYTES; i < bytes; i++) {
+                valid[i >>> 3] |= (validity.get(i) & 0xFFL) << ((i & 7) * Byte.SIZE);
+            }
+        }
+        if (parentValid != null) {
+            for (int i = 0; i < valid.length; i++) {
+                valid[i] &= parentValid[i];
+            }
+        }
+        return Bitmap.hasUnsetBit(valid, 0, positions) ? Optional.of(valid) : Optional.empty();
     }
 
-    private static Block booleans(BitVector vector, int positions, Optional<boolean[]> nulls)
+    private static Block booleans(BitVector vector, int positions, Optional<long[]> valid)
     {
         byte[] values = new byte[positions];
         ArrowBuf data = vector.getDataBuffer();
         for (int i = 0; i < positions; i++) {
             values[i] = (byte) ((data.getByte(i >>> 3) >>> (i & 7)) & 1);
         }
-        return new ByteArrayBlock(positions, nulls, values);
+        return new ByteArrayBlock(positions, valid, values);
     }
 
-    private static Block integers(BaseFixedWidthVector vector, int bitWidth, int positions, Optional<boolean[]> nulls)
+    private static Block integers(BaseFixedWidthVector vector, int bitWidth, int positions, Optional<long[]> valid)
     {
         ArrowBuf data = vector.getDataBuffer();
         return switch (bitWidth) {
             case 8 -> {
                 byte[] values = new byte[positions];
                 data.getBytes(0, values);
-                yield new ByteArrayBlock(positions, nulls, values);
+                yield new ByteArrayBlock(positions, valid, values);
             }
             case 16 -> {
                 short[] values = new short[positions];
                 buffer(data, positions * 2L).asShortBuffer().get(values);
-                yield new ShortArrayBlock(positions, nulls, values);
+                yield new ShortArrayBlock(positions, valid, values);
             }
-            case 32 -> new IntArrayBlock(positions, nulls, ints(data, positions));
-            case 64 -> new LongArrayBlock(positions, nulls, longs(data, positions));
+            case 32 -> new IntArrayBlock(positions, valid, ints(data, positions));
+            case 64 -> new LongArrayBlock(positions, valid, longs(data, positions));
             default -> throw new IllegalArgumentException("Unsupported integer width " + bitWidth);
         };
     }
@@ -153,7 +172,7 @@ final class ArrowBlocks
         return values;
     }
 
-    private static Block decimals(DecimalVector vector, DecimalType type, int positions, Optional<boolean[]> nulls)
+    private static Block decimals(DecimalVector vector, DecimalType type, int positions, Optional<long[]> valid)
     {
         if (type.isShort()) {
             // the low word of each 16-byte value, read in place: a copy of both words first cost as much again
@@ -166,7 +185,7 @@ final class ArrowBlocks
             for (int i = 0; i < positions; i++) {
                 values[i] = MemoryUtil.getLong(address + (long) i * DecimalVector.TYPE_WIDTH);
             }
-            return new LongArrayBlock(positions, nulls, values);
+            return new LongArrayBlock(positions, valid, values);
         }
         long[] words = longs(vector.getDataBuffer(), positions * 2);
         // Arrow stores the low word first, Trino's Int128 the high word first
@@ -175,20 +194,20 @@ final class ArrowBlocks
             words[2 * i] = words[2 * i + 1];
             words[2 * i + 1] = low;
         }
-        return new Int128ArrayBlock(positions, nulls, words);
+        return new Int128ArrayBlock(positions, valid, words);
     }
 
-    private static Block times(FieldVector vector, TimeType type, int positions, Optional<boolean[]> nulls)
+    private static Block times(FieldVector vector, TimeType type, int positions, Optional<long[]> valid)
     {
         int[] millis = ints(vector.getDataBuffer(), positions);
         long[] picos = new long[positions];
         for (int i = 0; i < positions; i++) {
             picos[i] = millis[i] * (long) PICOS_PER_MILLI;
         }
-        return new LongArrayBlock(positions, nulls, picos);
+        return new LongArrayBlock(positions, valid, picos);
     }
 
-    private static Block timestamps(TimeStampVector vector, Type type, int positions, Optional<boolean[]> nulls)
+    private static Block timestamps(TimeStampVector vector, Type type, int positions, Optional<long[]> valid)
     {
         long[] raw = longs(vector.getDataBuffer(), positions);
         TimeUnit unit = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
@@ -200,12 +219,12 @@ final class ArrowBlocks
                     default -> 0;
                 };
                 if (factor == 1) {
-                    return new LongArrayBlock(positions, nulls, raw);
+                    return new LongArrayBlock(positions, valid, raw);
                 }
                 for (int i = 0; i < positions; i++) {
                     raw[i] = factor == 0 ? Math.floorDiv(raw[i], 1000) : raw[i] * factor;
                 }
-                return new LongArrayBlock(positions, nulls, raw);
+                return new LongArrayBlock(positions, valid, raw);
             }
             int[] fixed12 = new int[positions * 3];
             for (int i = 0; i < positions; i++) {
@@ -227,7 +246,7 @@ final class ArrowBlocks
                 }
                 Fixed12Block.encodeFixed12(micros, picosOfMicro, fixed12, i);
             }
-            return new Fixed12Block(positions, nulls, fixed12);
+            return new Fixed12Block(positions, valid, fixed12);
         }
         TimestampWithTimeZoneType zoned = (TimestampWithTimeZoneType) type;
         long[] millis = new long[positions];
@@ -249,16 +268,16 @@ final class ArrowBlocks
             for (int i = 0; i < positions; i++) {
                 millis[i] = packDateTimeWithZone(millis[i], UTC_KEY);
             }
-            return new LongArrayBlock(positions, nulls, millis);
+            return new LongArrayBlock(positions, valid, millis);
         }
         int[] fixed12 = new int[positions * 3];
         for (int i = 0; i < positions; i++) {
             Fixed12Block.encodeFixed12(packDateTimeWithZone(millis[i], UTC_KEY), picosOfMilli[i], fixed12, i);
         }
-        return new Fixed12Block(positions, nulls, fixed12);
+        return new Fixed12Block(positions, valid, fixed12);
     }
 
-    private static Block variableWidth(BaseVariableWidthVector vector, Type type, int positions, Optional<boolean[]> nulls)
+    private static Block variableWidth(BaseVariableWidthVector vector, Type type, int positions, Optional<long[]> valid)
     {
         int[] offsets = ints(vector.getOffsetBuffer(), positions + 1);
         int start = offsets[0];
@@ -271,23 +290,23 @@ final class ArrowBlocks
             }
         }
         if (type instanceof CharType) {
-            return trimmedChars(data, offsets, positions, nulls);
+            return trimmedChars(data, offsets, positions, valid);
         }
-        return new VariableWidthBlock(positions, Slices.wrappedBuffer(data), offsets, nulls);
+        return new VariableWidthBlock(positions, Slices.wrappedBuffer(data), offsets, valid);
     }
 
     /**
      * Trino keeps CHAR values without their trailing spaces. Values usually have none (a CHAR(1)
      * flag, a code of full length): then the bytes are taken as they are.
      */
-    private static Block trimmedChars(byte[] data, int[] offsets, int positions, Optional<boolean[]> nulls)
+    private static Block trimmedChars(byte[] data, int[] offsets, int positions, Optional<long[]> valid)
     {
         int first = 0;
         while (first < positions && !endsWithSpace(data, offsets[first], offsets[first + 1])) {
             first++;
         }
         if (first == positions) {
-            return new VariableWidthBlock(positions, Slices.wrappedBuffer(data), offsets, nulls);
+            return new VariableWidthBlock(positions, Slices.wrappedBuffer(data), offsets, valid);
         }
         // values before the first padded one keep their place
         byte[] trimmed = new byte[data.length];
@@ -304,7 +323,7 @@ final class ArrowBlocks
             length += end - start;
             newOffsets[i + 1] = length;
         }
-        return new VariableWidthBlock(positions, Slices.wrappedBuffer(trimmed, 0, length), newOffsets, nulls);
+        return new VariableWidthBlock(positions, Slices.wrappedBuffer(trimmed, 0, length), newOffsets, valid);
     }
 
     private static boolean endsWithSpace(byte[] data, int start, int end)
@@ -312,35 +331,35 @@ final class ArrowBlocks
         return end > start && data[end - 1] == ' ';
     }
 
-    private static Block array(ListVector vector, ArrayType type, int positions, Optional<boolean[]> nulls)
+    private static Block array(ListVector vector, ArrayType type, int positions, Optional<long[]> valid)
     {
         int[] offsets = ints(vector.getOffsetBuffer(), positions + 1);
         Block elements = toBlock(vector.getDataVector(), type.getElementType(), offsets[positions], null);
-        EntryRange range = compactNullEntries(offsets, positions, nulls);
-        return ArrayBlock.fromElementBlock(positions, nulls, range.offsets(), range.select(elements));
+        EntryRange range = compactNullEntries(offsets, positions, valid);
+        return ArrayBlock.fromElementBlock(positions, valid, range.offsets(), range.select(elements));
     }
 
-    private static Block map(MapVector vector, MapType type, int positions, Optional<boolean[]> nulls)
+    private static Block map(MapVector vector, MapType type, int positions, Optional<long[]> valid)
     {
         int[] offsets = ints(vector.getOffsetBuffer(), positions + 1);
         StructVector entries = (StructVector) vector.getDataVector();
         List<FieldVector> children = entries.getChildrenFromFields();
         Block keys = toBlock(children.get(0), type.getKeyType(), offsets[positions], null);
         Block values = toBlock(children.get(1), type.getValueType(), offsets[positions], null);
-        EntryRange range = compactNullEntries(offsets, positions, nulls);
-        return MapBlock.fromKeyValueBlock(nulls, range.offsets(), range.select(keys), range.select(values), type);
+        EntryRange range = compactNullEntries(offsets, positions, valid);
+        return MapBlock.fromKeyValueBlock(valid, range.offsets(), range.select(keys), range.select(values), type);
     }
 
-    private static Block row(StructVector vector, RowType type, int positions, Optional<boolean[]> nulls)
+    private static Block row(StructVector vector, RowType type, int positions, Optional<long[]> valid)
     {
         List<FieldVector> children = vector.getChildrenFromFields();
         List<Type> fieldTypes = type.getTypeParameters();
         Block[] fields = new Block[fieldTypes.size()];
-        boolean[] rowNulls = nulls.orElse(null);
+        long[] rowValid = valid.orElse(null);
         for (int i = 0; i < fields.length; i++) {
-            fields[i] = toBlock(children.get(i), fieldTypes.get(i), positions, rowNulls);
+            fields[i] = toBlock(children.get(i), fieldTypes.get(i), positions, rowValid);
         }
-        return RowBlock.fromNotNullSuppressedFieldBlocks(positions, nulls, fields);
+        return RowBlock.fromNotNullSuppressedFieldBlocks(positions, valid, fields);
     }
 
     /**
@@ -348,13 +367,13 @@ final class ArrowBlocks
      * When a null position owns entries, the offsets are rebuilt without them and the element
      * blocks are narrowed to the kept entries.
      */
-    private static EntryRange compactNullEntries(int[] offsets, int positions, Optional<boolean[]> nulls)
+    private static EntryRange compactNullEntries(int[] offsets, int positions, Optional<long[]> valid)
     {
         boolean clean = offsets[0] == 0;
-        if (nulls.isPresent()) {
-            boolean[] isNull = nulls.get();
+        if (valid.isPresent()) {
+            long[] isValid = valid.get();
             for (int i = 0; i < positions && clean; i++) {
-                clean = !isNull[i] || offsets[i] == offsets[i + 1];
+                clean = Bitmap.isSet(isValid, 0, i) || offsets[i] == offsets[i + 1];
             }
         }
         if (clean) {
@@ -364,7 +383,7 @@ final class ArrowBlocks
         int[] kept = new int[offsets[positions] - offsets[0]];
         int count = 0;
         for (int i = 0; i < positions; i++) {
-            if (nulls.isEmpty() || !nulls.get()[i]) {
+            if (valid.isEmpty() || Bitmap.isSet(valid.get(), 0, i)) {
                 for (int entry = offsets[i]; entry < offsets[i + 1]; entry++) {
                     kept[count++] = entry;
                 }

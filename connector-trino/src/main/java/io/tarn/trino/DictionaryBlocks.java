@@ -2,6 +2,7 @@ package io.tarn.trino;
 
 import io.airlift.slice.Slices;
 import io.tarn.vector.DictionaryIds;
+import io.trino.spi.block.Bitmap;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.VariableWidthBlock;
@@ -51,9 +52,10 @@ final class DictionaryBlocks
             int[] offsets = Arrays.copyOf(ids.dictionaryOffsets(), size + 2);
             offsets[size + 1] = offsets[size];
             byte[] bytes = Arrays.copyOf(ids.dictionaryBytes(), offsets[size]);
-            boolean[] nulls = new boolean[size + 1];
-            nulls[size] = true;
-            lastDictionary = new VariableWidthBlock(size + 1, Slices.wrappedBuffer(bytes), offsets, Optional.of(nulls));
+            // every entry valid but the last
+            long[] valid = Bitmap.allocateWords(size + 1, false);
+            Bitmap.setBits(valid, 0, 0, size);
+            lastDictionary = new VariableWidthBlock(size + 1, Slices.wrappedBuffer(bytes), offsets, Optional.of(valid));
             lastBytes = ids.dictionaryBytes();
             lastOffsets = ids.dictionaryOffsets();
         }

@@ -59,11 +59,5 @@ final class TarnCountPageSource
     }
 
     @Override
-    public long getMemoryUsage()
-    {
-        return 0;
-    }
-
-    @Override
     public void close() {}
 }

@@ -292,7 +292,7 @@ final class TarnMetadata
         if (bitmap != null) {
             properties.put(TarnTableProperties.BITMAP_COLUMNS, columnList(bitmap));
         }
-        // The remaining options stay out: Trino 476 prints no map-valued table property in SHOW
+        // The remaining options stay out: Trino (476, 483) prints no map-valued table property in SHOW
         // CREATE TABLE (only strings, numbers, booleans and arrays), so "t$options" lists them.
         return properties;
     }

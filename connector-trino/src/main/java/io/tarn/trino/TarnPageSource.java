@@ -250,6 +250,8 @@ final class TarnPageSource
         return finished;
     }
 
+    // TarnPageSourceProvider reports this to Trino's memory context (MemoryUsageReportingPageSource)
+    @SuppressWarnings("deprecation")
     @Override
     public long getMemoryUsage()
     {

@@ -8,9 +8,12 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.MemoryContext;
+import io.trino.spi.connector.MemoryUsageReportingPageSource;
 import io.trino.spi.predicate.TupleDomain;
 import org.apache.arrow.memory.BufferAllocator;
 
@@ -58,8 +61,16 @@ final class TarnPageSourceProvider
             ConnectorSession session,
             ConnectorSplit connectorSplit,
             ConnectorTableHandle tableHandle,
+            Optional<ConnectorTableCredentials> tableCredentials,
             List<ColumnHandle> columns,
-            DynamicFilter dynamicFilter)
+            DynamicFilter dynamicFilter,
+            MemoryContext memoryContext)
+    {
+        // Trino learns the memory a page source holds (its getMemoryUsage) through the memory context
+        return new MemoryUsageReportingPageSource(tarnPageSource(session, connectorSplit, tableHandle, columns, dynamicFilter), memoryContext);
+    }
+
+    private ConnectorPageSource tarnPageSource(ConnectorSession session, ConnectorSplit connectorSplit, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, DynamicFilter dynamicFilter)
     {
         TarnSplit split = (TarnSplit) connectorSplit;
         TarnTableHandle handle = (TarnTableHandle) tableHandle;

@@ -79,7 +79,7 @@ final class TarnSchemaChanges
                 type = type.withNullable(false);
             }
             List<DataField> fields = new ArrayList<>(current.fields());
-            fields.add(index(table, current, position), new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
+            fields.add(index(table, current, position), new DataField(id, column.getName(), type, column.getComment(), Optional.empty()));
             return new Evolution(fields, highestFieldId.get());
         });
     }

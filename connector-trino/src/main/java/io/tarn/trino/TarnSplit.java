@@ -5,7 +5,6 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.trino.spi.SplitWeight;
 import io.trino.spi.connector.ConnectorSplit;
 
-import java.util.Map;
 import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
@@ -38,13 +37,6 @@ public record TarnSplit(
     public SplitWeight getSplitWeight()
     {
         return SplitWeight.fromProportion(weight);
-    }
-
-    @JsonIgnore
-    @Override
-    public Map<String, String> getSplitInfo()
-    {
-        return Map.of("sizeInBytes", Long.toString(sizeInBytes), "rowCount", Long.toString(rowCount));
     }
 
     @JsonIgnore

@@ -9,9 +9,10 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
 import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
-import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.DynamicFilterSnapshot;
 import io.trino.spi.metrics.Metric;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.predicate.TupleDomain;
@@ -31,8 +32,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Plans the pinned snapshot once dynamic filters are complete or the wait timed out, then hands
- * out the splits. The wait is bounded by {@code tarn.dynamic-filtering.wait-timeout}; the
- * dynamic filter known by then joins the pushed-down filter in planning, so files are skipped
+ * out the splits. The wait is bounded by {@code tarn.dynamic-filtering.wait-timeout}, which
+ * Trino waits at most before the first batch; the dynamic filter known by then joins the pushed-down filter in planning, so files are skipped
  * by partition, bucket, statistics and file index (embedded, and in up to
  * {@code tarn.file-index.planning-max-files} index files) before a worker sees them.
  */
@@ -44,52 +45,50 @@ final class TarnSplitSource
 
     private final PaimonTable table;
     private final TarnTableHandle handle;
-    private final DynamicFilter dynamicFilter;
     private final boolean useFileIndexes;
     private final int indexFilesToPlan;
     private final long targetSize;
-    private final long waitDeadlineNanos;
+    private final long waitTimeoutMillis;
 
     private Iterator<TarnSplit> splits;
     private Metrics metrics = Metrics.EMPTY;
 
-    TarnSplitSource(PaimonTable table, TarnTableHandle handle, DynamicFilter dynamicFilter, TarnConfig config)
+    TarnSplitSource(PaimonTable table, TarnTableHandle handle, TarnConfig config)
     {
         this.table = requireNonNull(table, "table is null");
         this.handle = requireNonNull(handle, "handle is null");
-        this.dynamicFilter = requireNonNull(dynamicFilter, "dynamicFilter is null");
         this.useFileIndexes = config.isFileIndexEnabled();
         this.indexFilesToPlan = config.getFileIndexPlanningMaxFiles();
         this.targetSize = config.getSplitTargetSize().toBytes();
-        this.waitDeadlineNanos = System.nanoTime() + config.getDynamicFilteringWaitTimeout().roundTo(TimeUnit.NANOSECONDS);
+        this.waitTimeoutMillis = config.getDynamicFilteringWaitTimeout().roundTo(TimeUnit.MILLISECONDS);
     }
 
     @Override
-    public CompletableFuture<ConnectorSplitBatch> getNextBatch(int maxSize)
+    public long getRequestedDynamicFilterWaitTimeoutMillis()
+    {
+        // Trino waits this long (or until the dynamic filters are complete) before the first batch
+        return waitTimeoutMillis;
+    }
+
+    @Override
+    public CompletableFuture<List<ConnectorSplit>> getNextBatch(int maxSize, DynamicFilterSnapshot dynamicFilterSnapshot)
     {
         if (splits == null) {
-            long remainingNanos = waitDeadlineNanos - System.nanoTime();
-            if (dynamicFilter.isAwaitable() && remainingNanos > 0) {
-                ConnectorSplitBatch empty = new ConnectorSplitBatch(List.of(), false);
-                return dynamicFilter.isBlocked()
-                        .thenApply(_ -> empty)
-                        .completeOnTimeout(empty, remainingNanos, TimeUnit.NANOSECONDS);
-            }
-            splits = plan().iterator();
+            splits = plan(dynamicFilterSnapshot.currentPredicate()).iterator();
         }
         List<ConnectorSplit> batch = new ArrayList<>();
         while (batch.size() < maxSize && splits.hasNext()) {
             batch.add(splits.next());
         }
-        return CompletableFuture.completedFuture(new ConnectorSplitBatch(batch, !splits.hasNext()));
+        return CompletableFuture.completedFuture(batch);
     }
 
-    private List<TarnSplit> plan()
+    private List<TarnSplit> plan(TupleDomain<ColumnHandle> dynamicFilter)
     {
         Optional<Snapshot> snapshot = TarnSnapshots.pinned(table, handle);
         try {
             TableSchema schema = table.schema(handle.schemaId());
-            TupleDomain<TarnColumnHandle> dynamic = dynamicFilter.getCurrentPredicate().transformKeys(TarnColumnHandle.class::cast);
+            TupleDomain<TarnColumnHandle> dynamic = dynamicFilter.transformKeys(TarnColumnHandle.class::cast);
             TupleDomain<TarnColumnHandle> filter = handle.filter().intersect(dynamic);
             if (filter.isNone()) {
                 metrics = counters(Map.of("dynamic_filter_none", 1L));

@@ -47,7 +47,7 @@ final class TarnTableCreation
             if (!column.isNullable() || primaryKeys.contains(column.getName())) {
                 type = type.withNullable(false);
             }
-            fields.add(new DataField(id, column.getName(), type, Optional.ofNullable(column.getComment()), Optional.empty()));
+            fields.add(new DataField(id, column.getName(), type, column.getComment(), Optional.empty()));
             names.add(column.getName());
         }
         checkColumns(TarnTableProperties.PARTITIONED_BY, partitionKeys, names);

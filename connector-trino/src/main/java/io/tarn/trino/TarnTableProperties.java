@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
 
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
-import static io.trino.spi.type.TypeSignature.mapType;
+import static io.trino.spi.type.TypeDescriptor.mapType;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -60,7 +60,7 @@ final class TarnTableProperties
                 new PropertyMetadata<>(
                         OPTIONS,
                         "Other Paimon table options, as a map from option key to value",
-                        typeManager.getType(mapType(VARCHAR.getTypeSignature(), VARCHAR.getTypeSignature())),
+                        typeManager.getType(mapType(VARCHAR.getTypeDescriptor(), VARCHAR.getTypeDescriptor())),
                         Map.class,
                         Map.of(),
                         false,

@@ -150,6 +150,10 @@ public class TestTarnConnectorTest
             // only count(*) is answered from the manifests, no other aggregate
             case SUPPORTS_AGGREGATION_PUSHDOWN -> Optional.of(false);
             // split enumeration waits for dynamic filters and page sources apply them
+            // Paimon schemas hold no column defaults (Trino 483 added them to the SPI)
+            case SUPPORTS_DEFAULT_COLUMN_VALUE, SUPPORTS_SET_DEFAULT_COLUMN_VALUE, SUPPORTS_DROP_DEFAULT_COLUMN_VALUE -> Optional.of(false);
+            // applyLimit narrows the splits read but does not guarantee the limit, so Trino keeps its Limit
+            case SUPPORTS_LIMIT_PUSHDOWN -> Optional.of(false);
             case SUPPORTS_DYNAMIC_FILTER_PUSHDOWN -> Optional.of(true);
             // a database is a directory; renaming it is not implemented
             case SUPPORTS_RENAME_SCHEMA -> Optional.of(false);

@@ -53,9 +53,8 @@ public class TestTarnDynamicFilters
                 "dynamic-filtering.large-partitioned.max-size-per-operator", "50MB",
                 "dynamic-filtering.large.max-size-per-filter", "10MB");
         runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "60s"), server);
-        session = Session.builder(runner.getDefaultSession())
-                .setSystemProperty("enable_large_dynamic_filters", "true")
-                .build();
+        // Trino 483 always collects large dynamic filters (its enable_large_dynamic_filters is gone)
+        session = runner.getDefaultSession();
         runner.execute("CREATE SCHEMA tarn.j");
         String numbers = "(SELECT a * 1000 + b AS n FROM UNNEST(sequence(0, " + (PROBE_ROWS / 1000 - 1) + ")) x(a) CROSS JOIN UNNEST(sequence(0, 999)) y(b))";
         runner.execute("CREATE TABLE tarn.j.probe AS SELECT n AS k, CAST(n AS double) AS d, n * 3 AS v FROM " + numbers);

@@ -44,6 +44,8 @@ public class TestTarnFloatingPointFilters
             "REAL '0.0'", "REAL '-0.0'", "CAST(nan() AS real)", "CAST(infinity() AS real)", "CAST(-infinity() AS real)",
             "REAL '1.4E-45'", "REAL '-1.4E-45'", "REAL '0.25'", "REAL '-0.5'", "REAL '1'", "0", "-0.0E0", "nan()", "1.4E-45");
     private static final String REAL_NAN = "CAST(nan() AS real)";
+    // DOUBLE literals among REAL_LITERALS that no REAL value equals
+    private static final List<String> INEXACT_REAL_LITERALS = List.of("nan()", "1.4E-45");
 
     private final List<Row> rows = new ArrayList<>();
     private Path warehouse;
@@ -245,6 +247,12 @@ public class TestTarnFloatingPointFilters
      * by bits, so that over {@code VALUES} NaN IN (NaN) is TRUE, while its planner drops the NaN
      * from the list before it reaches a connector (the scan's filter becomes {@code r = 1} for
      * {@code r IN (REAL '1', CAST(nan() AS real))}); the comparison would then test Trino.
+     *
+     * <p>Nor, in the list of a REAL column, an infinity beside a DOUBLE literal that no REAL equals
+     * ({@code 1.4E-45}, {@code nan()}): Trino 483's planner then loses the infinity before any
+     * connector is asked ({@code r IN (1.4E-45, CAST(infinity() AS real))} plans as an empty
+     * {@code Values}, {@code r IN (1.4E-45, REAL '0.25', CAST(infinity() AS real))} returns the
+     * 0.25 rows only), while over {@code VALUES} it finds the infinite rows (seed 4039047507441).
      */
     private String inList(Random random, boolean real)
     {
@@ -255,6 +263,9 @@ public class TestTarnFloatingPointFilters
             if (!real || !literal.equals(REAL_NAN)) {
                 literals.add(literal);
             }
+        }
+        if (real && literals.stream().anyMatch(literal -> literal.contains("infinity()")) && literals.stream().anyMatch(INEXACT_REAL_LITERALS::contains)) {
+            return inList(random, real);
         }
         return String.join(", ", literals);
     }

@@ -149,7 +149,7 @@ public final class TarnDemo
         if (!Files.isDirectory(plugin)) {
             throw new IOException("No Tarn plugin directory at " + plugin + ": package connector-trino first (./tarn demo does)");
         }
-        progress.println("Starting Trino 476 with the Tarn plugin (takes 20-60 s)...");
+        progress.println("Starting Trino " + installation.version() + " with the Tarn plugin (takes 20-60 s)...");
         long started = System.nanoTime();
         TrinoServer server = TrinoServer.start(installation, TrinoServerConfig.in(serverDirectory)
                 .withPlugin("tarn", plugin)

@@ -107,8 +107,10 @@ public final class TpchBenchmark
         Files.createDirectories(hiveRoot);
         List<String> queries = queries(scaleFactor);
 
-        System.err.println("Starting Trino 476 with the Tarn, Hive and TPC-H plugins...");
-        TrinoServer server = TrinoServer.start(TrinoInstallation.fromSystemProperties(), TrinoServerConfig.in(state.resolve("server"))
+        TrinoInstallation installation = TrinoInstallation.fromSystemProperties();
+        String trinoVersion = installation.version();
+        System.err.println("Starting Trino " + trinoVersion + " with the Tarn, Hive and TPC-H plugins...");
+        TrinoServer server = TrinoServer.start(installation, TrinoServerConfig.in(state.resolve("server"))
                         .withPlugin("tarn", Path.of(requiredProperty(TarnDemo.PLUGIN_PROPERTY)))
                         .withPlugin("hive", Path.of(requiredProperty(TrinoComparison.HIVE_PLUGIN_PROPERTY)))
                         .withPlugin("tpch", Path.of(requiredProperty(TPCH_PLUGIN_PROPERTY)))
@@ -144,7 +146,7 @@ public final class TpchBenchmark
         finally {
             server.stop();
         }
-        write(results, schema, timings, runs, hiveFiles, loadSeconds);
+        write(results, trinoVersion, schema, timings, runs, hiveFiles, loadSeconds);
         System.err.println("Results: " + results);
     }
 
@@ -281,11 +283,11 @@ public final class TpchBenchmark
         return Math.exp(logSum / values.size());
     }
 
-    private static void write(Path results, String schema, List<Timing> timings, int runs, int hiveFiles, double loadSeconds)
+    private static void write(Path results, String trinoVersion, String schema, List<Timing> timings, int runs, int hiveFiles, double loadSeconds)
             throws IOException
     {
         StringBuilder text = new StringBuilder();
-        text.append("# TPC-H: the Tarn connector vs Trino's Hive connector, one real Trino 476 server\n\n");
+        text.append("# TPC-H: the Tarn connector vs Trino's Hive connector, one real Trino ").append(trinoVersion).append(" server\n\n");
         text.append("Written by `./tarn bench tpch").append(schema.equals(DEFAULT_SCHEMA) ? "" : " " + schema).append("` on ").append(Instant.now())
                 .append(String.format(Locale.ROOT, " (%d cores seen by the JVM, %.1f GiB of memory, %s, system load average %.1f at the end).%n%n",
                         Runtime.getRuntime().availableProcessors(), totalMemoryGib(), Runtime.version(), ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()));

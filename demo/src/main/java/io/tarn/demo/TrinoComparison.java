@@ -31,7 +31,7 @@ import static io.tarn.demo.TrinoQueries.timed;
 import static java.util.Objects.requireNonNull;
 
 /**
- * {@code ./tarn bench trino}: the demo's TPC-H-like data at a larger scale in one real Trino 476
+ * {@code ./tarn bench trino}: the demo's TPC-H-like data at a larger scale in one real Trino
  * server, read through the Tarn connector and through Trino's Hive connector
  * ({@code hive.metastore=file}) over the same Parquet files (hard links of Tarn's data files in a
  * Hive layout, {@code l_shipyear=Y/} partitions). Every query first runs {@value #WARMUP_ROUNDS}
@@ -82,7 +82,8 @@ public final class TrinoComparison
         System.err.println("Hive layout: " + hiveFiles + " hard-linked Parquet files under " + hiveRoot);
 
         TrinoInstallation installation = TrinoInstallation.fromSystemProperties();
-        System.err.println("Starting Trino 476 with the Tarn and Hive plugins...");
+        String trinoVersion = installation.version();
+        System.err.println("Starting Trino " + trinoVersion + " with the Tarn and Hive plugins...");
         TrinoServer server = TrinoServer.start(installation, TrinoServerConfig.in(state.resolve("server"))
                         .withPlugin("tarn", tarnPlugin)
                         .withPlugin("hive", hivePlugin)
@@ -120,7 +121,7 @@ public final class TrinoComparison
         finally {
             server.stop();
         }
-        write(results, timings, floorSeconds, emptyLookupSeconds, generator, hiveFiles, indexFiles(warehouse), runs);
+        write(results, trinoVersion, timings, floorSeconds, emptyLookupSeconds, generator, hiveFiles, indexFiles(warehouse), runs);
         System.err.println("Results: " + results);
     }
 
@@ -260,11 +261,11 @@ public final class TrinoComparison
         return files;
     }
 
-    private static void write(Path results, List<Timing> timings, double floorSeconds, double emptyLookupSeconds, TpchLikeGenerator generator, int files, long indexFiles, int runs)
+    private static void write(Path results, String trinoVersion, List<Timing> timings, double floorSeconds, double emptyLookupSeconds, TpchLikeGenerator generator, int files, long indexFiles, int runs)
             throws IOException
     {
         StringBuilder text = new StringBuilder();
-        text.append("# Tarn connector vs Trino's Hive connector, one real Trino 476 server\n\n");
+        text.append("# Tarn connector vs Trino's Hive connector, one real Trino ").append(trinoVersion).append(" server\n\n");
         text.append("Written by `./tarn bench trino` on ").append(Instant.now()).append(" (")
                 .append(Runtime.getRuntime().availableProcessors()).append(" cores seen by the JVM, system load average ")
                 .append(String.format(Locale.ROOT, "%.1f", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage()))

@@ -7,19 +7,21 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.EnumSet;
 import java.util.Locale;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Where the Trino server and CLI that the demo module's build fetched live: the unpacked
- * {@code io.trino:trino-server-core} tarball ({@code bin/launcher}, {@code lib/}, {@code plugin/}),
- * the executable {@code trino-cli} jar, and the JDK that runs both (Trino 476 needs JDK 24 or newer).
+ * Where the Trino server and CLI that the build fetched live: the server that module
+ * {@code demo-server} lays out as Trino's {@code trino-server-core} tarball does ({@code bin/launcher},
+ * {@code lib/}), the executable {@code trino-cli} jar, and the JDK that runs both (Trino 483 needs JDK 25 or newer).
  */
 public record TrinoInstallation(Path serverHome, Path cliJar, Path javaHome)
 {
     public static final String SERVER_HOME_PROPERTY = "tarn.trino.home";
     public static final String CLI_JAR_PROPERTY = "tarn.trino.cli";
-    private static final int MINIMUM_JAVA_VERSION = 24;
+    private static final int MINIMUM_JAVA_VERSION = 25;
+    private static final String MAIN_JAR_PREFIX = "trino-main-";
 
     public TrinoInstallation
     {
@@ -61,10 +63,27 @@ public record TrinoInstallation(Path serverHome, Path cliJar, Path javaHome)
             throw new IOException("No java executable in " + javaHome);
         }
         if (Runtime.version().feature() < MINIMUM_JAVA_VERSION && javaHome.equals(Path.of(System.getProperty("java.home")))) {
-            throw new IOException("Trino 476 needs JDK " + MINIMUM_JAVA_VERSION + " or newer; this is JDK " + Runtime.version().feature() + " at " + javaHome);
+            throw new IOException("Trino " + version() + " needs JDK " + MINIMUM_JAVA_VERSION + " or newer; this is JDK " + Runtime.version().feature() + " at " + javaHome);
         }
         makeExecutable(launcher());
         makeExecutable(nativeLauncher());
+    }
+
+    /**
+     * The Trino release of the server, as its {@code lib/trino-main-VERSION.jar} names it (Trino's
+     * own tarball prefixes the group id: {@code io.trino_trino-main-VERSION.jar}).
+     */
+    public String version()
+            throws IOException
+    {
+        try (Stream<Path> jars = Files.list(serverHome.resolve("lib"))) {
+            return jars.map(jar -> jar.getFileName().toString())
+                    .map(name -> name.substring(name.lastIndexOf('_') + 1))
+                    .filter(name -> name.startsWith(MAIN_JAR_PREFIX) && name.endsWith(".jar"))
+                    .map(name -> name.substring(MAIN_JAR_PREFIX.length(), name.length() - ".jar".length()))
+                    .findFirst()
+                    .orElseThrow(() -> new IOException("No lib/" + MAIN_JAR_PREFIX + "VERSION.jar in the Trino server at " + serverHome));
+        }
     }
 
     public Path launcher()

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A real Trino server process started from the unpacked {@code trino-server-core} tarball with the
+ * A real Trino server process started from the server module {@code demo-server} lays out with the
  * airlift launcher ({@code bin/launcher start}, which daemonizes it and writes its pid file).
  *
  * <p>Layout below the configured directory: {@code etc/} (node.properties, jvm.config,
@@ -334,6 +334,8 @@ public final class TrinoServer
                 "-XX:+EnableDynamicAgentLoading",
                 "-Djdk.attach.allowAttachSelf=true",
                 "-Dfile.encoding=UTF-8",
+                // Trino 483 refuses to start without the Vector API
+                "--add-modules=jdk.incubator.vector",
                 // Arrow's memory (inside the Tarn plugin) reaches into java.nio and sun.misc.Unsafe
                 "--add-opens=java.base/java.nio=ALL-UNNAMED",
                 "--sun-misc-unsafe-memory-access=allow",
@@ -352,9 +354,8 @@ public final class TrinoServer
                 // every node, which is the truth for one node; the catalogs still come from the files below
                 "catalog.management=dynamic",
                 "catalog.store=file",
-                // the only node is the coordinator itself: there is no other node to watch, and a
-                // heartbeat to itself that is late on a busy machine must not take it out of service
-                "failure-detector.enabled=false",
+                // (no failure-detector.enabled=false: Trino 483's default node inventory, announce, has
+                // no failure detector, and the server refuses a property nothing uses)
                 // one node: no spilling, no fault-tolerant exchange, the web UI stays quiet
                 "query.max-memory=" + halfOf(config.heap()),
                 "query.max-memory-per-node=" + halfOf(config.heap()));

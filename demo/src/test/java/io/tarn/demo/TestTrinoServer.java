@@ -28,8 +28,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The Tarn plugin in a real Trino 476 server (the {@code trino-server-core} tarball, started by its
- * launcher with JDK 25) over reference tables written by Apache Paimon: answers through
+ * The Tarn plugin in a real Trino server (the one module {@code demo-server} lays out, started by
+ * its launcher with JDK 25) over reference tables written by Apache Paimon: answers through
  * trino-jdbc and through Trino's CLI equal the oracle's rows; the server stops by its pid.
  */
 public class TestTrinoServer
