@@ -104,7 +104,7 @@ public final class TpchBenchmark
         }
         Files.createDirectories(warehouse);
         // the Hive catalog's local file system root must exist when the server starts
-        Files.createDirectories(hiveRoot);
+        TrinoComparison.resetHiveMetastore(hiveRoot);
         List<String> queries = queries(scaleFactor);
 
         TrinoInstallation installation = TrinoInstallation.fromSystemProperties();

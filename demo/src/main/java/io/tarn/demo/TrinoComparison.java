@@ -78,6 +78,7 @@ public final class TrinoComparison
         TpchLikeGenerator generator = new TpchLikeGenerator(orders, TpchLikeGenerator.DEFAULT_SEED);
         Path warehouse = DemoWarehouse.ensure(state.resolve("warehouse-" + orders), generator, System.err::println);
         Path hiveRoot = state.resolve("hive");
+        resetHiveMetastore(hiveRoot);
         int hiveFiles = hiveLayout(warehouse, hiveRoot, HIVE_TABLES);
         System.err.println("Hive layout: " + hiveFiles + " hard-linked Parquet files under " + hiveRoot);
 
@@ -188,6 +189,17 @@ public final class TrinoComparison
             seconds[run] = timed(connection, sql)[0];
         }
         return median(seconds);
+    }
+
+    /**
+     * An empty Hive file metastore under {@code hiveRoot}: the benchmarks create their Hive tables
+     * anew on every run, and the file metastore refuses what another Trino release wrote.
+     */
+    static void resetHiveMetastore(Path hiveRoot)
+            throws IOException
+    {
+        TrinoServer.deleteRecursively(hiveRoot.resolve("metastore"));
+        Files.createDirectories(hiveRoot);
     }
 
     static Map<String, String> hiveCatalog(Path hiveRoot)
