@@ -364,7 +364,7 @@ public class BenchmarkFileIndex
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = new SplitReader(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     int batchRows = root.getRowCount();

@@ -251,7 +251,7 @@ public class BenchmarkZOrder
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = new SplitReader(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     IntVector x = (IntVector) root.getVector(0);

@@ -132,6 +132,21 @@ public class TestMergeSplitReader
     }
 
     @Test
+    public void testIgnoreDeleteUnderItsOlderSpellings()
+            throws Exception
+    {
+        // Paimon reads deduplicate.ignore-delete and the others when ignore-delete is unset
+        for (String key : List.of("deduplicate.ignore-delete", "first-row.ignore-delete", "partial-update.ignore-delete")) {
+            String name = "dedup_" + key.replace('.', '_').replace('-', '_');
+            FileStoreTable table = paimon.create(name, simpleSchema().option(key, "true").build());
+            paimon.write(table, simple(RowKind.INSERT, 1, "a", 10), simple(RowKind.INSERT, 2, "b", 20));
+            paimon.write(table, simple(RowKind.DELETE, 1, "a", 10));
+            assertReadsLikePaimon(name);
+            assertThat(tarnRows(name)).as(key).contains("1\ta\t10", "rows=2 ");
+        }
+    }
+
+    @Test
     public void testSequenceFieldAscendingAndDescending()
             throws Exception
     {
@@ -452,18 +467,25 @@ public class TestMergeSplitReader
     }
 
     @Test
-    public void testSplitReaderRefusesMergeSplitsWithoutAllocating()
+    public void testOpenMergesSplitsThatNeedMerging()
             throws Exception
     {
-        FileStoreTable table = paimon.create("refused", simpleSchema().build());
+        FileStoreTable table = paimon.create("opened", simpleSchema().build());
         paimon.write(table, simple(RowKind.INSERT, 1, "a", 1));
         paimon.write(table, simple(RowKind.INSERT, 1, "b", 2));
-        PaimonTable tarn = tarnTable("refused");
+        PaimonTable tarn = tarnTable("opened");
         ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
         DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
-        assertThatThrownBy(() -> new SplitReader(tarn, plan.readSchema(), split, ReadRequest.of(plan.readSchema().fields()), allocator))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("MergeSplitReader");
+        ReadRequest request = ReadRequest.of(plan.readSchema().fields());
+        List<String> lines = new ArrayList<>();
+        try (SplitReader reader = SplitReader.open(tarn, plan.readSchema(), split, request, allocator)) {
+            while (reader.nextBatch()) {
+                CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);
+            }
+        }
+        // read as it lies, the split would give both versions of key 1
+        assertThat(lines).hasSize(1);
+        assertReadsLikePaimon("opened");
         assertThat(allocator.getChildAllocators()).as("child allocators left open").isEmpty();
     }
 
@@ -565,7 +587,7 @@ public class TestMergeSplitReader
         DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(file), false);
         ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withBatchSize(2);
         List<String> ids = new ArrayList<>();
-        try (SplitReader reader = new SplitReader(tarn, plan.readSchema(), raw, request, allocator)) {
+        try (SplitReader reader = SplitReader.open(tarn, plan.readSchema(), raw, request, allocator)) {
             while (reader.nextBatch()) {
                 List<String> lines = new ArrayList<>();
                 CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);

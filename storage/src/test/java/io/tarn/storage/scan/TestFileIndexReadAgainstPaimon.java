@@ -395,7 +395,7 @@ public class TestFileIndexReadAgainstPaimon
             ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withFilter(predicate);
             List<String> lines = new ArrayList<>();
             ReadMetrics metrics;
-            try (SplitReader reader = new SplitReader(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     CanonicalRowFormatter.appendLines(reader.root(), plan.readSchema().fields(), lines);
                 }
