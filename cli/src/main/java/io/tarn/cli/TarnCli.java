@@ -17,7 +17,7 @@ import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.sort.SpillDirectory;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import org.apache.arrow.memory.BufferAllocator;

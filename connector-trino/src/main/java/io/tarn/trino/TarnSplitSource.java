@@ -95,7 +95,7 @@ final class TarnSplitSource
                 return List.of();
             }
             Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
-            ScanPlanner planner = table.newScan();
+            ScanPlanner planner = new ScanPlanner(table);
             if (!useFileIndexes) {
                 planner = planner.withoutFileIndexes();
             }

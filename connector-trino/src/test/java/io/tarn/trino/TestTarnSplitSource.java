@@ -5,6 +5,7 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
@@ -35,7 +36,7 @@ public class TestTarnSplitSource
         ReferenceTables.create(warehouse, ReferenceTables.APPEND_PARTITIONED);
         String[] name = ReferenceTables.APPEND_PARTITIONED.identifier().split("\\.");
         PaimonTable table = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse.toString()), new Identifier(name[0], name[1]));
-        split = table.newScan().plan(table.snapshotManager().latest()).splits().stream()
+        split = new ScanPlanner(table).plan(table.snapshotManager().latest()).splits().stream()
                 .filter(candidate -> candidate.files().size() >= 2)
                 .findFirst()
                 .orElseThrow();

@@ -15,7 +15,7 @@ import io.tarn.storage.scan.FileStatistics;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.CarriedColumn;

@@ -13,9 +13,9 @@ import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
-import io.tarn.storage.table.MergeEngine;
+import io.tarn.storage.schema.MergeEngine;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 
 import java.io.IOException;

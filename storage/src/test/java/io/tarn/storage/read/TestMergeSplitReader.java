@@ -474,7 +474,7 @@ public class TestMergeSplitReader
         paimon.write(table, simple(RowKind.INSERT, 1, "a", 1));
         paimon.write(table, simple(RowKind.INSERT, 1, "b", 2));
         PaimonTable tarn = tarnTable("opened");
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
         ReadRequest request = ReadRequest.of(plan.readSchema().fields());
         List<String> lines = new ArrayList<>();
@@ -498,7 +498,7 @@ public class TestMergeSplitReader
         // one retraction: its file counts one -U/-D row, the least that makes reading _VALUE_KIND necessary
         paimon.write(table, simple(RowKind.INSERT, 4, "d", 4), simple(RowKind.DELETE, 2, "b", 2));
         PaimonTable tarn = tarnTable("raw_kinds");
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
         List<PlannedFile> files = filesInCommitOrder(split);
         assertThat(files).hasSize(2);
@@ -533,7 +533,7 @@ public class TestMergeSplitReader
             assertReadsLikePaimon(name);
 
             PaimonTable tarn = tarnTable(name);
-            ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+            ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
             DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
             List<PlannedFile> files = filesInCommitOrder(split);
             assertThat(files).hasSize(4);
@@ -631,7 +631,7 @@ public class TestMergeSplitReader
         assertThat(expected).hasSize(1);
 
         PaimonTable tarn = tarnTable("projection");
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         List<io.tarn.types.DataField> columns = List.of(plan.readSchema().fields().get(2), plan.readSchema().fields().get(0));
         ReadRequest request = ReadRequest.of(columns).withFilter(filter.tarn(plan.readSchema()));
         List<String> lines = new ArrayList<>();
@@ -730,7 +730,7 @@ public class TestMergeSplitReader
             throws IOException
     {
         PaimonTable tarn = tarnTable(table);
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         return plan.splits().stream().filter(DataSplit::mergeRequired).count();
     }
 
@@ -744,7 +744,7 @@ public class TestMergeSplitReader
             throws IOException
     {
         PaimonTable tarn = tarnTable(table);
-        ScanPlanner planner = tarn.newScan();
+        ScanPlanner planner = new ScanPlanner(tarn);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get().tarn(tarn.schema()));
         }

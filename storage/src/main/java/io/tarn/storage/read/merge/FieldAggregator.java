@@ -1,7 +1,7 @@
 package io.tarn.storage.read.merge;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataType;
 import io.tarn.types.TypeRoot;

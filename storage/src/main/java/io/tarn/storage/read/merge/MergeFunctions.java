@@ -3,7 +3,7 @@ package io.tarn.storage.read.merge;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.schema.TableSchema;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.types.ValueComparator;

@@ -1,10 +1,11 @@
-package io.tarn.storage.table;
+package io.tarn.storage.schema;
 
 import io.tarn.index.fileindex.FileIndexOptions;
 import io.tarn.index.fileindex.MemorySizes;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 
+import io.tarn.storage.fs.TablePaths;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
