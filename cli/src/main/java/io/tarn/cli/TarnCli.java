@@ -1,10 +1,10 @@
 package io.tarn.cli;
 
-import io.tarn.cli.where.WhereParser;
-import io.tarn.cli.where.WhereSyntaxException;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.binary.PartitionPath;
+import io.tarn.storage.grammar.FilterParser;
+import io.tarn.storage.grammar.FilterSyntaxException;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.read.ReadMetrics;
@@ -96,7 +96,7 @@ public final class TarnCli
             out.flush();
             return 0;
         }
-        catch (UsageException | InvalidNameException | WhereSyntaxException e) {
+        catch (UsageException | InvalidNameException | FilterSyntaxException e) {
             err.println("tarn: " + e.getMessage());
             err.println(USAGE);
             return 2;
@@ -151,7 +151,7 @@ public final class TarnCli
         Optional<Snapshot> snapshot = table.snapshot(TableArguments.version(commandLine));
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
         List<DataField> columns = columns(commandLine, schema);
-        Optional<Predicate> filter = commandLine.option("where").map(text -> WhereParser.parse(text, schema.rowType()));
+        Optional<Predicate> filter = commandLine.option("where").map(text -> FilterParser.parse(text, schema.rowType()));
         ScanPlanner planner = table.newScan();
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get());

@@ -1,7 +1,7 @@
 package io.tarn.jni;
 
-import io.tarn.cli.where.WhereParser;
 import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.grammar.FilterParser;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
@@ -101,7 +101,7 @@ public final class TarnBridge
                 columns.add(schema.rowType().fieldById(id).orElseThrow(() -> new IllegalArgumentException(
                         "Split descriptor of table " + split.table() + " projects field id " + id + ", which schema " + split.schemaId() + " does not have")));
             }
-            Optional<Predicate> filter = split.where().map(text -> WhereParser.parse(text, schema.rowType()));
+            Optional<Predicate> filter = split.where().map(text -> FilterParser.parse(text, schema.rowType()));
             export(table, schema, List.of(split.split()), request(columns, filter), streamAddress, tarnExporter);
             return null;
         }
