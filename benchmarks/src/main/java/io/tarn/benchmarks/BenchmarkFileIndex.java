@@ -331,7 +331,7 @@ public class BenchmarkFileIndex
     private ScanPlan tarnPlan(Query query)
             throws IOException
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         if (query != Query.FULL_SCAN) {
             planner = planner.withFilter(tarnFilter(query));
         }

@@ -389,7 +389,7 @@ public class BenchmarkScan
     private ScanPlan tarnPlan(Scenario scenario)
             throws IOException
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         if (scenario == Scenario.FILTER) {
             planner = planner.withFilter(tarnShipdateFilter());
         }

@@ -217,7 +217,7 @@ public class BenchmarkZOrder
     private ScanPlan tarnPlan(Query query)
             throws IOException
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         if (query == Query.ZORDER_RANGE) {
             planner = planner.withFilter(tarnRange());
         }

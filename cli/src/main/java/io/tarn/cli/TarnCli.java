@@ -130,7 +130,7 @@ public final class TarnCli
             throws IOException
     {
         PaimonTable table = TableArguments.loadTable(commandLine);
-        ScanPlan plan = table.newScan().plan(table.snapshot(TableArguments.version(commandLine)));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(TableArguments.version(commandLine)));
         TableOptions options = new TableOptions(table.name(), plan.readSchema().options());
         out.println("partition\tbucket\tlevel\trows\tbytes\tschema\tfile\tdeletion_vector");
         for (PlannedFile file : plan.files()) {
@@ -152,7 +152,7 @@ public final class TarnCli
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
         List<DataField> columns = columns(commandLine, schema);
         Optional<Predicate> filter = commandLine.option("where").map(text -> FilterParser.parse(text, schema.rowType()));
-        ScanPlanner planner = table.newScan();
+        ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get());
         }

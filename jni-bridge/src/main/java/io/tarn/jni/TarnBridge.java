@@ -256,7 +256,7 @@ public final class TarnBridge
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
         List<DataField> columns = request.columns(schema.rowType());
         Optional<Predicate> filter = request.filter(schema.rowType());
-        ScanPlanner planner = table.newScan();
+        ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get());
         }
