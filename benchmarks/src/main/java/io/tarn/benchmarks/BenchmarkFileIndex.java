@@ -4,16 +4,16 @@ import io.tarn.benchmarks.BenchmarkScan.ScanResult;
 import io.tarn.benchmarks.BenchmarkScan.Kind;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicates;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.DataFileMeta;
-import io.tarn.storage.read.ReadMetrics;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.FileIndexFilter;
 import io.tarn.storage.scan.PlannedFile;
-import io.tarn.storage.scan.ScanMetrics;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -164,8 +164,8 @@ public class BenchmarkFileIndex
     private Table paimonTable;
     private BufferAllocator allocator;
     private double generationSeconds = -1;
-    private ReadMetrics lastTarnReadMetrics = ReadMetrics.EMPTY;
-    private ScanMetrics lastTarnScanMetrics;
+    private Counters lastTarnReadMetrics = Counters.EMPTY;
+    private Counters lastTarnScanMetrics;
     private int lastPaimonFilesPlanned;
     private long lastTarnPlanNanos;
 
@@ -257,7 +257,7 @@ public class BenchmarkFileIndex
     /**
      * Tarn's read counters of the last query Tarn ran.
      */
-    public ReadMetrics lastTarnReadMetrics()
+    public Counters lastTarnReadMetrics()
     {
         return lastTarnReadMetrics;
     }
@@ -265,7 +265,7 @@ public class BenchmarkFileIndex
     /**
      * Tarn's planning counters of the last query Tarn ran.
      */
-    public ScanMetrics lastTarnScanMetrics()
+    public Counters lastTarnScanMetrics()
     {
         return lastTarnScanMetrics;
     }
@@ -360,7 +360,7 @@ public class BenchmarkFileIndex
         long planStart = System.nanoTime();
         ScanPlan plan = tarnPlan(query);
         lastTarnPlanNanos = System.nanoTime() - planStart;
-        ReadMetrics metrics = ReadMetrics.EMPTY;
+        Counters metrics = Counters.EMPTY;
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
@@ -491,8 +491,8 @@ public class BenchmarkFileIndex
         try {
             Map<Engine, Map<Query, double[]>> seconds = new EnumMap<>(Engine.class);
             Map<Query, QueryResult> answers = new EnumMap<>(Query.class);
-            Map<Query, ReadMetrics> tarnReads = new EnumMap<>(Query.class);
-            Map<Query, ScanMetrics> tarnPlans = new EnumMap<>(Query.class);
+            Map<Query, Counters> tarnReads = new EnumMap<>(Query.class);
+            Map<Query, Counters> tarnPlans = new EnumMap<>(Query.class);
             Map<Query, Integer> paimonFiles = new EnumMap<>(Query.class);
             Map<Query, double[]> planSeconds = new EnumMap<>(Query.class);
             for (Query query : Query.values()) {
@@ -573,7 +573,7 @@ public class BenchmarkFileIndex
 
     private static String markdown(BenchmarkFileIndex state, long rows, double setupSeconds, String loadBefore, int warmupRounds, int rounds,
             IndexPlacement placement, Map<Query, QueryResult> answers, Map<Engine, Map<Query, Double>> medians,
-            Map<Query, ReadMetrics> tarnReads, Map<Query, ScanMetrics> tarnPlans, Map<Query, Integer> paimonFiles,
+            Map<Query, Counters> tarnReads, Map<Query, Counters> tarnPlans, Map<Query, Integer> paimonFiles,
             Map<Query, Double> planMedians, Map<Query, Double> indexSeconds)
     {
         StringBuilder out = new StringBuilder();
@@ -617,10 +617,10 @@ public class BenchmarkFileIndex
                 + "| Tarn: rows selected by bitmap | Tarn: rows decoded | Tarn: pages skipped | Tarn: bytes read from data files | Paimon: files in its splits |\n");
         out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (Query query : Query.values()) {
-            ReadMetrics read = tarnReads.get(query);
-            ScanMetrics plan = tarnPlans.get(query);
-            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %,d | %,d | %,d | %,d | %d |%n", query.label(), plan.filesPlanned(), plan.filesSkippedByEmbeddedIndex(),
-                    read.filesSkippedByIndex(), read.filesRead(), read.rowsSelectedByIndex(), read.rowsRead(), read.pagesSkipped(), read.bytesRead(), paimonFiles.get(query)));
+            Counters read = tarnReads.get(query);
+            Counters plan = tarnPlans.get(query);
+            out.append(String.format(Locale.ROOT, "| %s | %d | %d | %d | %d | %,d | %,d | %,d | %,d | %d |%n", query.label(), plan.get(Counter.FILES_PLANNED), plan.get(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX),
+                    read.get(Counter.FILES_SKIPPED_BY_INDEX), read.get(Counter.FILES_READ), read.get(Counter.ROWS_SELECTED_BY_INDEX), read.get(Counter.ROWS_READ), read.get(Counter.PAGES_SKIPPED), read.get(Counter.BYTES_READ), paimonFiles.get(query)));
         }
         out.append("\nWhere Tarn's time goes (medians; planning timed inside each measured run, index evaluation timed on its own after the rounds: "
                 + "reading every planned file's `.index` file and evaluating the filter on it, as the split reader does before opening the file):\n\n");
@@ -631,15 +631,15 @@ public class BenchmarkFileIndex
             double index = indexSeconds.getOrDefault(query, 0.0);
             out.append(String.format(Locale.ROOT, "| %s | %.3f | %.3f | %.3f | %.3f |%n", query.label(), total, planning, index, Math.max(0, total - planning - index)));
         }
-        ReadMetrics bitmapRead = tarnReads.get(Query.BITMAP_EQUALITY);
-        if (bitmapRead.pagesSkipped() == 0) {
+        Counters bitmapRead = tarnReads.get(Query.BITMAP_EQUALITY);
+        if (bitmapRead.get(Counter.PAGES_SKIPPED) == 0) {
             out.append(String.format(Locale.ROOT, "%nThe bitmap equality selects %,d of %,d rows, spread at random: every page of every column holds a selected row (pages skipped: 0), "
                             + "so Tarn still reads (%,d bytes, the full scan %,d) and decompresses every page and walks past the unselected values; the bitmap saves only "
                             + "materializing them.",
-                    bitmapRead.rowsSelectedByIndex(), rows, bitmapRead.bytesRead(), tarnReads.get(Query.FULL_SCAN).bytesRead()));
-            out.append(bitmapRead.rowsRead() == bitmapRead.rowsSelectedByIndex()
+                    bitmapRead.get(Counter.ROWS_SELECTED_BY_INDEX), rows, bitmapRead.get(Counter.BYTES_READ), tarnReads.get(Query.FULL_SCAN).get(Counter.BYTES_READ)));
+            out.append(bitmapRead.get(Counter.ROWS_READ) == bitmapRead.get(Counter.ROWS_SELECTED_BY_INDEX)
                     ? " The bitmap's answer is exact, so the filter is not tested again: each selected row is decoded once, with all columns.\n"
-                    : String.format(Locale.ROOT, " The filter is tested again on the selected rows (%,d rows decoded).%n", bitmapRead.rowsRead()));
+                    : String.format(Locale.ROOT, " The filter is tested again on the selected rows (%,d rows decoded).%n", bitmapRead.get(Counter.ROWS_READ)));
         }
         out.append(String.format(Locale.ROOT, "%nThe point lookup spends %.3f s of %.3f s in planning and index evaluation. Each planned file's `.index` file is opened once: "
                         + "its head is read, then, as the Bloom filter is much larger than what one lookup needs, one byte per hash function "

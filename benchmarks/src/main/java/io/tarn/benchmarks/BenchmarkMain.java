@@ -2,7 +2,8 @@ package io.tarn.benchmarks;
 
 import io.tarn.benchmarks.BenchmarkPlanning.Scenario;
 import io.tarn.benchmarks.jni.BenchmarkJni;
-import io.tarn.storage.scan.ScanMetrics;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
@@ -110,7 +111,7 @@ public final class BenchmarkMain
         try {
             Path warehouse = state.generatedWarehouseLocation();
             Map<Scenario, Integer> fileCounts = new HashMap<>();
-            Map<Scenario, ScanMetrics> metrics = new HashMap<>();
+            Map<Scenario, Counters> metrics = new HashMap<>();
             for (Scenario scenario : Scenario.values()) {
                 List<String> tarn = state.tarnFileNames(scenario);
                 List<String> paimon = state.paimonFileNames(scenario, false);
@@ -152,7 +153,7 @@ public final class BenchmarkMain
             int totalFiles,
             long generationMillis,
             Map<Scenario, Integer> fileCounts,
-            Map<Scenario, ScanMetrics> metrics,
+            Map<Scenario, Counters> metrics,
             Map<Scenario, Interleaved> interleaved,
             Map<String, Result<?>> scores)
     {
@@ -193,8 +194,8 @@ public final class BenchmarkMain
             out.append(String.format(Locale.ROOT, "| %s | %d | %d / %d | %s | %s | %s | %.2f× | %.2f× |%n",
                     state.describe(scenario),
                     fileCounts.get(scenario),
-                    metrics.get(scenario).manifestsRead(),
-                    metrics.get(scenario).entriesRead(),
+                    metrics.get(scenario).get(Counter.MANIFESTS_READ),
+                    metrics.get(scenario).get(Counter.ENTRIES_READ),
                     format(tarn),
                     format(paimon),
                     format(paimonDefault),

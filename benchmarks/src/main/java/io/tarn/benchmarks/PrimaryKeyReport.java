@@ -2,10 +2,11 @@ package io.tarn.benchmarks;
 
 import io.tarn.benchmarks.BenchmarkScan.Kind;
 import io.tarn.benchmarks.BenchmarkScan.ScanResult;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
-import io.tarn.storage.read.ReadMetrics;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
@@ -115,7 +116,7 @@ final class PrimaryKeyReport
             }
             String loadAfter = MachineInfo.loadAverage();
             report.checkAnswers(answers);
-            ReadMetrics dvMetrics = report.tarnMetrics(Reader.TARN_DV);
+            Counters dvMetrics = report.tarnMetrics(Reader.TARN_DV);
             String markdown = report.markdown(rows, setupSeconds, warmupRounds, rounds, nanos, answers, dvMetrics, loadBefore + "; after: " + loadAfter);
             Files.createDirectories(results);
             Files.writeString(results.resolve("primary-key.md"), markdown);
@@ -151,13 +152,13 @@ final class PrimaryKeyReport
         };
     }
 
-    private ReadMetrics tarnMetrics(Reader reader)
+    private Counters tarnMetrics(Reader reader)
             throws IOException
     {
         return tarnScan(tarnTables.get(reader)).metrics();
     }
 
-    private record TarnScan(ScanResult result, ReadMetrics metrics) {}
+    private record TarnScan(ScanResult result, Counters metrics) {}
 
     private TarnScan tarnScan(PaimonTable table)
             throws IOException
@@ -166,7 +167,7 @@ final class PrimaryKeyReport
         ReadRequest request = ReadRequest.of(plan.readSchema().fields());
         long[] count = new long[1];
         long[] checksum = new long[1];
-        ReadMetrics metrics = TableRead.forEachBatch(table, plan, request, allocator, batch -> {
+        Counters metrics = TableRead.forEachBatch(table, plan, request, allocator, batch -> {
             int batchRows = batch.getRowCount();
             count[0] += batchRows;
             checksum[0] += checksum(batch, batchRows);
@@ -200,7 +201,7 @@ final class PrimaryKeyReport
     }
 
     private String markdown(long rows, double setupSeconds, int warmupRounds, int rounds, Map<Reader, long[]> nanos, Map<Reader, ScanResult> answers,
-            ReadMetrics dvMetrics, String loadBefore)
+            Counters dvMetrics, String loadBefore)
             throws IOException
     {
         long finalRows = answers.get(Reader.TARN_APPEND).rows();
@@ -219,7 +220,7 @@ final class PrimaryKeyReport
         out.append(String.format(Locale.ROOT,
                 "- `pk_dv`: `deletion-vectors.enabled=true`; the base fully compacted, then the updates and deletes compacted into the upper level, "
                         + "leaving deletion vectors on the base files (%,d rows removed by deletion vectors in Tarn's read, %,d data files read).%n",
-                dvMetrics.rowsDeleted(), dvMetrics.filesRead()));
+                dvMetrics.get(Counter.ROWS_DELETED), dvMetrics.get(Counter.FILES_READ)));
         out.append("- `pk_mor`: `write-only=true`, no compaction: per bucket three overlapping sorted runs (base, updates, deletes) merged at read time.\n");
         out.append("- `pk_final`: an append table holding the final rows, the floor for any primary-key read.\n\n");
         out.append("Every read returns every column of every final row and folds each value into a checksum; all five readers must agree on the count and the checksum. ");

@@ -1,5 +1,6 @@
 package io.tarn.benchmarks;
 
+import io.tarn.storage.metrics.Counter;
 import io.tarn.benchmarks.BenchmarkFileIndex.IndexPlacement;
 import io.tarn.benchmarks.BenchmarkFileIndex.Query;
 import io.tarn.benchmarks.BenchmarkFileIndex.QueryResult;
@@ -61,7 +62,7 @@ public class TestBenchmarkFileIndex
 
         QueryResult bitmap = benchmark.tarnBitmapEquality();
         // the bitmap index gave the rows, and they are the matching ones
-        assertThat(benchmark.lastTarnReadMetrics().rowsSelectedByIndex()).isEqualTo(bitmap.rows());
+        assertThat(benchmark.lastTarnReadMetrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isEqualTo(bitmap.rows());
         assertThat(bitmap).isEqualTo(benchmark.paimonBitmapEquality());
         // one category of 50: about 2% of the rows
         assertThat(bitmap.rows()).isBetween(ROWS / 100L, ROWS / 25L);

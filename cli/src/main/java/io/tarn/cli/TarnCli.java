@@ -5,9 +5,10 @@ import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.grammar.FilterParser;
 import io.tarn.storage.grammar.FilterSyntaxException;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
-import io.tarn.storage.read.ReadMetrics;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
@@ -141,7 +142,7 @@ public final class TarnCli
                     Long.toString(file.file().rowCount()), Long.toString(file.file().fileSize()), Long.toString(file.file().schemaId()),
                     file.file().fileName(), file.deletionFile().map(TarnCli::describe).orElse("-")));
         }
-        err.println(counters(plan.snapshot().map(Snapshot::id), plan.metrics().asMap()));
+        err.println(counters(plan.snapshot().map(Snapshot::id), plan.metrics().asMap(Counter.Stage.PLANNING)));
     }
 
     private void read(CommandLine commandLine, boolean printRows)
@@ -161,7 +162,7 @@ public final class TarnCli
         ReadRequest request = filter.map(predicate -> ReadRequest.of(columns).withFilter(predicate)).orElse(ReadRequest.of(columns));
         SpillDirectory spillDirectory = SpillDirectory.open(commandLine.option("spill-directory").map(Path::of).orElse(SpillDirectory.defaultRoot()));
         List<String> lines = new ArrayList<>();
-        ReadMetrics metrics;
+        Counters metrics;
         long elapsedNanos;
         // the sorted lines stream out; what does not fit the heap waits in sorted runs on disk
         try (ExternalLineSort sort = new ExternalLineSort(spillDirectory, Runtime.getRuntime().maxMemory() / DUMP_HEAP_FRACTION);
@@ -181,11 +182,11 @@ public final class TarnCli
                 sort.writeTo(out);
             }
         }
-        Map<String, Long> counters = new LinkedHashMap<>(plan.metrics().asMap());
-        counters.putAll(metrics.asMap());
+        Map<String, Long> counters = new LinkedHashMap<>(plan.metrics().asMap(Counter.Stage.PLANNING));
+        counters.putAll(metrics.asMap(Counter.Stage.READING));
         if (!printRows) {
             double seconds = elapsedNanos / 1e9;
-            out.printf(Locale.ROOT, "rows=%d seconds=%.3f rows_per_second=%.0f%n", metrics.rowsReturned(), seconds, metrics.rowsReturned() / Math.max(seconds, 1e-9));
+            out.printf(Locale.ROOT, "rows=%d seconds=%.3f rows_per_second=%.0f%n", metrics.get(Counter.ROWS_RETURNED), seconds, metrics.get(Counter.ROWS_RETURNED) / Math.max(seconds, 1e-9));
         }
         err.println(counters(plan.snapshot().map(Snapshot::id), counters));
     }

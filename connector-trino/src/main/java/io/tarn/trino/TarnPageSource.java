@@ -2,7 +2,8 @@ package io.tarn.trino;
 
 import io.airlift.units.DataSize;
 import io.tarn.index.predicate.Predicate;
-import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
@@ -68,7 +69,7 @@ final class TarnPageSource
     private boolean finished;
     private long rowsProduced;
     private long readTimeNanos;
-    private ReadMetrics finalMetrics;
+    private Counters finalMetrics;
 
     TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, OptionalLong limit, boolean useFileIndexes,
             BufferAllocator parentAllocator, FileReadLimiter fileReads)
@@ -226,7 +227,7 @@ final class TarnPageSource
     @Override
     public long getCompletedBytes()
     {
-        return currentMetrics().bytesRead();
+        return currentMetrics().get(Counter.BYTES_READ);
     }
 
     @Override
@@ -255,7 +256,7 @@ final class TarnPageSource
         return allocator.getAllocatedMemory() + reader.retainedHeapBytes();
     }
 
-    private ReadMetrics currentMetrics()
+    private Counters currentMetrics()
     {
         return finalMetrics != null ? finalMetrics : reader.metrics();
     }
@@ -267,7 +268,7 @@ final class TarnPageSource
         counters.put("files_in_splits", fileCount);
         counters.put("file_reads_wait_millis", TimeUnit.NANOSECONDS.toMillis(fileReservation.waitNanos()));
         counters.put("file_reads_over_limit", fileReservation.overdrawn() ? 1L : 0L);
-        currentMetrics().asMap().forEach((key, value) -> counters.put(key, value));
+        currentMetrics().asMap(Counter.Stage.READING).forEach((key, value) -> counters.put(key, value));
         return TarnSplitSource.counters(counters);
     }
 

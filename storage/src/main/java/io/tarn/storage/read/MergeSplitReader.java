@@ -5,6 +5,8 @@ import io.tarn.index.predicate.RowEvaluator;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.merge.KeyValue;
 import io.tarn.storage.read.merge.MergeFunction;
 import io.tarn.storage.read.merge.MergeFunctions;
@@ -91,7 +93,7 @@ final class MergeSplitReader
     private int filesOnlyInValuePass;
 
     private PriorityQueue<FileCursor> queue;
-    private ReadMetrics metrics = ReadMetrics.EMPTY;
+    private Counters metrics = Counters.EMPTY;
 
     /**
      * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})
@@ -211,7 +213,7 @@ final class MergeSplitReader
             }
             count++;
         }
-        metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, filtered, count, 0));
+        metrics = metrics.plus(ReadCounters.returned(count, filtered));
         if (count == 0) {
             return false;
         }
@@ -255,13 +257,13 @@ final class MergeSplitReader
     }
 
     @Override
-    public ReadMetrics metrics()
+    public Counters metrics()
     {
         if (survivorReader == null) {
             return metrics;
         }
         // the files opened for their keys are not counted twice
-        return metrics.plus(survivorReader.metrics().withFilesRead(filesOnlyInValuePass));
+        return metrics.plus(survivorReader.metrics().with(Counter.FILES_READ, filesOnlyInValuePass));
     }
 
     @Override
@@ -416,8 +418,7 @@ final class MergeSplitReader
                 return;
             }
             ReaderMetrics fileMetrics = reader.metrics();
-            metrics = metrics.plus(new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
-                    fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), 0, 0, 0, fileMetrics.bytesRead()));
+            metrics = metrics.plus(ReadCounters.fileRead(fileMetrics));
             reader.close();
             reader = null;
             batch = null;

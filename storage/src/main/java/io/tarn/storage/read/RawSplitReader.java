@@ -8,6 +8,8 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.deletion.DeletionVectorReader;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.FileIndexFilter;
@@ -113,7 +115,7 @@ final class RawSplitReader
     private boolean resultIsReaderBatch;
     // filter-column values of the current file's matching rows, which its reader copies from
     private final List<CarriedColumn> currentCarried = new ArrayList<>();
-    private ReadMetrics metrics = ReadMetrics.EMPTY;
+    private Counters metrics = Counters.EMPTY;
     private final FilterProbes filterProbes = new FilterProbes();
     private long currentFileRowsDeleted;
     // the current reader decodes again rows that a filter pass already decoded
@@ -196,7 +198,7 @@ final class RawSplitReader
             }
             int rows = currentRoot.getRowCount();
             if (!currentCopies) {
-                metrics = metrics.plus(returned(rows, 0));
+                metrics = metrics.plus(ReadCounters.returned(rows, 0));
                 result = currentRoot;
                 resultIsReaderBatch = true;
                 return true;
@@ -207,7 +209,7 @@ final class RawSplitReader
             if (currentReadsKinds) {
                 selected = withoutRetractions(selected);
             }
-            metrics = metrics.plus(returned(selected.length, rows - selected.length));
+            metrics = metrics.plus(ReadCounters.returned(selected.length, rows - selected.length));
             if (selected.length == 0) {
                 continue;
             }
@@ -237,13 +239,13 @@ final class RawSplitReader
      * last file before the reader learns it is at its end.
      */
     @Override
-    public ReadMetrics metrics()
+    public Counters metrics()
     {
-        ReadMetrics counted = metrics.withFilterProbes(metrics.filterProbes() + filterProbes.count());
+        Counters counted = metrics.with(Counter.FILTER_PROBES, metrics.get(Counter.FILTER_PROBES) + filterProbes.count());
         if (current == null) {
             return counted;
         }
-        return counted.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, current.metrics().bytesRead()));
+        return counted.plus(Counters.of(Counter.BYTES_READ, current.metrics().bytesRead()));
     }
 
     /**
@@ -336,14 +338,14 @@ final class RawSplitReader
                 }
             }
             if (result.skip()) {
-                metrics = metrics.plus(ReadMetrics.fileIndex(1, 0, live, outcome.indexesIgnored()));
+                metrics = metrics.plus(ReadCounters.fileIndex(1, 0, live, outcome.indexesIgnored()));
                 return false;
             }
             // a bitmap that answers the whole filter exactly leaves nothing to test on the rows
             selectionExact = result instanceof FileIndexResult.Rows && result.exact();
             long selected = result instanceof FileIndexResult.Rows ? selection.getLongCardinality() : live;
             long skipped = live - selected;
-            metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
+            metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
         if (!filterColumns.isEmpty() && !selectionExact && currentFileTestsRows) {
             current = readMatchingRows(file, selection, options);
@@ -399,11 +401,11 @@ final class RawSplitReader
         Map<Integer, CarriedColumn> carried = new HashMap<>();
         try (ParquetReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
             RoaringBitmap matches = matchingRows(filterReader, carried, options.columns());
-            metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
+            metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
             if (matches.isEmpty()) {
                 // opened and read, though only for the filter columns
                 ReaderMetrics filterMetrics = filterReader.metrics();
-                metrics = metrics.plus(new ReadMetrics(1, filterMetrics.rowGroups() - filterMetrics.rowGroupsSkipped(), filterMetrics.rowGroupsSkipped(), 0, 0, 0, 0, 0, 0));
+                metrics = metrics.plus(ReadCounters.opened(filterMetrics));
                 carried.values().forEach(CarriedColumn::close);
                 return null;
             }
@@ -469,7 +471,7 @@ final class RawSplitReader
             }
         }
         ReaderMetrics filterMetrics = reader.metrics();
-        metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
+        metrics = metrics.plus(ReadCounters.decoded(filterMetrics));
         return matches.get();
     }
 
@@ -479,9 +481,8 @@ final class RawSplitReader
             return;
         }
         ReaderMetrics fileMetrics = current.metrics();
-        ReadMetrics fileRead = new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
-                fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), currentFileRowsDeleted, 0, 0, fileMetrics.bytesRead());
-        metrics = metrics.plus(currentFileReadAgain ? fileRead.asReadAgain() : fileRead);
+        Counters fileRead = ReadCounters.fileRead(fileMetrics).with(Counter.ROWS_DELETED, currentFileRowsDeleted);
+        metrics = metrics.plus(currentFileReadAgain ? ReadCounters.readAgain(fileRead) : fileRead);
         current.close();
         currentCarried.forEach(CarriedColumn::close);
         currentCarried.clear();
@@ -552,10 +553,6 @@ final class RawSplitReader
         return kept == selected.length ? selected : Arrays.copyOf(live, kept);
     }
 
-    private static ReadMetrics returned(long rows, long filtered)
-    {
-        return new ReadMetrics(0, 0, 0, 0, 0, 0, filtered, rows, 0);
-    }
 
     private static int[] allRows(int count)
     {

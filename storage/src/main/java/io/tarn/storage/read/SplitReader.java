@@ -1,5 +1,6 @@
 package io.tarn.storage.read;
 
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.schema.TableSchema;
@@ -57,7 +58,7 @@ public interface SplitReader
     /**
      * The counters so far, including the bytes the file being read has read.
      */
-    ReadMetrics metrics();
+    Counters metrics();
 
     /**
      * The heap the reader holds besides its Arrow memory (loaded column chunks, pages,

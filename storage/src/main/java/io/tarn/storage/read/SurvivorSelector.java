@@ -4,6 +4,8 @@ import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.merge.KeyValue;
 import io.tarn.storage.read.merge.MergeFunctions;
 import io.tarn.storage.scan.DataSplit;
@@ -71,7 +73,7 @@ final class SurvivorSelector
      * columns cost, and how many files with rows were not opened for their keys (all their rows
      * survive).
      */
-    record Survivors(Map<String, RoaringBitmap> rowsByFile, ReadMetrics metrics, int filesNotOpened)
+    record Survivors(Map<String, RoaringBitmap> rowsByFile, Counters metrics, int filesNotOpened)
     {
         Survivors
         {
@@ -91,7 +93,7 @@ final class SurvivorSelector
     private final List<DataField> sequenceFields;
     private final List<DataField> columns;
     private final List<DataField> columnsWithKind;
-    private ReadMetrics metrics = ReadMetrics.EMPTY;
+    private Counters metrics = Counters.EMPTY;
 
     private SurvivorSelector(PaimonTable table, TableSchema readSchema)
             throws UnsupportedTableFeatureException
@@ -681,7 +683,7 @@ final class SurvivorSelector
                 return;
             }
             ReaderMetrics fileMetrics = reader.metrics();
-            metrics = metrics.plus(new ReadMetrics(1, 0, 0, fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), 0, 0, 0, fileMetrics.bytesRead()));
+            metrics = metrics.plus(ReadCounters.decoded(fileMetrics).with(Counter.FILES_READ, 1));
             reader.close();
             reader = null;
             batch = null;

@@ -1,5 +1,6 @@
 package io.tarn.storage.read;
 
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.table.PaimonTable;
@@ -25,10 +26,10 @@ public final class TableRead
                 throws IOException;
     }
 
-    public static ReadMetrics forEachBatch(PaimonTable table, ScanPlan plan, ReadRequest request, BufferAllocator allocator, BatchConsumer consumer)
+    public static Counters forEachBatch(PaimonTable table, ScanPlan plan, ReadRequest request, BufferAllocator allocator, BatchConsumer consumer)
             throws IOException
     {
-        ReadMetrics metrics = ReadMetrics.EMPTY;
+        Counters metrics = Counters.EMPTY;
         for (DataSplit split : plan.splits()) {
             try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {

@@ -1,5 +1,6 @@
 package io.tarn.storage.scan;
 
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 
@@ -12,7 +13,7 @@ import static java.util.Objects.requireNonNull;
  * The result of planning a scan: the snapshot it read (empty for a table without snapshots), the
  * schema rows are read with (the snapshot's own schema), the splits and the pruning counters.
  */
-public record ScanPlan(Optional<Snapshot> snapshot, TableSchema readSchema, List<DataSplit> splits, ScanMetrics metrics)
+public record ScanPlan(Optional<Snapshot> snapshot, TableSchema readSchema, List<DataSplit> splits, Counters metrics)
 {
     public ScanPlan
     {

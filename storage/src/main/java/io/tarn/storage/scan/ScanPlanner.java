@@ -11,6 +11,8 @@ import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.schema.MergeEngine;
@@ -168,7 +170,7 @@ public final class ScanPlanner
     {
         if (snapshot.isEmpty()) {
             TableSchema schema = table.schema();
-            return new ScanPlan(snapshot, schema, List.of(), new Counters().toMetrics(0));
+            return new ScanPlan(snapshot, schema, List.of(), new PlanningTally().toCounters(0));
         }
         return new Planning(snapshot.get()).plan();
     }
@@ -186,7 +188,7 @@ public final class ScanPlanner
         private final FieldStatsMapping manifestPartitionStats;
         private final FileStatistics fileStatistics;
         private final Optional<BucketSelector> bucketSelector;
-        private final Counters counters = new Counters();
+        private final PlanningTally counters = new PlanningTally();
         private final Map<BinaryRow, Boolean> partitionMatches = new HashMap<>();
         private BinaryRow lastPartition;
         private boolean lastPartitionMatches;
@@ -268,7 +270,7 @@ public final class ScanPlanner
             long targetSize = splitShape.targetSize().orElse(options.splitTargetSize());
             int maxFilesPerSplit = readRaw ? (int) Math.max(1, (planned.size() + (long) splitShape.minSplits() - 1) / splitShape.minSplits()) : Integer.MAX_VALUE;
             List<DataSplit> splits = new SplitGenerator(targetSize, options.splitOpenFileCost(), maxFilesPerSplit).splits(planned, !readRaw);
-            return new ScanPlan(Optional.of(snapshot), schema, splits, counters.toMetrics(splits.size()));
+            return new ScanPlan(Optional.of(snapshot), schema, splits, counters.toCounters(splits.size()));
         }
 
         private boolean skipManifest(ManifestFileMeta manifest)
@@ -483,7 +485,10 @@ public final class ScanPlanner
         }
     }
 
-    private static final class Counters
+    /**
+     * The planning counters while a plan is made.
+     */
+    private static final class PlanningTally
     {
         long manifestsPlanned;
         long manifestsSkippedByPartition;
@@ -499,11 +504,24 @@ public final class ScanPlanner
         long filesSkippedByIndexFile;
         long indexesIgnored;
 
-        ScanMetrics toMetrics(long splits)
+        Counters toCounters(long splits)
         {
-            return new ScanMetrics(manifestsPlanned, manifestsSkippedByPartition, manifestsSkippedByLevel, entriesRead,
-                    filesSkippedByPartition, filesSkippedByBucket, filesSkippedByLevel, filesSkippedByStats, filesPlanned, splits,
-                    filesSkippedByEmbeddedIndex, indexFilesRead, filesSkippedByIndexFile, indexesIgnored);
+            return Counters.EMPTY
+                    .with(Counter.MANIFESTS_PLANNED, manifestsPlanned)
+                    .with(Counter.MANIFESTS_READ, manifestsPlanned - manifestsSkippedByPartition - manifestsSkippedByLevel)
+                    .with(Counter.MANIFESTS_SKIPPED_BY_PARTITION, manifestsSkippedByPartition)
+                    .with(Counter.MANIFESTS_SKIPPED_BY_LEVEL, manifestsSkippedByLevel)
+                    .with(Counter.ENTRIES_READ, entriesRead)
+                    .with(Counter.FILES_SKIPPED_BY_PARTITION, filesSkippedByPartition)
+                    .with(Counter.FILES_SKIPPED_BY_BUCKET, filesSkippedByBucket)
+                    .with(Counter.FILES_SKIPPED_BY_LEVEL, filesSkippedByLevel)
+                    .with(Counter.FILES_SKIPPED_BY_STATS, filesSkippedByStats)
+                    .with(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX, filesSkippedByEmbeddedIndex)
+                    .with(Counter.INDEX_FILES_READ, indexFilesRead)
+                    .with(Counter.FILES_SKIPPED_BY_INDEX_FILE, filesSkippedByIndexFile)
+                    .with(Counter.INDEXES_IGNORED_IN_PLANNING, indexesIgnored)
+                    .with(Counter.FILES_PLANNED, filesPlanned)
+                    .with(Counter.SPLITS_PLANNED, splits);
         }
     }
 }

@@ -4,6 +4,8 @@ import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.FilterSpec;
 import io.tarn.storage.scan.PlannedFile;
@@ -635,11 +637,11 @@ public class TestMergeSplitReader
         List<io.tarn.types.DataField> columns = List.of(plan.readSchema().fields().get(2), plan.readSchema().fields().get(0));
         ReadRequest request = ReadRequest.of(columns).withFilter(filter.tarn(plan.readSchema()));
         List<String> lines = new ArrayList<>();
-        ReadMetrics metrics = TableRead.forEachBatch(tarn, plan, request, allocator, batch -> CanonicalRowFormatter.appendLines(batch, columns, lines));
+        Counters metrics = TableRead.forEachBatch(tarn, plan, request, allocator, batch -> CanonicalRowFormatter.appendLines(batch, columns, lines));
         assertThat(CanonicalRowSet.of(lines).text()).isEqualTo(CanonicalRowSet.of(expected).text());
-        assertThat(metrics.rowsReturned()).isEqualTo(1);
-        assertThat(metrics.rowsFiltered()).isEqualTo(1);
-        assertThat(metrics.filesRead()).isEqualTo(2);
+        assertThat(metrics.get(Counter.ROWS_RETURNED)).isEqualTo(1);
+        assertThat(metrics.get(Counter.ROWS_FILTERED)).isEqualTo(1);
+        assertThat(metrics.get(Counter.FILES_READ)).isEqualTo(2);
     }
 
     @Test

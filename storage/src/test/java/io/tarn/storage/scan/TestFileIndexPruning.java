@@ -7,7 +7,9 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
-import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.schema.TableSchema;
@@ -126,8 +128,8 @@ public class TestFileIndexPruning
         int probes = 0;
         for (int value = 7; value < FILES * ROWS_PER_FILE; value += 67) {
             Result result = read(table, Predicates.equal(id, value));
-            assertThat(result.metrics().rowsReturned()).isEqualTo(1);
-            filesRead += result.metrics().filesRead();
+            assertThat(result.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(1);
+            filesRead += result.metrics().get(Counter.FILES_READ);
             filesPlanned += result.filesPlanned();
             probes++;
         }
@@ -149,35 +151,35 @@ public class TestFileIndexPruning
         Predicate filter = Predicates.equal(k, 3);
         Result withIndex = read(indexed, filter);
         Result withoutIndex = read(plain, filter);
-        System.out.printf("Bitmap equality: with index %s; without %s%n", withIndex.metrics().asMap(), withoutIndex.metrics().asMap());
-        assertThat(withIndex.metrics().rowsReturned()).isEqualTo(300);
-        assertThat(withoutIndex.metrics().rowsReturned()).isEqualTo(300);
-        assertThat(withIndex.metrics().rowsSelectedByIndex()).isEqualTo(300);
+        System.out.printf("Bitmap equality: with index %s; without %s%n", withIndex.metrics().asMap(Counter.Stage.READING), withoutIndex.metrics().asMap(Counter.Stage.READING));
+        assertThat(withIndex.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(300);
+        assertThat(withoutIndex.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(300);
+        assertThat(withIndex.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isEqualTo(300);
         // the bitmap answers the equality exactly: every column decoded once, for the 300
         // selected rows only
-        assertThat(withIndex.metrics().rowsRead()).isEqualTo(300);
+        assertThat(withIndex.metrics().get(Counter.ROWS_READ)).isEqualTo(300);
         // without the index, the page index of the clustered key still narrows the filter
         // column's pass to the pages around the key, whose every row is then tested; the other
         // columns of the 300 matches are decoded in a second pass
-        assertThat(withoutIndex.metrics().rowsRead()).isBetween(300L, 2999L);
-        assertThat(withoutIndex.metrics().rowsReadAgain()).isEqualTo(300);
-        assertThat(withIndex.metrics().rowsReadAgain()).isZero();
-        assertThat(withoutIndex.metrics().rowsFiltered()).isEqualTo(2700);
+        assertThat(withoutIndex.metrics().get(Counter.ROWS_READ)).isBetween(300L, 2999L);
+        assertThat(withoutIndex.metrics().get(Counter.ROWS_READ_AGAIN)).isEqualTo(300);
+        assertThat(withIndex.metrics().get(Counter.ROWS_READ_AGAIN)).isZero();
+        assertThat(withoutIndex.metrics().get(Counter.ROWS_FILTERED)).isEqualTo(2700);
         // both read each page they need once (the filter pass hands the key's values of the
         // matching rows to the read of the other columns), but never more with the index
-        assertThat(withIndex.metrics().bytesRead()).isLessThanOrEqualTo(withoutIndex.metrics().bytesRead());
+        assertThat(withIndex.metrics().get(Counter.BYTES_READ)).isLessThanOrEqualTo(withoutIndex.metrics().get(Counter.BYTES_READ));
     }
 
-    private record Result(ReadMetrics metrics, long filesPlanned) {}
+    private record Result(Counters metrics, long filesPlanned) {}
 
     private Result read(PaimonTable table, Predicate filter)
             throws IOException
     {
         ScanPlan plan = new ScanPlanner(table).withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
         List<DataField> columns = plan.readSchema().fields();
-        ReadMetrics metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(columns).withFilter(filter), allocator, batch -> {});
+        Counters metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(columns).withFilter(filter), allocator, batch -> {});
         // files the statistics keep: the planned ones and those the embedded index skipped
-        return new Result(metrics, plan.files().size() + plan.metrics().filesSkippedByEmbeddedIndex());
+        return new Result(metrics, plan.files().size() + plan.metrics().get(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX));
     }
 
     private PaimonTable copy(String name, Map<String, String> extraOptions)

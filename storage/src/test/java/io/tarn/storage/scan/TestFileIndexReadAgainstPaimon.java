@@ -6,7 +6,9 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.DataFileMeta;
-import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.read.TableRead;
@@ -146,17 +148,17 @@ public class TestFileIndexReadAgainstPaimon
         TarnRead planned = read(table, filter.tarn(table.schema()), planner -> planner.withIndexFiles(Integer.MAX_VALUE));
         assertThat(planned.rows()).as("%s WHERE %s, index files checked in planning", tableName, filter).isEqualTo(expected.text());
         assertThat(planned.files()).isEqualTo(tarn.files());
-        assertThat(planned.plan().metrics().filesSkippedByIndexFile() + planned.metrics().filesSkippedByIndex()).isEqualTo(tarn.metrics().filesSkippedByIndex());
-        assertThat(planned.plan().metrics().indexFilesRead()).isEqualTo(tarn.plan().files().stream().filter(file -> file.file().embeddedIndex() == null && !file.file().extraFiles().isEmpty()).count());
+        assertThat(planned.plan().metrics().get(Counter.FILES_SKIPPED_BY_INDEX_FILE) + planned.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isEqualTo(tarn.metrics().get(Counter.FILES_SKIPPED_BY_INDEX));
+        assertThat(planned.plan().metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(tarn.plan().files().stream().filter(file -> file.file().embeddedIndex() == null && !file.file().extraFiles().isEmpty()).count());
 
         if (tableName.equals(PaimonFileIndexTables.EVOLVED)) {
             // Paimon's evaluator needs the filter in each file's schema; rows are what counts here
-            System.out.printf("%s WHERE %s: Tarn reads %d files, %d rows; %s%n", tableName, filter, tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
+            System.out.printf("%s WHERE %s: Tarn reads %d files, %d rows; %s%n", tableName, filter, tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap(Counter.Stage.READING));
             return;
         }
         PaimonFileIndexTables.PaimonReads paimon = PaimonFileIndexTables.reads(warehouse, tableName, paimonFilter);
         System.out.printf("%s WHERE %s: Paimon reads %d files, %d rows; Tarn reads %d files, %d rows; %s%n",
-                tableName, filter, paimon.files(), paimon.rows(), tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
+                tableName, filter, paimon.files(), paimon.rows(), tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap(Counter.Stage.READING));
         assertThat(tarn.files()).as("files read").isLessThanOrEqualTo(paimon.files());
         assertThat(tarn.rowsSelected()).as("rows read").isLessThanOrEqualTo(paimon.rows());
     }
@@ -169,74 +171,74 @@ public class TestFileIndexReadAgainstPaimon
         // statistics of the first two, "name-1005x" too but is in none
         PaimonTable embedded = table(EMBEDDED);
         TarnRead byEmbeddedBloom = read(embedded, compare("name", EQ, "name-1010").tarn(embedded.schema()));
-        assertThat(byEmbeddedBloom.plan().metrics().filesSkippedByEmbeddedIndex()).isEqualTo(1);
+        assertThat(byEmbeddedBloom.plan().metrics().get(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX)).isEqualTo(1);
         assertThat(byEmbeddedBloom.files()).isEqualTo(1);
         TarnRead absent = read(embedded, compare("name", EQ, "name-1005x").tarn(embedded.schema()));
-        assertThat(absent.plan().metrics().filesSkippedByEmbeddedIndex()).isEqualTo(2);
+        assertThat(absent.plan().metrics().get(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX)).isEqualTo(2);
         assertThat(absent.plan().files()).isEmpty();
 
         PaimonTable separate = table(SEPARATE);
         TarnRead byBloomFile = read(separate, compare("name", EQ, "name-1010").tarn(separate.schema()));
         assertThat(byBloomFile.plan().files()).hasSize(2);
-        assertThat(byBloomFile.metrics().filesSkippedByIndex()).isEqualTo(1);
+        assertThat(byBloomFile.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isEqualTo(1);
         assertThat(byBloomFile.files()).isEqualTo(1);
-        assertThat(byBloomFile.metrics().rowsReturned()).isEqualTo(1);
+        assertThat(byBloomFile.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(1);
         // the planner may open the index files instead, as many as it is allowed
         TarnRead plannedByBloomFile = read(separate, compare("name", EQ, "name-1010").tarn(separate.schema()), planner -> planner.withIndexFiles(2));
         assertThat(plannedByBloomFile.plan().files()).hasSize(1);
-        assertThat(plannedByBloomFile.plan().metrics().indexFilesRead()).isEqualTo(2);
-        assertThat(plannedByBloomFile.plan().metrics().filesSkippedByIndexFile()).isEqualTo(1);
-        assertThat(plannedByBloomFile.plan().metrics().filesSkipped()).isEqualTo(byBloomFile.plan().metrics().filesSkipped() + 1);
-        assertThat(plannedByBloomFile.metrics().filesSkippedByIndex()).isZero();
+        assertThat(plannedByBloomFile.plan().metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(2);
+        assertThat(plannedByBloomFile.plan().metrics().get(Counter.FILES_SKIPPED_BY_INDEX_FILE)).isEqualTo(1);
+        assertThat(plannedByBloomFile.plan().metrics().get(Counter.FILES_PLANNED)).isEqualTo(byBloomFile.plan().metrics().get(Counter.FILES_PLANNED) - 1);
+        assertThat(plannedByBloomFile.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isZero();
         assertThat(plannedByBloomFile.rows()).isEqualTo(byBloomFile.rows());
         for (int allowed : new int[] {0, 1}) {
             TarnRead bounded = read(separate, compare("name", EQ, "name-1010").tarn(separate.schema()), planner -> planner.withIndexFiles(allowed));
-            assertThat(bounded.plan().metrics().indexFilesRead()).isEqualTo(allowed);
-            assertThat(bounded.plan().metrics().filesSkippedByIndexFile() + bounded.metrics().filesSkippedByIndex()).isEqualTo(1);
+            assertThat(bounded.plan().metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(allowed);
+            assertThat(bounded.plan().metrics().get(Counter.FILES_SKIPPED_BY_INDEX_FILE) + bounded.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isEqualTo(1);
             assertThat(bounded.rows()).isEqualTo(byBloomFile.rows());
         }
         TarnRead plannedAbsent = read(separate, compare("name", EQ, "name-1005x").tarn(separate.schema()), planner -> planner.withIndexFiles(10));
         assertThat(plannedAbsent.plan().files()).isEmpty();
-        assertThat(plannedAbsent.plan().metrics().filesSkippedByIndexFile()).isEqualTo(2);
+        assertThat(plannedAbsent.plan().metrics().get(Counter.FILES_SKIPPED_BY_INDEX_FILE)).isEqualTo(2);
         // an engine's switch for file indexes turns the planner's check off too
         TarnRead switchedOff = read(separate, compare("name", EQ, "name-1005x").tarn(separate.schema()), planner -> planner.withIndexFiles(10).withoutFileIndexes());
         assertThat(switchedOff.plan().files()).hasSize(2);
-        assertThat(switchedOff.plan().metrics().indexFilesRead()).isZero();
+        assertThat(switchedOff.plan().metrics().get(Counter.INDEX_FILES_READ)).isZero();
 
         // the bitmap keeps the 11 rows of one category among the 50 rows of its file
         TarnRead byBitmap = read(separate, compare("category", EQ, "cat-1-2").tarn(separate.schema()));
-        assertThat(byBitmap.metrics().rowsSelectedByIndex()).isEqualTo(11);
-        assertThat(byBitmap.metrics().rowsSkippedByIndex()).isEqualTo(39);
-        assertThat(byBitmap.metrics().rowsReturned()).isEqualTo(11);
+        assertThat(byBitmap.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isEqualTo(11);
+        assertThat(byBitmap.metrics().get(Counter.ROWS_SKIPPED_BY_INDEX)).isEqualTo(39);
+        assertThat(byBitmap.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(11);
         // the bitmap answers the equality exactly, so the rows are decoded once, not first for
         // the filter column and then for the others
-        assertThat(byBitmap.metrics().rowsRead()).isEqualTo(11);
-        assertThat(byBitmap.metrics().rowsFiltered()).isZero();
+        assertThat(byBitmap.metrics().get(Counter.ROWS_READ)).isEqualTo(11);
+        assertThat(byBitmap.metrics().get(Counter.ROWS_FILTERED)).isZero();
         // an unindexed conjunct is still tested on the bitmap's rows
         TarnRead byBitmapAndId = read(separate, and(compare("category", EQ, "cat-1-2"), compare("id", LT, 1020)).tarn(separate.schema()));
-        assertThat(byBitmapAndId.metrics().rowsSelectedByIndex()).isEqualTo(11);
-        assertThat(byBitmapAndId.metrics().rowsReturned()).isLessThan(11);
+        assertThat(byBitmapAndId.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isEqualTo(11);
+        assertThat(byBitmapAndId.metrics().get(Counter.ROWS_RETURNED)).isLessThan(11);
         TarnRead absentCategory = read(separate, compare("category", EQ, "cat-1-2x").tarn(separate.schema()));
-        assertThat(absentCategory.metrics().filesSkippedByIndex()).isEqualTo(1);
+        assertThat(absentCategory.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isEqualTo(1);
         assertThat(absentCategory.files()).isZero();
 
         // statistics prove that every row of every file matches: nothing is tested or read twice
         TarnRead everyRow = read(separate, compare("id", LT, 5000).tarn(separate.schema()));
-        assertThat(everyRow.metrics().rowsReturned()).isEqualTo(150);
-        assertThat(everyRow.metrics().rowsRead()).isEqualTo(150);
-        assertThat(everyRow.metrics().rowsFiltered()).isZero();
+        assertThat(everyRow.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(150);
+        assertThat(everyRow.metrics().get(Counter.ROWS_READ)).isEqualTo(150);
+        assertThat(everyRow.metrics().get(Counter.ROWS_FILTERED)).isZero();
         // nor does the reader read column indexes to prune: the same bytes as without a filter
         TarnRead unfiltered = read(separate, io.tarn.index.predicate.Predicates.alwaysTrue());
-        assertThat(everyRow.metrics().bytesRead()).isEqualTo(unfiltered.metrics().bytesRead());
+        assertThat(everyRow.metrics().get(Counter.BYTES_READ)).isEqualTo(unfiltered.metrics().get(Counter.BYTES_READ));
         TarnRead nearlyEveryRow = read(separate, compare("id", LT, 2049).tarn(separate.schema()));
-        assertThat(nearlyEveryRow.metrics().rowsReturned()).isEqualTo(149);
-        assertThat(nearlyEveryRow.metrics().rowsFiltered()).isEqualTo(1);
+        assertThat(nearlyEveryRow.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(149);
+        assertThat(nearlyEveryRow.metrics().get(Counter.ROWS_FILTERED)).isEqualTo(1);
 
         // the deletion vector is subtracted before the bitmap's rows are counted
         PaimonTable deletionVectors = table(PaimonFileIndexTables.DELETION_VECTORS);
         TarnRead withDeletions = read(deletionVectors, compare("category", EQ, "c2").tarn(deletionVectors.schema()));
-        assertThat(withDeletions.metrics().rowsDeleted()).isPositive();
-        assertThat(withDeletions.metrics().rowsSelectedByIndex()).isEqualTo(withDeletions.metrics().rowsReturned());
+        assertThat(withDeletions.metrics().get(Counter.ROWS_DELETED)).isPositive();
+        assertThat(withDeletions.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isEqualTo(withDeletions.metrics().get(Counter.ROWS_RETURNED));
     }
 
     @Test
@@ -252,9 +254,9 @@ public class TestFileIndexReadAgainstPaimon
         assertThat(off.schema().options()).containsEntry("file-index.read.enabled", "false");
         TarnRead read = read(off, compare("name", EQ, "name-1010").tarn(separate.schema()));
         assertThat(read.files()).isEqualTo(2);
-        assertThat(read.metrics().filesSkippedByIndex()).isZero();
+        assertThat(read.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isZero();
         read = read(off, compare("category", EQ, "cat-1-2").tarn(separate.schema()));
-        assertThat(read.metrics().rowsSelectedByIndex()).isZero();
+        assertThat(read.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isZero();
         assertThat(read.rows()).isEqualTo(read(separate, compare("category", EQ, "cat-1-2").tarn(separate.schema())).rows());
     }
 
@@ -265,7 +267,7 @@ public class TestFileIndexReadAgainstPaimon
         PaimonTable embedded = table(EMBEDDED);
         Predicate filter = compare("name", EQ, "name-1010").tarn(embedded.schema());
         ScanPlan plan = new ScanPlanner(embedded).withFilter(filter).withoutFileIndexes().plan(embedded.snapshot(new ScanVersion.Latest()));
-        assertThat(plan.metrics().filesSkippedByEmbeddedIndex()).isZero();
+        assertThat(plan.metrics().get(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX)).isZero();
         assertThat(plan.files()).hasSize(2);
 
         PaimonTable separate = table(SEPARATE);
@@ -274,10 +276,10 @@ public class TestFileIndexReadAgainstPaimon
         ScanPlan separatePlan = new ScanPlanner(separate).withFilter(category).plan(separate.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         ReadRequest request = ReadRequest.of(separatePlan.readSchema().fields()).withFilter(category).withoutFileIndexes();
-        ReadMetrics metrics = TableRead.forEachBatch(separate, separatePlan, request, allocator,
+        Counters metrics = TableRead.forEachBatch(separate, separatePlan, request, allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, separatePlan.readSchema().fields(), lines));
-        assertThat(metrics.rowsSelectedByIndex()).isZero();
-        assertThat(metrics.filesSkippedByIndex()).isZero();
+        assertThat(metrics.get(Counter.ROWS_SELECTED_BY_INDEX)).isZero();
+        assertThat(metrics.get(Counter.FILES_SKIPPED_BY_INDEX)).isZero();
         ReferenceScan paimonScan = ReferenceScan.of(SEPARATE);
         CanonicalRows expected = ReferenceReader.read(warehouse, paimonScan.withFilter(categoryFilter.paimon(ReferenceReader.rowType(warehouse, paimonScan))));
         assertThat(CanonicalRowSet.of(lines).text()).isEqualTo(expected.text());
@@ -318,16 +320,16 @@ public class TestFileIndexReadAgainstPaimon
                 // the header and the bitmaps before the cut are intact and may still answer
                 continue;
             }
-            assertThat(read.metrics().filesSkippedByIndex()).isZero();
-            assertThat(read.metrics().rowsSelectedByIndex()).isZero();
+            assertThat(read.metrics().get(Counter.FILES_SKIPPED_BY_INDEX)).isZero();
+            assertThat(read.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isZero();
             assertThat(read.files()).isEqualTo(read.plan().files().size());
-            assertThat(read.metrics().indexesIgnored()).as("%s, %s", corruption, filter).isEqualTo(read.files());
+            assertThat(read.metrics().get(Counter.INDEXES_IGNORED)).as("%s, %s", corruption, filter).isEqualTo(read.files());
             // the planner, opening the same index files, ignores them alike
             TarnRead planned = read(table, filter.tarn(table.schema()), planner -> planner.withIndexFiles(10));
             assertThat(planned.rows()).as("%s, %s, index files checked in planning", corruption, filter).isEqualTo(expected.text());
             assertThat(planned.plan().files()).hasSameSizeAs(read.plan().files());
-            assertThat(planned.plan().metrics().filesSkippedByIndexFile()).isZero();
-            assertThat(planned.plan().metrics().indexesIgnored()).isEqualTo(read.plan().files().size());
+            assertThat(planned.plan().metrics().get(Counter.FILES_SKIPPED_BY_INDEX_FILE)).isZero();
+            assertThat(planned.plan().metrics().get(Counter.INDEXES_IGNORED)).isEqualTo(read.plan().files().size());
         }
     }
 
@@ -353,9 +355,9 @@ public class TestFileIndexReadAgainstPaimon
         assertThat(read.rows()).isEqualTo(expected.text());
         // the name statistics of two files admit the absent name; their Bloom filters are gone
         assertThat(read.plan().files()).hasSize(2);
-        assertThat(read.plan().metrics().indexFilesRead()).isEqualTo(2);
-        assertThat(read.plan().metrics().indexesIgnored()).isEqualTo(2);
-        assertThat(read.metrics().indexesIgnored()).isEqualTo(2);
+        assertThat(read.plan().metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(2);
+        assertThat(read.plan().metrics().get(Counter.INDEXES_IGNORED)).isEqualTo(2);
+        assertThat(read.metrics().get(Counter.INDEXES_IGNORED)).isEqualTo(2);
         assertThat(read.files()).isEqualTo(2);
     }
 
@@ -394,7 +396,7 @@ public class TestFileIndexReadAgainstPaimon
             DataSplit split = new DataSplit(corrupted.get(0).partition(), corrupted.get(0).bucket(), corrupted.get(0).totalBuckets(), corrupted, false);
             ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withFilter(predicate);
             List<String> lines = new ArrayList<>();
-            ReadMetrics metrics;
+            Counters metrics;
             try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     CanonicalRowFormatter.appendLines(reader.root(), plan.readSchema().fields(), lines);
@@ -403,8 +405,8 @@ public class TestFileIndexReadAgainstPaimon
             }
             CanonicalRows expected = ReferenceReader.read(warehouse, ReferenceScan.of(EMBEDDED).withFilter(filter.paimon(ReferenceReader.rowType(warehouse, ReferenceScan.of(EMBEDDED)))));
             assertThat(CanonicalRowSet.of(lines).text()).as("%s, %s", corruption, filter).isEqualTo(expected.text());
-            assertThat(metrics.indexesIgnored()).isEqualTo(ignored);
-            assertThat(metrics.filesRead()).isEqualTo(3 - metrics.filesSkippedByIndex());
+            assertThat(metrics.get(Counter.INDEXES_IGNORED)).isEqualTo(ignored);
+            assertThat(metrics.get(Counter.FILES_READ)).isEqualTo(3 - metrics.get(Counter.FILES_SKIPPED_BY_INDEX));
         }
     }
 
@@ -464,17 +466,17 @@ public class TestFileIndexReadAgainstPaimon
      * considered after the file indexes (live rows of the planned files minus those the indexes
      * removed).
      */
-    record TarnRead(String rows, ScanPlan plan, ReadMetrics metrics)
+    record TarnRead(String rows, ScanPlan plan, Counters metrics)
     {
         long files()
         {
-            return metrics.filesRead();
+            return metrics.get(Counter.FILES_READ);
         }
 
         long rowsSelected()
         {
             long live = plan.files().stream().mapToLong(file -> file.liveRowCount().orElseThrow()).sum();
-            return live - metrics.rowsSkippedByIndex();
+            return live - metrics.get(Counter.ROWS_SKIPPED_BY_INDEX);
         }
     }
 
@@ -489,7 +491,7 @@ public class TestFileIndexReadAgainstPaimon
     {
         ScanPlan plan = planning.apply(new ScanPlanner(table).withFilter(filter)).plan(table.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
-        ReadMetrics metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(filter), allocator,
+        Counters metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(filter), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
         return new TarnRead(CanonicalRowSet.of(lines).text(), plan, metrics);
     }

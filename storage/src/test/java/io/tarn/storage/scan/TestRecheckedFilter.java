@@ -6,7 +6,9 @@ import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
-import io.tarn.storage.read.ReadMetrics;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -91,11 +93,11 @@ public class TestRecheckedFilter
         Predicate mostRows = Predicates.lessOrEqual(k, 8);
         Read rechecked = read(mostRows, true);
         assertThat(rechecked.keys()).hasSize(ROWS).contains(9);
-        assertThat(rechecked.metrics().rowsFiltered()).isZero();
+        assertThat(rechecked.metrics().get(Counter.ROWS_FILTERED)).isZero();
 
         Read tested = read(mostRows, false);
         assertThat(tested.keys()).hasSize(2700).allMatch(key -> key <= 8);
-        assertThat(tested.metrics().rowsFiltered()).isEqualTo(300);
+        assertThat(tested.metrics().get(Counter.ROWS_FILTERED)).isEqualTo(300);
     }
 
     @Test
@@ -111,7 +113,7 @@ public class TestRecheckedFilter
         assertThat(read(Predicates.equal(k, 4), true).keys()).hasSize(300).containsOnly(4);
     }
 
-    private record Read(List<Integer> keys, ReadMetrics metrics) {}
+    private record Read(List<Integer> keys, Counters metrics) {}
 
     private Read read(Predicate filter, boolean recheckedByCaller)
             throws IOException
@@ -122,7 +124,7 @@ public class TestRecheckedFilter
             request = request.withFilterRecheckedByCaller();
         }
         List<Integer> keys = new ArrayList<>();
-        ReadMetrics metrics = TableRead.forEachBatch(table, plan, request, allocator, batch -> {
+        Counters metrics = TableRead.forEachBatch(table, plan, request, allocator, batch -> {
             IntVector vector = (IntVector) batch.getVector(0);
             for (int row = 0; row < batch.getRowCount(); row++) {
                 keys.add(vector.get(row));

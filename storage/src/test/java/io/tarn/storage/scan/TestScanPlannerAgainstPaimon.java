@@ -3,6 +3,8 @@ package io.tarn.storage.scan;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.CanonicalRows;
@@ -173,36 +175,36 @@ public class TestScanPlannerAgainstPaimon
         Set<String> tarnFiles = plan.files().stream().map(file -> file.file().fileName()).collect(Collectors.toSet());
         Set<String> paimonFiles = ReferencePlan.plan(warehouse, scan).stream().map(PlannedFile::fileName).collect(Collectors.toSet());
         int allFiles = ReferencePlan.plan(warehouse, unfiltered).size();
-        System.out.printf("%s WHERE %s: %d files, Paimon plans %d, Tarn plans %d (%s)%n", tableName, filter, allFiles, paimonFiles.size(), tarnFiles.size(), plan.metrics().asMap());
+        System.out.printf("%s WHERE %s: %d files, Paimon plans %d, Tarn plans %d (%s)%n", tableName, filter, allFiles, paimonFiles.size(), tarnFiles.size(), plan.metrics().asMap(Counter.Stage.PLANNING));
 
         CanonicalRows expected = ReferenceReader.read(warehouse, scan);
         assertThat(ReferenceSubsetReader.readFiles(warehouse, scan, tarnFiles).text())
                 .as("rows matching %s read from the files Tarn planned", filter)
                 .isEqualTo(expected.text());
         assertThat(paimonFiles).as("Paimon plans every file Tarn plans").containsAll(tarnFiles);
-        assertThat(plan.metrics().filesPlanned()).isEqualTo(tarnFiles.size());
+        assertThat(plan.metrics().get(Counter.FILES_PLANNED)).isEqualTo(tarnFiles.size());
 
         // entries filtered while reading: the same plan and counters as the rules applied after merging
         ScanPlan merged = new ScanPlanner(table).withFilter(filter.tarn(table.schema())).withoutEntryFiltering().plan(table.snapshot(new ScanVersion.Latest()));
         assertThat(plan.splits()).isEqualTo(merged.splits());
         assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
-        assertThat(plan.metrics().entriesRead()).isLessThanOrEqualTo(merged.metrics().entriesRead());
+        assertThat(plan.metrics().get(Counter.ENTRIES_READ)).isLessThanOrEqualTo(merged.metrics().get(Counter.ENTRIES_READ));
     }
 
     @Test
     public void testPruningRulesEachSkipFiles()
             throws IOException
     {
-        assertThat(metrics("ref.append_partitioned", compare("dt", EQ, "2024-01-01")).filesSkippedByPartition()).isPositive();
-        assertThat(metrics("ref.append_bucketed", compare("id", EQ, 7)).filesSkippedByBucket()).isPositive();
-        assertThat(metrics("ref.append_zorder", and(compare("x", LT, -4), compare("y", LT, -4))).filesSkippedByStats()).isPositive();
-        assertThat(metrics("ref.pk_dedup", compare("id", EQ, 3)).filesSkippedByStats()).isPositive();
-        assertThat(metrics("ref.append_file_index", compare("name", EQ, "name-1005x")).filesSkippedByEmbeddedIndex()).isEqualTo(2);
-        ScanMetrics deletionVectorTable = tarnPlan(ReferenceScan.of("ref.pk_dv"), Optional.empty()).metrics();
-        assertThat(deletionVectorTable.manifestsSkippedByLevel() + deletionVectorTable.filesSkippedByLevel()).isPositive();
+        assertThat(metrics("ref.append_partitioned", compare("dt", EQ, "2024-01-01")).get(Counter.FILES_SKIPPED_BY_PARTITION)).isPositive();
+        assertThat(metrics("ref.append_bucketed", compare("id", EQ, 7)).get(Counter.FILES_SKIPPED_BY_BUCKET)).isPositive();
+        assertThat(metrics("ref.append_zorder", and(compare("x", LT, -4), compare("y", LT, -4))).get(Counter.FILES_SKIPPED_BY_STATS)).isPositive();
+        assertThat(metrics("ref.pk_dedup", compare("id", EQ, 3)).get(Counter.FILES_SKIPPED_BY_STATS)).isPositive();
+        assertThat(metrics("ref.append_file_index", compare("name", EQ, "name-1005x")).get(Counter.FILES_SKIPPED_BY_EMBEDDED_INDEX)).isEqualTo(2);
+        Counters deletionVectorTable = tarnPlan(ReferenceScan.of("ref.pk_dv"), Optional.empty()).metrics();
+        assertThat(deletionVectorTable.get(Counter.MANIFESTS_SKIPPED_BY_LEVEL) + deletionVectorTable.get(Counter.FILES_SKIPPED_BY_LEVEL)).isPositive();
     }
 
-    private ScanMetrics metrics(String tableName, FilterSpec filter)
+    private Counters metrics(String tableName, FilterSpec filter)
             throws IOException
     {
         return tarnPlan(ReferenceScan.of(tableName), Optional.of(filter)).metrics();
