@@ -228,18 +228,44 @@ final class AvroCursor
             throws IOException
     {
         BoundedDecoder in = avroDecoder();
-        Object value = new GenericDatumReader<>(schema).read(null, in);
+        Object value = new BoundedDatumReader(schema, in).read();
         position = limit - in.remaining();
         return value;
     }
 
-    /** Skips a value of {@code schema} with Avro's generic reader. */
+    /**
+     * Skips a value of {@code schema}, with the same checks reading it makes. The types manifests
+     * are made of are skipped here, as skipping the data files of the entries a filter refuses is
+     * much of planning; any other goes through Avro's generic reader.
+     */
     void skip(Schema schema)
             throws IOException
     {
-        BoundedDecoder in = avroDecoder();
-        GenericDatumReader.skip(schema, in);
-        position = limit - in.remaining();
+        switch (schema.getType()) {
+            case NULL -> {}
+            case INT -> readInt();
+            case LONG -> readLong();
+            case STRING -> skipString();
+            case BYTES -> skipLength();
+            case UNION -> skip(readUnionBranch(schema));
+            case RECORD -> {
+                for (Schema.Field field : schema.getFields()) {
+                    skip(field.schema());
+                }
+            }
+            case ARRAY -> {
+                for (long count = readBlockCount(); count != 0; count = readBlockCount()) {
+                    for (long i = 0; i < count; i++) {
+                        skip(schema.getElementType());
+                    }
+                }
+            }
+            default -> {
+                BoundedDecoder in = avroDecoder();
+                GenericDatumReader.skip(schema, in);
+                position = limit - in.remaining();
+            }
+        }
     }
 
     private BoundedDecoder avroDecoder()

@@ -5,10 +5,8 @@ import io.tarn.storage.UnsupportedTableFeatureException;
 import org.apache.avro.Schema;
 import org.apache.avro.file.CodecFactory;
 import org.apache.avro.file.DataFileWriter;
-import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.avro.io.Decoder;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -20,10 +18,10 @@ import java.util.Locale;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Reads the records of an Avro container file with Avro's {@link GenericDatumReader}, the file's
+ * Reads the records of an Avro container file with Avro's generic reader, the file's
  * writer schema serving as reader schema too: callers pick fields by name ({@link AvroFields}),
  * so files of every Paimon release read alike. Blocks come from {@link AvroBlocks}, records are
- * decoded through a {@link BoundedDecoder}. Writes files with Avro's {@link DataFileWriter}.
+ * decoded by a {@link BoundedDatumReader}. Writes files with Avro's {@link DataFileWriter}.
  */
 final class AvroRecords
 {
@@ -47,7 +45,8 @@ final class AvroRecords
             return (bytes, offset, length, count, firstIndex) -> {
                 decoder.reset(bytes, offset, length);
                 for (long i = 0; i < count; i++) {
-                    records.add(reader.read(null, decoder));
+                    // AvroBlocks hands over record schemas only
+                    records.add((GenericRecord) reader.read());
                 }
                 if (decoder.remaining() != 0) {
                     throw new CorruptFileException(decoder.remaining() + " undecoded bytes at the end of a block");
@@ -55,29 +54,6 @@ final class AvroRecords
             };
         });
         return records;
-    }
-
-    /** Avro's generic reader, with fixed values checked against the block before they are allocated. */
-    private static final class BoundedDatumReader
-            extends GenericDatumReader<GenericRecord>
-    {
-        private final BoundedDecoder decoder;
-
-        BoundedDatumReader(Schema schema, BoundedDecoder decoder)
-        {
-            super(schema);
-            this.decoder = requireNonNull(decoder, "decoder is null");
-        }
-
-        @Override
-        protected Object readFixed(Object old, Schema expected, Decoder in)
-                throws IOException
-        {
-            if (expected.getFixedSize() > decoder.remaining()) {
-                throw new CorruptFileException("Avro fixed value of " + expected.getFixedSize() + " bytes, but only " + decoder.remaining() + " bytes remain");
-            }
-            return super.readFixed(old, expected, in);
-        }
     }
 
     /**

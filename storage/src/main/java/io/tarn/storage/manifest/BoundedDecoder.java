@@ -21,7 +21,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
  * before reading, and its only tighter bounds are JVM-wide system properties read once, when Avro
  * loads; bounding each read by the block keeps corrupt files from other readers' settings and
  * from the heap. An array or map item is taken to need at least one byte, which
- * {@link AvroRecords} makes true by refusing schemas whose items can take none.
+ * {@link AvroBlocks} makes true by refusing schemas whose items can take none.
  */
 final class BoundedDecoder
         extends Decoder

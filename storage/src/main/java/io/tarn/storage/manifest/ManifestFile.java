@@ -53,61 +53,6 @@ public final class ManifestFile
         return Collections.unmodifiableList(entries);
     }
 
-    // TEMPORARY: the generic path, for measuring against ManifestEntryDecoder
-    static List<ManifestEntry> readThroughAvro(byte[] file, String fileName, ManifestEntryFilter filter)
-            throws CorruptFileException, UnsupportedTableFeatureException
-    {
-        List<GenericRecord> records = AvroRecords.read(file, fileName);
-        List<ManifestEntry> entries = new ArrayList<>(records.size());
-        for (int i = 0; i < records.size(); i++) {
-            GenericRecord record = records.get(i);
-            try {
-                AvroFields.checkVersion(record, ManifestSchemas.MANIFEST_VERSION, "Manifest file", fileName);
-                FileKind kind = FileKind.fromByteValue(AvroFields.intValue(record, "_KIND"));
-                io.tarn.storage.binary.BinaryRow partition = AvroFields.binaryRow(record, "_PARTITION");
-                int bucket = AvroFields.intValue(record, "_BUCKET");
-                int totalBuckets = AvroFields.intValue(record, "_TOTAL_BUCKETS");
-                if (filter != null && !filter.test(kind, partition, bucket, totalBuckets)) {
-                    continue;
-                }
-                GenericRecord fileRecord = AvroFields.record(record, "_FILE");
-                if (filter != null && filter.testsLevel() && !filter.testLevel(kind, AvroFields.intValue(fileRecord, "_LEVEL"))) {
-                    continue;
-                }
-                entries.add(new ManifestEntry(kind, partition, bucket, totalBuckets, dataFileMeta(fileRecord)));
-            }
-            catch (IllegalArgumentException e) {
-                throw new CorruptFileException("Manifest file " + fileName + " has an invalid row " + i + ": " + e.getMessage(), e);
-            }
-        }
-        return Collections.unmodifiableList(entries);
-    }
-
-    private static DataFileMeta dataFileMeta(GenericRecord file)
-    {
-        return new DataFileMeta(
-                AvroFields.string(file, "_FILE_NAME"),
-                AvroFields.longValue(file, "_FILE_SIZE"),
-                AvroFields.longValue(file, "_ROW_COUNT"),
-                AvroFields.binaryRow(file, "_MIN_KEY"),
-                AvroFields.binaryRow(file, "_MAX_KEY"),
-                AvroFields.simpleStats(file, "_KEY_STATS"),
-                AvroFields.simpleStats(file, "_VALUE_STATS"),
-                AvroFields.longValue(file, "_MIN_SEQUENCE_NUMBER"),
-                AvroFields.longValue(file, "_MAX_SEQUENCE_NUMBER"),
-                AvroFields.longValue(file, "_SCHEMA_ID"),
-                AvroFields.intValue(file, "_LEVEL"),
-                AvroFields.strings("_EXTRA_FILES", AvroFields.list(file, "_EXTRA_FILES")),
-                AvroFields.optionalLong(file, "_CREATION_TIME"),
-                AvroFields.optionalLong(file, "_DELETE_ROW_COUNT"),
-                AvroFields.optionalBytes(file, "_EMBEDDED_FILE_INDEX"),
-                AvroFields.optionalInt(file, "_FILE_SOURCE"),
-                AvroFields.optionalList(file, "_VALUE_STATS_COLS").map(values -> AvroFields.strings("_VALUE_STATS_COLS", values)),
-                AvroFields.optionalString(file, "_EXTERNAL_PATH"),
-                AvroFields.optionalLong(file, "_FIRST_ROW_ID"),
-                AvroFields.optionalList(file, "_WRITE_COLS").map(values -> AvroFields.strings("_WRITE_COLS", values)));
-    }
-
     /** Writes the entries with Paimon's default manifest compression, zstd. */
     public static byte[] write(List<ManifestEntry> entries)
     {
