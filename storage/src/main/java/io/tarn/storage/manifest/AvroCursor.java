@@ -205,7 +205,7 @@ final class AvroCursor
             count = -count;
             readLong();
         }
-        // Every item of the collections in manifests takes at least one byte.
+        // AvroBlocks refuses schemas whose collection items can take no bytes
         if (count < 0 || count > remaining()) {
             throw new CorruptFileException("Avro collection of " + count + " items in only " + remaining() + " bytes");
         }

@@ -32,6 +32,11 @@ import static java.util.Objects.requireNonNull;
  * expected Avro type is read directly; any other type is decoded by Avro's generic reader and
  * converted as {@link AvroFields} does, which rejects it with the same message. With a
  * {@link ManifestEntryFilter}, the data file of an entry the filter refuses is skipped, not built.
+ * <p>
+ * Kept rather than reading rows with Avro's generic reader and converting them: on the planning
+ * benchmark's table (103 manifests, 27,700 entries) it decoded them about twice as fast (median
+ * 47 against 99 ms for all entries, 37 against 65 ms with a filter keeping one in a hundred, 35
+ * against 66 ms with a level filter refusing all; one interleaved run on a shared 2-core machine).
  */
 final class ManifestEntryDecoder
         implements AvroBlocks.BlockReader
