@@ -9,7 +9,6 @@ import org.apache.avro.Schema;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Collections;
@@ -138,18 +137,15 @@ final class AvroBlocks
                 byte[] block = file;
                 int offset = blockStart;
                 int length = (int) size;
-                if (codec.equals("zstandard")) {
+                if (!codec.equals("null")) {
                     if (decompressor == null) {
                         decompressor = new Decompressor();
                     }
-                    length = decompressor.unzstd(file, blockStart, (int) size);
+                    length = codec.equals("zstandard")
+                            ? decompressor.unzstd(file, blockStart, length)
+                            : decompressor.inflate(file, blockStart, length);
                     block = decompressor.buffer();
                     offset = 0;
-                }
-                else if (codec.equals("deflate")) {
-                    block = inflate(file, blockStart, (int) size);
-                    offset = 0;
-                    length = block.length;
                 }
                 // every record of a manifest takes at least a byte (its version)
                 if (count > length) {
@@ -322,79 +318,104 @@ final class AvroBlocks
         return in.inputStream().available();
     }
 
-    private static byte[] inflate(byte[] file, int offset, int length)
-            throws CorruptFileException
-    {
-        Inflater inflater = new Inflater(true);
-        try {
-            inflater.setInput(file, offset, length);
-            ByteArrayOutputStream out = new ByteArrayOutputStream(Math.min(length, MAX_BLOCK_SIZE / 4) * 4);
-            byte[] chunk = new byte[64 * 1024];
-            while (!inflater.finished()) {
-                int count = inflater.inflate(chunk);
-                if (count == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
-                    throw new CorruptFileException("Truncated deflate block");
-                }
-                out.write(chunk, 0, count);
-                if (out.size() > MAX_BLOCK_SIZE) {
-                    throw new CorruptFileException("Avro block decompresses to more than " + MAX_BLOCK_SIZE + " bytes");
-                }
-            }
-            return out.toByteArray();
-        }
-        catch (DataFormatException e) {
-            throw new CorruptFileException("Invalid deflate block: " + e.getMessage(), e);
-        }
-        finally {
-            inflater.end();
-        }
-    }
-
     /**
-     * A zstd decompression context and output buffer, reused across the blocks of one file:
-     * making a context per block was a measurable share of reading a manifest.
+     * A zstd decompression context, an inflater and an output buffer, reused across the blocks of
+     * one file: making a context per block was a measurable share of reading a manifest. The buffer
+     * grows by doubling, never past the bound, as a few compressed bytes can claim gigabytes.
      */
     private static final class Decompressor
     {
-        private final ZstdDecompressCtx context = new ZstdDecompressCtx();
+        private ZstdDecompressCtx zstd;
+        private Inflater inflater;
         private byte[] buffer = new byte[0];
 
         void close()
         {
-            context.close();
+            if (zstd != null) {
+                zstd.close();
+            }
+            if (inflater != null) {
+                inflater.end();
+            }
         }
 
+        /** The decompressed bytes of the last block, valid until the next call. */
         byte[] buffer()
         {
             return buffer;
         }
 
         /**
-         * Decompresses a block into the reused {@link #buffer()} and returns its length.
+         * Decompresses a zstd block into {@link #buffer()} and returns its length.
          */
         int unzstd(byte[] file, int offset, int length)
                 throws CorruptFileException
         {
+            if (zstd == null) {
+                zstd = new ZstdDecompressCtx();
+            }
             // Avro's writer streams, so frames rarely declare their size: start from a guess and grow
-            long capacity = Math.max(buffer.length, Math.max(64 * 1024, Math.min((long) length * 8, MAX_BLOCK_SIZE)));
+            ensureCapacity(Math.min((long) length * 8, MAX_BLOCK_SIZE));
             while (true) {
-                if (buffer.length < capacity) {
-                    buffer = new byte[(int) capacity];
-                }
                 try {
-                    return context.decompressByteArray(buffer, 0, buffer.length, file, offset, length);
+                    return zstd.decompressByteArray(buffer, 0, buffer.length, file, offset, length);
                 }
                 catch (ZstdException e) {
-                    context.reset();
+                    zstd.reset();
                     if (e.getErrorCode() != Zstd.errDstSizeTooSmall()) {
                         throw new CorruptFileException("Invalid zstd block: " + e.getMessage(), e);
                     }
-                    if (buffer.length > MAX_BLOCK_SIZE) {
-                        throw new CorruptFileException("Avro block decompresses to more than " + MAX_BLOCK_SIZE + " bytes");
-                    }
-                    capacity = Math.min((long) buffer.length * 2, MAX_BLOCK_SIZE + 1L);
+                    grow();
                 }
             }
+        }
+
+        /**
+         * Decompresses a deflate block (raw, without zlib header, as Avro writes it) into
+         * {@link #buffer()} and returns its length.
+         */
+        int inflate(byte[] file, int offset, int length)
+                throws CorruptFileException
+        {
+            if (inflater == null) {
+                inflater = new Inflater(true);
+            }
+            inflater.reset();
+            inflater.setInput(file, offset, length);
+            ensureCapacity(Math.min((long) length * 4, MAX_BLOCK_SIZE));
+            int size = 0;
+            try {
+                while (!inflater.finished()) {
+                    if (size == buffer.length) {
+                        grow();
+                    }
+                    int count = inflater.inflate(buffer, size, buffer.length - size);
+                    if (count == 0 && (inflater.needsInput() || inflater.needsDictionary())) {
+                        throw new CorruptFileException("Truncated deflate block");
+                    }
+                    size += count;
+                }
+            }
+            catch (DataFormatException e) {
+                throw new CorruptFileException("Invalid deflate block: " + e.getMessage(), e);
+            }
+            return size;
+        }
+
+        private void ensureCapacity(long capacity)
+        {
+            if (buffer.length < capacity) {
+                buffer = new byte[(int) Math.max(capacity, 64 * 1024)];
+            }
+        }
+
+        private void grow()
+                throws CorruptFileException
+        {
+            if (buffer.length >= MAX_BLOCK_SIZE) {
+                throw new CorruptFileException("Avro block decompresses to more than " + MAX_BLOCK_SIZE + " bytes");
+            }
+            buffer = Arrays.copyOf(buffer, (int) Math.min(2L * buffer.length, MAX_BLOCK_SIZE));
         }
     }
 }

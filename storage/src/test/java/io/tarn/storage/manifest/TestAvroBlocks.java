@@ -1,5 +1,6 @@
 package io.tarn.storage.manifest;
 
+import com.github.luben.zstd.ZstdOutputStream;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.BinaryRowWriter;
@@ -15,9 +16,12 @@ import org.testng.annotations.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalInt;
+import java.util.zip.Deflater;
+import java.util.zip.DeflaterOutputStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -121,6 +125,25 @@ public class TestAvroBlocks
                 .hasMessageContaining("items that take no bytes");
     }
 
+    @Test(timeOut = 60_000)
+    public void testDecompressionBombs()
+            throws IOException
+    {
+        // 300 MB of zeros compress to well under a megabyte
+        int size = 300 * 1024 * 1024;
+        for (String codec : List.of("zstd", "deflate")) {
+            ByteArrayOutputStream compressed = new ByteArrayOutputStream();
+            try (OutputStream out = codec.equals("zstd") ? new ZstdOutputStream(compressed) : new DeflaterOutputStream(compressed, new Deflater(Deflater.BEST_SPEED, true))) {
+                byte[] zeros = new byte[1024 * 1024];
+                for (int written = 0; written < size; written += zeros.length) {
+                    out.write(zeros);
+                }
+            }
+            assertCorrupt(replaceBlock(manifestList(codec), 1, compressed.toByteArray()), "manifest-list-bomb-" + codec)
+                    .hasMessageContaining("decompresses to more than");
+        }
+    }
+
     private static AbstractThrowableAssert<?, ? extends Throwable> assertCorrupt(byte[] file, String fileName)
     {
         return assertThatThrownBy(() -> ManifestListFile.read(file, fileName))
@@ -132,9 +155,16 @@ public class TestAvroBlocks
     private static byte[] manifestList()
             throws IOException
     {
+        return manifestList("none");
+    }
+
+    /** A valid manifest list of one row in one block. */
+    private static byte[] manifestList(String compression)
+            throws IOException
+    {
         ManifestFileMeta meta = new ManifestFileMeta("manifest-1", 2000, 3, 1, new SimpleStats(EMPTY_ROW, EMPTY_ROW, List.of(0L)), 2,
                 OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty(), OptionalInt.empty());
-        byte[] file = ManifestListFile.write(List.of(meta), "none");
+        byte[] file = ManifestListFile.write(List.of(meta), compression);
         assertThat(ManifestListFile.read(file, "manifest-list")).containsExactly(meta);
         return file;
     }
