@@ -116,6 +116,9 @@ final class AvroBlocks
             if (schema.getType() != Schema.Type.RECORD) {
                 throw new CorruptFileException("The Avro schema is not a record but " + schema.getType());
             }
+            if (canBeEmpty(schema)) {
+                throw new CorruptFileException("Avro records that take no bytes: " + schema);
+            }
             BlockReader reader = readers.create(schema);
 
             byte[] blockSync = new byte[SYNC_SIZE];
@@ -147,7 +150,7 @@ final class AvroBlocks
                     block = decompressor.buffer();
                     offset = 0;
                 }
-                // every record of a manifest takes at least a byte (its version)
+                // every record takes at least a byte: see canBeEmpty above
                 if (count > length) {
                     throw new CorruptFileException("Block of " + count + " records in only " + length + " bytes");
                 }
