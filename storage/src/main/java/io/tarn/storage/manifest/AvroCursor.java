@@ -1,7 +1,10 @@
 package io.tarn.storage.manifest;
 
 import io.tarn.storage.CorruptFileException;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericDatumReader;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
@@ -12,8 +15,11 @@ import static java.nio.charset.StandardCharsets.ISO_8859_1;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
- * A bounded reader of Avro's binary encoding over a byte range; every length is checked against
- * the bytes that remain before it is used.
+ * A bounded reader of Avro's binary encoding over a byte range, for {@link ManifestEntryDecoder}:
+ * every length is checked against the bytes that remain before it is used, and byte ranges can be
+ * compared in place. Values of any other schema than the few the decoder reads directly are
+ * decoded or skipped by Avro's {@link GenericDatumReader}, through a {@link BoundedDecoder} over
+ * the same bytes.
  */
 final class AvroCursor
 {
@@ -21,6 +27,7 @@ final class AvroCursor
     private final int limit;
     private int position;
     private CharsetDecoder decoder;
+    private BoundedDecoder avroDecoder;
 
     AvroCursor(byte[] bytes, int position, int limit)
     {
@@ -184,5 +191,89 @@ final class AvroCursor
                 return;
             }
         }
+    }
+
+    /**
+     * Reads the count of the next block of an array or map, 0 at its end; a negative count is
+     * followed by the block's size in bytes, which is not needed.
+     */
+    long readBlockCount()
+            throws CorruptFileException
+    {
+        long count = readLong();
+        if (count < 0) {
+            count = -count;
+            readLong();
+        }
+        // AvroBlocks refuses schemas whose collection items can take no bytes
+        if (count < 0 || count > remaining()) {
+            throw new CorruptFileException("Avro collection of " + count + " items in only " + remaining() + " bytes");
+        }
+        return count;
+    }
+
+    /** Reads a union's branch index and returns the branch's schema. */
+    Schema readUnionBranch(Schema union)
+            throws CorruptFileException
+    {
+        long index = readLong();
+        if (index < 0 || index >= union.getTypes().size()) {
+            throw new CorruptFileException("Invalid Avro union branch " + index + " for " + union);
+        }
+        return union.getTypes().get((int) index);
+    }
+
+    /** Decodes a value of {@code schema} with Avro's generic reader. */
+    Object decode(Schema schema)
+            throws IOException
+    {
+        BoundedDecoder in = avroDecoder();
+        Object value = new BoundedDatumReader(schema, in).read();
+        position = limit - in.remaining();
+        return value;
+    }
+
+    /**
+     * Skips a value of {@code schema}, with the same checks reading it makes. The types manifests
+     * are made of are skipped here, as skipping the data files of the entries a filter refuses is
+     * much of planning; any other goes through Avro's generic reader.
+     */
+    void skip(Schema schema)
+            throws IOException
+    {
+        switch (schema.getType()) {
+            case NULL -> {}
+            case INT -> readInt();
+            case LONG -> readLong();
+            case STRING -> skipString();
+            case BYTES -> skipLength();
+            case UNION -> skip(readUnionBranch(schema));
+            case RECORD -> {
+                for (Schema.Field field : schema.getFields()) {
+                    skip(field.schema());
+                }
+            }
+            case ARRAY -> {
+                for (long count = readBlockCount(); count != 0; count = readBlockCount()) {
+                    for (long i = 0; i < count; i++) {
+                        skip(schema.getElementType());
+                    }
+                }
+            }
+            default -> {
+                BoundedDecoder in = avroDecoder();
+                GenericDatumReader.skip(schema, in);
+                position = limit - in.remaining();
+            }
+        }
+    }
+
+    private BoundedDecoder avroDecoder()
+    {
+        if (avroDecoder == null) {
+            avroDecoder = new BoundedDecoder();
+        }
+        avroDecoder.reset(bytes, position, limit - position);
+        return avroDecoder;
     }
 }

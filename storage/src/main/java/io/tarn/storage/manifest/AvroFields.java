@@ -5,6 +5,7 @@ import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
 
 import java.nio.ByteBuffer;
@@ -78,26 +79,6 @@ final class AvroFields
     static byte[] bytes(GenericRecord record, String name)
     {
         return toBytes(name, required(record, name));
-    }
-
-    static byte[] optionalBytes(GenericRecord record, String name)
-    {
-        Object value = value(record, name);
-        return value == null ? null : toBytes(name, value);
-    }
-
-    static GenericRecord record(GenericRecord record, String name)
-    {
-        Object value = required(record, name);
-        if (!(value instanceof GenericRecord nested)) {
-            throw new IllegalArgumentException("Field " + name + " is not a record");
-        }
-        return nested;
-    }
-
-    static List<?> list(GenericRecord record, String name)
-    {
-        return toList(name, required(record, name));
     }
 
     static Optional<List<?>> optionalList(GenericRecord record, String name)
@@ -220,6 +201,9 @@ final class AvroFields
             byte[] bytes = new byte[buffer.remaining()];
             buffer.duplicate().get(bytes);
             return bytes;
+        }
+        if (value instanceof GenericFixed fixed) {
+            return fixed.bytes().clone();
         }
         throw new IllegalArgumentException("Field " + name + " is not bytes but " + value.getClass().getSimpleName());
     }

@@ -41,7 +41,7 @@ public final class IndexManifestFile
     public static List<IndexManifestEntry> read(byte[] file, String fileName)
             throws CorruptFileException, UnsupportedTableFeatureException
     {
-        List<GenericRecord> records = ManifestListFile.readRecords(file, fileName);
+        List<GenericRecord> records = AvroRecords.read(file, fileName);
         List<IndexManifestEntry> result = new ArrayList<>(records.size());
         for (int i = 0; i < records.size(); i++) {
             GenericRecord record = records.get(i);
@@ -111,7 +111,7 @@ public final class IndexManifestFile
             record.put("_EXTERNAL_PATH", entry.externalPath().orElse(null));
             records.add(record);
         }
-        return AvroContainer.write(schema, records, compression);
+        return AvroRecords.write(schema, records, compression);
     }
 
     private static List<GenericRecord> rangeRecords(Schema rangeSchema, List<DeletionVectorMeta> ranges)

@@ -6,7 +6,6 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -50,15 +49,7 @@ public final class ManifestFile
             throws CorruptFileException, UnsupportedTableFeatureException
     {
         List<ManifestEntry> entries = new ArrayList<>();
-        try {
-            AvroContainer.read(file, fileName, schema -> new ManifestEntryDecoder(schema, fileName, filter, entries));
-        }
-        catch (CorruptFileException | UnsupportedTableFeatureException e) {
-            throw e;
-        }
-        catch (IOException e) {
-            throw new CorruptFileException("Avro file " + fileName + " is corrupt: " + e.getMessage(), e);
-        }
+        AvroBlocks.read(file, fileName, schema -> new ManifestEntryDecoder(schema, fileName, filter, entries));
         return Collections.unmodifiableList(entries);
     }
 
@@ -112,6 +103,6 @@ public final class ManifestFile
             record.put("_FILE", file);
             records.add(record);
         }
-        return AvroContainer.write(schema, records, compression);
+        return AvroRecords.write(schema, records, compression);
     }
 }

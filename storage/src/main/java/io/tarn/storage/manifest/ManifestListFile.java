@@ -6,7 +6,6 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -36,7 +35,7 @@ public final class ManifestListFile
     public static List<ManifestFileMeta> read(byte[] file, String fileName)
             throws CorruptFileException, UnsupportedTableFeatureException
     {
-        List<GenericRecord> records = readRecords(file, fileName);
+        List<GenericRecord> records = AvroRecords.read(file, fileName);
         List<ManifestFileMeta> result = new ArrayList<>(records.size());
         for (int i = 0; i < records.size(); i++) {
             GenericRecord record = records.get(i);
@@ -91,20 +90,6 @@ public final class ManifestListFile
             record.put("_MAX_LEVEL", row.maxLevel().isPresent() ? row.maxLevel().getAsInt() : null);
             records.add(record);
         }
-        return AvroContainer.write(schema, records, compression);
-    }
-
-    static List<GenericRecord> readRecords(byte[] file, String fileName)
-            throws CorruptFileException, UnsupportedTableFeatureException
-    {
-        try {
-            return AvroContainer.read(file, fileName);
-        }
-        catch (CorruptFileException | UnsupportedTableFeatureException e) {
-            throw e;
-        }
-        catch (IOException e) {
-            throw new CorruptFileException("Avro file " + fileName + " is corrupt: " + e.getMessage(), e);
-        }
+        return AvroRecords.write(schema, records, compression);
     }
 }

@@ -106,7 +106,7 @@ public class TestManifestEntryFilter
     private static byte[] reorder(byte[] file)
             throws IOException
     {
-        List<GenericRecord> records = AvroContainer.read(file, "manifest");
+        List<GenericRecord> records = AvroRecords.read(file, "manifest");
         Schema schema = records.get(0).getSchema();
         List<Schema.Field> fields = new ArrayList<>();
         fields.add(new Schema.Field(schema.getField("_FILE"), schema.getField("_FILE").schema()));
@@ -124,7 +124,7 @@ public class TestManifestEntryFilter
             }
             rewritten.add(copy);
         }
-        return AvroContainer.write(reordered, rewritten, "none");
+        return AvroRecords.write(reordered, rewritten, "none");
     }
 
     /** The generic reader's values as Avro's writer takes them: bytes as ByteBuffers. */
