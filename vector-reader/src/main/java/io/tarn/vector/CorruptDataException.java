@@ -4,10 +4,10 @@ package io.tarn.vector;
  * Thrown by page decoders, which know neither the file nor the column; the column reader turns
  * it into a {@link ParquetCorruptionException} naming both.
  */
-final class CorruptDataException
+public final class CorruptDataException
         extends RuntimeException
 {
-    CorruptDataException(String message)
+    public CorruptDataException(String message)
     {
         super(message);
     }

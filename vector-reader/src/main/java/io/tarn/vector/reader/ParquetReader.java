@@ -1,0 +1,1462 @@
+package io.tarn.vector.reader;
+
+import io.tarn.index.predicate.ColumnStats;
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.StatsEvaluator;
+import io.tarn.index.predicate.StatsProvider;
+import io.tarn.types.ArrayType;
+import io.tarn.types.AtomicType;
+import io.tarn.types.DataField;
+import io.tarn.types.DataType;
+import io.tarn.types.MapType;
+import io.tarn.types.MultisetType;
+import io.tarn.types.RowType;
+import io.tarn.types.TypeRoot;
+import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.CorruptDataException;
+import io.tarn.vector.ParquetCorruptionException;
+import io.tarn.vector.ParquetUnsupportedException;
+import io.tarn.vector.filter.ByteEqualityLeaf;
+import io.tarn.vector.filter.LeafMatches;
+import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.metadata.PaimonParquetLayout;
+import io.tarn.vector.metadata.ParquetFooter;
+import io.tarn.vector.metadata.SchemaNode;
+import io.tarn.vector.metadata.StatisticsValues;
+import io.tarn.vector.reader.decoders.MatchBits;
+import io.tarn.vector.reader.decoders.PageDecompressor;
+import io.tarn.vector.reader.decoders.PlainDecoders;
+import io.tarn.vector.reader.decoders.SelectionMasks;
+import io.tarn.vector.reader.decoders.UnsupportedEncodingException;
+import io.tarn.vector.reader.decoders.ValueBuffer;
+import io.tarn.vector.reader.decoders.ValueMatcher;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.OutOfMemoryException;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnIndex;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.CompressionCodec;
+import org.apache.parquet.format.ConvertedType;
+import org.apache.parquet.format.Encoding;
+import org.apache.parquet.format.OffsetIndex;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.PageHeader;
+import org.apache.parquet.format.PageLocation;
+import org.apache.parquet.format.PageType;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Statistics;
+import org.apache.parquet.format.Type;
+import org.roaringbitmap.BatchIterator;
+import org.roaringbitmap.Container;
+import org.roaringbitmap.ContainerPointer;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads a Parquet file into Arrow batches, without Hadoop: footer and schema through
+ * parquet-format-structures, pages decoded by Tarn's own decoders straight into the vectors of
+ * one reused {@link VectorSchemaRoot}.
+ * <p>
+ * Output columns are matched to file columns by Parquet field id; a column the file lacks comes
+ * out all null. Row groups are skipped when the filter cannot match their statistics or the
+ * small dictionaries of fully dictionary-encoded columns, pages when it cannot match their
+ * column index; the optional row selection (file row positions) limits the
+ * output to the selected rows, in file order, and skips pages without selected rows undecoded.
+ * <p>
+ * Trust contract: every length, offset and count from the file is checked before use; any
+ * violation is a {@link ParquetCorruptionException} naming the file and column, an unsupported
+ * feature a {@link ParquetUnsupportedException}. The reader works in a child allocator closed by
+ * {@link #close()}.
+ */
+public final class ParquetReader
+        implements AutoCloseable
+{
+    private static final int POSITION_CHUNK = 256;
+    private static final int CONTAINER_WORDS = 1 << 10;
+
+    private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
+    private static final int MAX_DICTIONARY_BYTES = 1 << 20;
+    private static final int MAX_DICTIONARY_VALUES = 100_000;
+    // Paimon's system fields (_KEY_*, _SEQUENCE_NUMBER, _VALUE_KIND, ...) have ids from here up
+    private static final int FIRST_SYSTEM_FIELD_ID = 1_073_741_823;
+
+    private final ParquetInput input;
+    private final String file;
+    private final ParquetReadOptions options;
+    private final ParquetFooter footer;
+    // by field id, the top-level fields of the schema the file was written with, when known
+    private final Optional<Map<Integer, DataField>> fileFields;
+    private final BufferAllocator allocator;
+    private final VectorSchemaRoot root;
+    private final List<FieldAssembler> assemblers;
+    private final List<Integer> neededLeaves;
+    private final ColumnReader[] readers;
+    private final ReaderMetrics.Accumulator metrics = new ReaderMetrics.Accumulator();
+    private final Map<Integer, List<FieldAssembler.Leaf>> leafUsers = new HashMap<>();
+    // by output column index: the columns compared in their pages, not decoded (see ParquetReadOptions)
+    private final Map<Integer, MatchedColumn> matchedColumns;
+    private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
+    // by output column index: the leaves of the columns whose dictionary ids are recorded
+    private final Map<Integer, Integer> dictionaryIdColumns;
+    private int[] rowIds = new int[0];
+    private final long fileRowCount;
+
+    private int rowGroupIndex = -1;
+    private long rowGroupStart;
+    private long rowGroupRows;
+    private long position;
+    // where in the row group the current batch began
+    private long batchStart;
+    private int[] positionChunk;
+    private RoaringBitmap rowGroupSelection;
+    // dense windows of a row selection are read in one pass per column that passes over the
+    // values of the unselected rows, when no needed column is repeated. A window's mask of
+    // selected rows is cut from the words of the selection's containers (65,536 rows each),
+    // loaded one at a time as the windows move forward
+    private final boolean selectiveWindows;
+    private long[] windowMask;
+    private int selectedRuns;
+    private ContainerPointer selectionContainers;
+    private int loadedContainer = -1;
+    private final long[] containerWords = new long[CONTAINER_WORDS];
+    // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
+    private long[] runGaps = new long[16];
+    private int[] runRows = new int[16];
+    private boolean closed;
+    // the rows of the next batch: the batch size, or fewer where that many rows would pass
+    // options.maxBatchBytes() (estimated from the row group's sizes, then from the batches read)
+    private int batchRows;
+
+    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
+            Map<Integer, CarriedColumn> carried)
+            throws ParquetCorruptionException, ParquetUnsupportedException
+    {
+        this.input = input;
+        this.file = input.name();
+        this.options = options;
+        this.footer = footer;
+        this.fileFields = fileFields;
+        this.allocator = allocator;
+        this.readers = new ColumnReader[footer.leaves().size()];
+        if (fileFields.isPresent()) {
+            checkFileSchema(fileFields.get());
+        }
+        List<Integer> leaves = new ArrayList<>();
+        List<FieldAssembler> built = new ArrayList<>();
+        for (DataField column : options.columns()) {
+            CarriedColumn carriedColumn = carried.get(column.id());
+            if (carriedColumn != null) {
+                built.add(new FieldAssembler.Carried(carriedColumn));
+                continue;
+            }
+            Optional<SchemaNode> node = findChild(footer.root(), column.id());
+            built.add(node.isEmpty() ? new FieldAssembler.Missing() : assembler(node.get(), column.type(), leaves));
+        }
+        this.assemblers = List.copyOf(built);
+        this.neededLeaves = List.copyOf(leaves);
+        this.matchedColumns = options.matchFilterColumns() ? matchedColumns(options.filter().orElseThrow()) : Map.of();
+        this.dictionaryIdColumns = options.dictionaryIds() ? dictionaryIdColumns() : Map.of();
+        long rows = 0;
+        for (RowGroup rowGroup : footer.metadata().getRow_groups()) {
+            rows += rowGroup.getNum_rows();
+        }
+        this.fileRowCount = rows;
+        this.metrics.rowGroups = footer.metadata().getRow_groups().size();
+        this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
+        this.selectiveWindows = neededLeaves.stream().allMatch(leaf -> footer.leaves().get(leaf).repetitionLevel() == 0);
+    }
+
+    /**
+     * Reads and checks the footer and matches the requested columns to the file's. The reader
+     * allocates only from a child of {@code allocator}, which {@link #close()} releases.
+     */
+    public static ParquetReader open(ParquetInput input, ParquetReadOptions options, BufferAllocator allocator)
+            throws IOException
+    {
+        return open(input, options, Optional.empty(), allocator);
+    }
+
+    /**
+     * {@link #open(ParquetInput, ParquetReadOptions, BufferAllocator)} of a file written with the
+     * top-level fields {@code fileFields} (the Paimon schema its data file meta names). Every
+     * field of that schema must then be in the file under its field id, with the Parquet layout
+     * Paimon writes for its type ({@link PaimonParquetLayout}), and the file may hold no other
+     * fields but Paimon's system fields: anything else fails as corrupt. A requested column
+     * whose field id that schema lacks (one added later) reads as nulls.
+     */
+    public static ParquetReader open(ParquetInput input, ParquetReadOptions options, List<DataField> fileFields, BufferAllocator allocator)
+            throws IOException
+    {
+        requireNonNull(fileFields, "fileFields is null");
+        Map<Integer, DataField> byId = new LinkedHashMap<>();
+        for (DataField field : fileFields) {
+            if (byId.put(field.id(), field) != null) {
+                throw new IllegalArgumentException("Field id " + field.id() + " occurs twice in the file fields of " + input.name());
+            }
+        }
+        return open(input, options, Optional.of(Collections.unmodifiableMap(byId)), allocator);
+    }
+
+    private static ParquetReader open(ParquetInput input, ParquetReadOptions options, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator)
+            throws IOException
+    {
+        requireNonNull(input, "input is null");
+        requireNonNull(options, "options is null");
+        requireNonNull(allocator, "allocator is null");
+        checkColumns(input, options);
+        ParquetFooter footer;
+        try {
+            footer = ParquetFooter.read(input);
+        }
+        catch (ParquetCorruptionException | ParquetUnsupportedException e) {
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw new ParquetCorruptionException("File " + input.name() + " has a corrupt footer: " + e, e);
+        }
+        ParquetReader reader = create(input, options, footer, fileFields, allocator, Map.of());
+        reader.metrics.bytesRead += footer.fileLength() - footer.footerStart() + 12;
+        return reader;
+    }
+
+    /**
+     * A new reader of the same file with other options (columns, row selection), on the footer
+     * this reader already read and checked: a filter pass and the read of the rows it keeps open
+     * the file twice, but read and parse its footer once. The two readers are independent; either
+     * may be closed first.
+     */
+    public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator)
+            throws IOException
+    {
+        return reopen(options, allocator, Map.of());
+    }
+
+    /**
+     * {@link #reopen(ParquetReadOptions, BufferAllocator)} where the columns whose field ids are
+     * keys of {@code carried} take their values from there, in order, instead of from the file:
+     * the values of the rows the options select, which a filter pass over those columns
+     * collected. The options must then select exactly those rows and carry no filter (which
+     * could prune pages); the reader does not close the carried columns.
+     */
+    public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
+            throws IOException
+    {
+        requireNonNull(options, "options is null");
+        requireNonNull(allocator, "allocator is null");
+        requireNonNull(carried, "carried is null");
+        if (!carried.isEmpty() && (options.filter().isPresent() || options.rowSelection().isEmpty())) {
+            throw new IllegalArgumentException("Carried columns need an exact row selection and no filter");
+        }
+        checkColumns(input, options);
+        return create(input, options, footer, fileFields, allocator, Map.copyOf(carried));
+    }
+
+    private static void checkColumns(ParquetInput input, ParquetReadOptions options)
+            throws ParquetUnsupportedException
+    {
+        for (DataField column : options.columns()) {
+            if (containsVariant(column.type())) {
+                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
+            }
+        }
+    }
+
+    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
+            Map<Integer, CarriedColumn> carried)
+            throws ParquetCorruptionException, ParquetUnsupportedException
+    {
+        BufferAllocator child = allocator.newChildAllocator("parquet-reader " + input.name(), 0, allocator.getLimit());
+        try {
+            return new ParquetReader(input, options, footer, fileFields, child, carried);
+        }
+        catch (ParquetCorruptionException | ParquetUnsupportedException | RuntimeException e) {
+            child.close();
+            if (e instanceof RuntimeException) {
+                throw new ParquetCorruptionException("File " + input.name() + " has a schema that cannot be read: " + e, e);
+            }
+            throw e;
+        }
+    }
+
+    private static boolean containsVariant(DataType type)
+    {
+        if (type instanceof ArrayType array) {
+            return containsVariant(array.element());
+        }
+        if (type instanceof MultisetType multiset) {
+            return containsVariant(multiset.element());
+        }
+        if (type instanceof MapType map) {
+            return containsVariant(map.key()) || containsVariant(map.value());
+        }
+        if (type instanceof RowType row) {
+            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
+        }
+        return type.root() == TypeRoot.VARIANT;
+    }
+
+    /**
+     * The batch of the last successful {@link #nextBatch()}: owned by the reader, valid until
+     * the next call to {@code nextBatch()} or {@code close()}; its buffers are reused.
+     */
+    public VectorSchemaRoot root()
+    {
+        return root;
+    }
+
+    /**
+     * Rows in the file according to its footer, before any skipping.
+     */
+    public long fileRowCount()
+    {
+        return fileRowCount;
+    }
+
+    /**
+     * Writes the positions in the file of the current batch's rows, ascending, into
+     * {@code positions[0, root().getRowCount())}. A batch's rows are consecutive file rows unless
+     * a row selection or the page index left some out; they are then the selected rows of the
+     * stretch of the row group the batch covers.
+     */
+    public void batchPositions(int[] positions)
+            throws ParquetUnsupportedException
+    {
+        int rows = root.getRowCount();
+        if (positions.length < rows) {
+            throw new IllegalArgumentException("Room for " + positions.length + " positions, but the batch has " + rows + " rows");
+        }
+        if (rows == 0) {
+            return;
+        }
+        if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
+            throw new ParquetUnsupportedException("File " + file + " has more than 2^31 rows, beyond what a row position can address");
+        }
+        int first = (int) (rowGroupStart + batchStart);
+        if (rowGroupSelection == null) {
+            for (int i = 0; i < rows; i++) {
+                positions[i] = first + i;
+            }
+            return;
+        }
+        // a batch iterator hands out runs of positions far faster than one value at a time
+        BatchIterator selected = rowGroupSelection.getBatchIterator();
+        selected.advanceIfNeeded((int) batchStart);
+        if (positionChunk == null) {
+            positionChunk = new int[POSITION_CHUNK];
+        }
+        int filled = 0;
+        while (filled < rows) {
+            int count = selected.nextBatch(positionChunk);
+            if (count == 0) {
+                throw new IllegalStateException("The row selection of " + file + " ends before the batch's " + rows + " rows");
+            }
+            int take = Math.min(count, rows - filled);
+            for (int i = 0; i < take; i++) {
+                positions[filled + i] = (int) rowGroupStart + positionChunk[i];
+            }
+            filled += take;
+        }
+    }
+
+    /**
+     * The heap this reader holds between batches: the loaded windows of its column chunks, the
+     * decompressed pages, dictionaries and decoded values of the batch. Its Arrow memory is its
+     * allocator's.
+     */
+    public long retainedHeapBytes()
+    {
+        if (closed) {
+            return 0;
+        }
+        long bytes = 0;
+        for (ColumnReader reader : readers) {
+            if (reader != null) {
+                bytes += reader.retainedBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * A snapshot of the counters so far.
+     */
+    public ReaderMetrics metrics()
+    {
+        return metrics.snapshot();
+    }
+
+    /**
+     * Fills {@link #root()} with the next batch of between 1 and {@code batchSize} rows, in file
+     * order; false (and an empty root) at the end of the file. A failure leaves the reader
+     * unusable except for {@link #close()}.
+     *
+     * @throws ParquetCorruptionException when the file breaks the format
+     * @throws ParquetUnsupportedException when it uses a feature this reader lacks
+     */
+    public boolean nextBatch()
+            throws IOException
+    {
+        if (closed) {
+            throw new IllegalStateException("Reader of " + file + " is closed");
+        }
+        try {
+            while (true) {
+                if (rowGroupIndex < 0 || position >= rowGroupRows) {
+                    if (!nextRowGroup()) {
+                        root.setRowCount(0);
+                        return false;
+                    }
+                    continue;
+                }
+                int rows = readBatchRows();
+                if (rows == 0) {
+                    continue;
+                }
+                List<FieldVector> vectors = root.getFieldVectors();
+                batchMatches.clear();
+                for (int i = 0; i < assemblers.size(); i++) {
+                    activeColumn = options.columns().get(i).name();
+                    MatchedColumn matched = matchedColumns.get(i);
+                    if (matched == null) {
+                        assemblers.get(i).write(vectors.get(i), 0, 0, rows);
+                    }
+                    else {
+                        batchMatches.put(matched.equality().leaf(), leafMatches(matched, rows));
+                    }
+                }
+                activeColumn = null;
+                root.setRowCount(rows);
+                adaptBatchRows(rows);
+                metrics.rowsRead += rows;
+                return true;
+            }
+        }
+        catch (UnsupportedEncodingException e) {
+            throw new ParquetUnsupportedException("File " + file + columnSuffix() + ": " + e.getMessage(), e);
+        }
+        catch (UncheckedIOException e) {
+            // a page loaded on demand could not be read: the file, not its content, failed
+            throw e.getCause();
+        }
+        catch (OutOfMemoryException e) {
+            // the allocator's limit, not the file
+            throw e;
+        }
+        catch (RuntimeException e) {
+            throw new ParquetCorruptionException("File " + file + columnSuffix() + " is corrupt: " + e.getMessage(), e);
+        }
+    }
+
+    private String activeColumn;
+
+    private String columnSuffix()
+    {
+        return activeColumn == null ? "" : " column " + activeColumn;
+    }
+
+    private int readBatchRows()
+    {
+        batchStart = position;
+        int batchSize = batchRows;
+        for (int leaf : neededLeaves) {
+            readers[leaf].startBatch();
+        }
+        if (rowGroupSelection == null) {
+            int rows = (int) Math.min(batchSize, rowGroupRows - position);
+            readAll(rows);
+            position += rows;
+            return rows;
+        }
+        if (selectiveWindows) {
+            int window = (int) Math.min(batchSize, rowGroupRows - position);
+            int selected = windowMask(window);
+            if (selected * 4L >= window * 3L || (selected * 8L >= window && selectedRuns * 32L >= window - selected)) {
+                // dense (most rows selected, or many short runs: walking the runs one by one
+                // costs more than decoding the rows between them): one pass over the window per
+                // column, copying only the selected rows' values
+                if (selected == window) {
+                    readAll(window);
+                }
+                else {
+                    readSelected(window);
+                }
+                metrics.rowsSkippedBySelection += window - selected;
+                position += window;
+                return selected;
+            }
+        }
+        // sparse: find the batch's selected runs first, then walk each column through all of them
+        // in one go (skip the gap, read the run), which keeps one decoder hot at a time
+        int runs = 0;
+        int out = 0;
+        long cursor = position;
+        while (out < batchSize && cursor < rowGroupRows) {
+            long next = rowGroupSelection.nextValue((int) cursor);
+            if (next < 0 || next >= rowGroupRows) {
+                metrics.rowsSkippedBySelection += rowGroupRows - cursor;
+                cursor = rowGroupRows;
+                break;
+            }
+            long runEnd = Math.min(rowGroupSelection.nextAbsentValue((int) next), rowGroupRows);
+            int rows = (int) Math.min(runEnd - next, batchSize - out);
+            if (runs == runGaps.length) {
+                runGaps = Arrays.copyOf(runGaps, runs * 2);
+                runRows = Arrays.copyOf(runRows, runs * 2);
+            }
+            runGaps[runs] = next - cursor;
+            runRows[runs] = rows;
+            runs++;
+            metrics.rowsSkippedBySelection += next - cursor;
+            cursor = next + rows;
+            out += rows;
+        }
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            ColumnReader reader = readers[leaf];
+            for (int run = 0; run < runs; run++) {
+                if (runGaps[run] > 0) {
+                    reader.skipRows(runGaps[run]);
+                }
+                reader.readRows(runRows[run]);
+            }
+        }
+        activeColumn = null;
+        position = cursor;
+        return out;
+    }
+
+    /**
+     * Fills {@link #windowMask} with the selection of the {@code window} rows from
+     * {@link #position}, {@link #selectedRuns} with its number of runs, and returns how many
+     * rows it selects.
+     */
+    private int windowMask(int window)
+    {
+        int words = SelectionMasks.words(window);
+        if (windowMask == null || windowMask.length < words) {
+            windowMask = new long[SelectionMasks.words(Math.max(window, options.batchSize()))];
+        }
+        int first = (int) (position >>> 6);
+        int shift = (int) (position & 63);
+        int selected = 0;
+        int runs = 0;
+        long previousTop = 0;
+        for (int w = 0; w < words; w++) {
+            long word = selectionWord(first + w) >>> shift;
+            if (shift != 0) {
+                word |= selectionWord(first + w + 1) << (64 - shift);
+            }
+            if (w == words - 1 && (window & 63) != 0) {
+                word &= (1L << window) - 1;
+            }
+            windowMask[w] = word;
+            selected += Long.bitCount(word);
+            // a run starts at each selected row whose predecessor is not selected
+            runs += Long.bitCount(word & ~((word << 1) | previousTop));
+            previousTop = word >>> 63;
+        }
+        selectedRuns = runs;
+        return selected;
+    }
+
+    /**
+     * Word {@code index} of the row group's selection (rows {@code 64 * index} on).
+     */
+    private long selectionWord(int index)
+    {
+        int container = index >>> 10;
+        if (container != loadedContainer) {
+            loadContainer(container);
+        }
+        return containerWords[index & (CONTAINER_WORDS - 1)];
+    }
+
+    private void loadContainer(int container)
+    {
+        if (selectionContainers == null || container < loadedContainer) {
+            selectionContainers = rowGroupSelection.getContainerPointer();
+        }
+        while (selectionContainers.getContainer() != null && selectionContainers.key() < container) {
+            selectionContainers.advance();
+        }
+        Container found = selectionContainers.getContainer();
+        if (found != null && selectionContainers.key() == container) {
+            found.toBitmapContainer().copyBitmapTo(containerWords, 0);
+        }
+        else {
+            Arrays.fill(containerWords, 0L);
+        }
+        loadedContainer = container;
+    }
+
+    private void readSelected(int window)
+    {
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            readers[leaf].readSelectedRows(window, windowMask);
+        }
+        activeColumn = null;
+    }
+
+    private void readAll(int rows)
+    {
+        for (int leaf : neededLeaves) {
+            activeColumn = footer.leaves().get(leaf).name();
+            readers[leaf].readRows(rows);
+        }
+        activeColumn = null;
+    }
+
+    private boolean nextRowGroup()
+            throws IOException
+    {
+        List<RowGroup> rowGroups = footer.metadata().getRow_groups();
+        while (true) {
+            if (rowGroupIndex >= 0) {
+                rowGroupStart += rowGroupRows;
+            }
+            rowGroupIndex++;
+            if (rowGroupIndex >= rowGroups.size()) {
+                rowGroupRows = 0;
+                position = 0;
+                return false;
+            }
+            RowGroup rowGroup = rowGroups.get(rowGroupIndex);
+            rowGroupRows = rowGroup.getNum_rows();
+            position = 0;
+            if (rowGroupRows == 0) {
+                continue;
+            }
+            if (options.filter().isPresent() && !StatsEvaluator.mightMatch(options.filter().get(), new RowGroupStats(rowGroup))) {
+                metrics.rowGroupsSkipped++;
+                continue;
+            }
+            if (options.filter().isPresent() && !dictionariesMightMatch(rowGroup)) {
+                metrics.rowGroupsSkipped++;
+                continue;
+            }
+            rowGroupSelection = null;
+            selectionContainers = null;
+            loadedContainer = -1;
+            if (options.rowSelection().isPresent()) {
+                RoaringBitmap selection = options.rowSelection().get();
+                if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
+                    throw new ParquetUnsupportedException("File " + file + " has more than 2^31 rows, beyond what a row selection can address");
+                }
+                RoaringBitmap local = RoaringBitmap.addOffset(
+                        RoaringBitmap.and(selection, RoaringBitmap.bitmapOfRange(rowGroupStart, rowGroupStart + rowGroupRows)),
+                        -rowGroupStart);
+                if (local.isEmpty()) {
+                    metrics.rowsSkippedBySelection += rowGroupRows;
+                    continue;
+                }
+                rowGroupSelection = local;
+            }
+            if (options.filter().isPresent()) {
+                RoaringBitmap pages = pageFilter(rowGroup);
+                if (pages != null) {
+                    rowGroupSelection = rowGroupSelection == null ? pages : RoaringBitmap.and(rowGroupSelection, pages);
+                    if (rowGroupSelection.isEmpty()) {
+                        continue;
+                    }
+                }
+            }
+            openColumns(rowGroup);
+            batchRows = batchRows(rowGroup);
+            return true;
+        }
+    }
+
+    /**
+     * The rows of the first batch of a row group: as many as fit {@code maxBatchBytes} at the
+     * uncompressed size per row of the columns read (dictionary-encoded values decode larger;
+     * the batches that follow measure them).
+     */
+    private int batchRows(RowGroup rowGroup)
+    {
+        long bytes = 0;
+        for (int leaf : neededLeaves) {
+            bytes += Math.max(0, rowGroup.getColumns().get(leaf).getMeta_data().getTotal_uncompressed_size());
+        }
+        return fittingRows((double) bytes / Math.max(1, rowGroupRows));
+    }
+
+    /**
+     * Sizes the next batch by the bytes per row of the one just read.
+     */
+    private void adaptBatchRows(int rows)
+    {
+        long bytes = 0;
+        for (int leaf : neededLeaves) {
+            bytes += readers[leaf].batchBytes();
+        }
+        batchRows = fittingRows((double) bytes / rows);
+    }
+
+    private int fittingRows(double bytesPerRow)
+    {
+        if (bytesPerRow <= 0) {
+            return options.batchSize();
+        }
+        return (int) Math.max(1, Math.min(options.batchSize(), options.maxBatchBytes() / bytesPerRow));
+    }
+
+    private void openColumns(RowGroup rowGroup)
+            throws IOException
+    {
+        boolean wantOffsetIndex = rowGroupSelection != null;
+        for (int leaf : neededLeaves) {
+            SchemaNode node = footer.leaves().get(leaf);
+            ColumnChunk chunk = rowGroup.getColumns().get(leaf);
+            ColumnMetaData metadata = chunk.getMeta_data();
+            String column = String.join(".", metadata.getPath_in_schema() == null ? List.of(node.name()) : metadata.getPath_in_schema());
+            if (metadata.getType() != node.element().getType()) {
+                throw new ParquetCorruptionException("File " + file + " column " + column + " has type " + metadata.getType() + " in its chunk but " + node.element().getType() + " in the schema");
+            }
+            if (metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+                // writers compress a whole file with one codec: a chunk that differs was changed
+                for (ColumnChunk other : rowGroup.getColumns()) {
+                    if (other.getMeta_data().getCodec() != metadata.getCodec()) {
+                        throw new ParquetCorruptionException("File " + file + " column " + column + " has the compression codec " + metadata.getCodec()
+                                + " where other columns have " + other.getMeta_data().getCodec());
+                    }
+                }
+                throw new ParquetUnsupportedException("File " + file + " column " + column + " uses the unsupported compression codec " + metadata.getCodec());
+            }
+            long start = ParquetFooter.chunkStart(metadata);
+            long size = metadata.getTotal_compressed_size();
+            if (start < ParquetFooter.MAGIC.length || size < 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
+                throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
+            }
+            OffsetIndex offsetIndex = null;
+            if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
+                offsetIndex = readOffsetIndex(chunk, column, start, size);
+            }
+            // a selection of few rows loads only the pages the column reader opens (pages holding
+            // none are never read from the file); any other read loads the chunk a window at a
+            // time, never whole
+            boolean exactLoads = offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows;
+            long chunkStart = start;
+            PageReader.ChunkLoader loader = (offset, target, targetOffset, length) -> {
+                try {
+                    input.readFully(chunkStart + offset, target, targetOffset, length);
+                }
+                catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                metrics.bytesRead += length;
+            };
+            SchemaElement element = node.element();
+            PageReader pages = new PageReader(element.getType(), element.isSetType_length() ? element.getType_length() : 0, node.repetitionLevel(), metadata, (int) size, start,
+                    rowGroupRows, offsetIndex, metrics, loader, exactLoads);
+            readers[leaf] = new ColumnReader(node, pages);
+        }
+        for (MatchedColumn matched : matchedColumns.values()) {
+            readers[matched.leaf()].matchValues(matched.matcher());
+        }
+        for (int leaf : dictionaryIdColumns.values()) {
+            readers[leaf].recordDictionaryIds();
+        }
+    }
+
+    /**
+     * The verdicts of the filter's equality tests that this batch answered in the pages, keyed
+     * by the leaf of the options' filter (compare by identity); empty unless the options match
+     * filter columns. Valid until the next batch.
+     */
+    public Map<Predicate, LeafMatches> filterMatches()
+    {
+        return Collections.unmodifiableMap(batchMatches);
+    }
+
+    /**
+     * The output columns that {@code filter} tests only by equality with string or binary
+     * literals, when they are top-level BYTE_ARRAY columns of the file read without conversion.
+     */
+    private Map<Integer, MatchedColumn> matchedColumns(Predicate filter)
+            throws ParquetUnsupportedException
+    {
+        Map<Integer, MatchedColumn> matched = new HashMap<>();
+        for (int column = 0; column < options.columns().size(); column++) {
+            OptionalInt leaf = plainBinaryLeaf(column);
+            Optional<ByteEqualityLeaf> equality = ByteEqualityLeaf.soleLeaf(filter, options.columns().get(column).id());
+            if (leaf.isPresent() && equality.isPresent()) {
+                matched.put(column, new MatchedColumn(leaf.getAsInt(), equality.get()));
+            }
+        }
+        return Map.copyOf(matched);
+    }
+
+    /**
+     * The file leaf of output column {@code column} when it is a top-level BYTE_ARRAY column read
+     * into this column alone, its bytes unchanged: the columns whose values a reader may hand
+     * over as something other than decoded values.
+     */
+    private OptionalInt plainBinaryLeaf(int column)
+            throws ParquetUnsupportedException
+    {
+        DataField field = options.columns().get(column);
+        Optional<SchemaNode> node = findChild(footer.root(), field.id());
+        if (node.isEmpty() || !node.get().isPrimitive() || node.get().isRepeated() || node.get().repetitionLevel() > 0
+                || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.get(node.get().leafIndex()).size() != 1
+                || !LeafConverter.create(node.get().element(), field.type(), file).isPlainBinary()) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(node.get().leafIndex());
+    }
+
+    /**
+     * By output column index, the leaves of the string and binary columns whose dictionary ids
+     * are recorded (not those compared in their pages).
+     */
+    private Map<Integer, Integer> dictionaryIdColumns()
+            throws ParquetUnsupportedException
+    {
+        Map<Integer, Integer> leaves = new HashMap<>();
+        for (int column = 0; column < options.columns().size(); column++) {
+            OptionalInt leaf = plainBinaryLeaf(column);
+            if (leaf.isPresent() && !matchedColumns.containsKey(column)) {
+                leaves.put(column, leaf.getAsInt());
+            }
+        }
+        return Map.copyOf(leaves);
+    }
+
+    /**
+     * The dictionary ids of output column {@code column} in the current batch: present when the
+     * options ask for them, the column is a string or binary column, and every value of the
+     * batch came from dictionary-encoded pages. Valid until the next batch.
+     */
+    public Optional<DictionaryIds> dictionaryIds(int column)
+    {
+        Integer leaf = dictionaryIdColumns.get(column);
+        if (leaf == null || closed || rowGroupIndex < 0) {
+            return Optional.empty();
+        }
+        ColumnReader reader = readers[leaf];
+        ValueBuffer dictionary = reader.dictionary();
+        int rows = root.getRowCount();
+        if (dictionary == null || !reader.valueIdsComplete || reader.valueIdCount != reader.values.count || reader.entries != rows) {
+            return Optional.empty();
+        }
+        if (reader.valueIdCount == rows) {
+            // a value per row: the values' ids are the rows' ids
+            return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, reader.valueIds, rows));
+        }
+        if (rowIds.length < rows) {
+            rowIds = new int[ValueBuffer.grow(rowIds.length, rows)];
+        }
+        // nulls take no value: walk the definition levels
+        int value = 0;
+        for (int row = 0; row < rows; row++) {
+            rowIds[row] = reader.definitions[row] == reader.maxDefinition() ? reader.valueIds[value++] : -1;
+        }
+        return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, rowIds, rows));
+    }
+
+    /**
+     * The matches of a matched column's batch from its definition levels and value verdicts.
+     */
+    private LeafMatches leafMatches(MatchedColumn matched, int rows)
+    {
+        ColumnReader reader = readers[matched.leaf()];
+        if (reader.entries != rows) {
+            throw new CorruptDataException("Column read " + reader.entries + " entries for a batch of " + rows + " rows");
+        }
+        int words = SelectionMasks.words(rows);
+        long[] equal = matched.equal(words);
+        long[] valid = matched.valid(words);
+        MatchBits verdicts = reader.matches;
+        if (verdicts.count == rows) {
+            // a value per row: no row is null
+            Arrays.fill(valid, 0, words, -1L);
+            if ((rows & 63) != 0) {
+                valid[words - 1] = (1L << rows) - 1;
+            }
+            System.arraycopy(verdicts.words, 0, equal, 0, words);
+            return new LeafMatches(rows, equal, valid);
+        }
+        int maxDefinition = reader.maxDefinition();
+        int value = 0;
+        for (int row = 0; row < rows; row++) {
+            if (maxDefinition == 0 || reader.definitions[row] == maxDefinition) {
+                valid[row >>> 6] |= 1L << row;
+                equal[row >>> 6] |= (verdicts.get(value++) ? 1L : 0L) << row;
+            }
+        }
+        if (value != verdicts.count) {
+            throw new CorruptDataException("Column has " + verdicts.count + " values for " + value + " non-null rows");
+        }
+        return new LeafMatches(rows, equal, valid);
+    }
+
+    /**
+     * A column compared in its pages: its file leaf, the filter's test of it, the matcher, and
+     * the bit arrays of its batch matches, reused from batch to batch.
+     */
+    private static final class MatchedColumn
+    {
+        private final int leaf;
+        private final ByteEqualityLeaf equality;
+        private final ValueMatcher matcher;
+        private long[] equal = new long[0];
+        private long[] valid = new long[0];
+
+        MatchedColumn(int leaf, ByteEqualityLeaf equality)
+        {
+            this.leaf = leaf;
+            this.equality = equality;
+            this.matcher = new ValueMatcher(equality.literals());
+        }
+
+        int leaf()
+        {
+            return leaf;
+        }
+
+        ByteEqualityLeaf equality()
+        {
+            return equality;
+        }
+
+        ValueMatcher matcher()
+        {
+            return matcher;
+        }
+
+        long[] equal(int words)
+        {
+            equal = cleared(equal, words);
+            return equal;
+        }
+
+        long[] valid(int words)
+        {
+            valid = cleared(valid, words);
+            return valid;
+        }
+
+        private static long[] cleared(long[] bits, int words)
+        {
+            if (bits.length < words) {
+                return new long[words];
+            }
+            Arrays.fill(bits, 0, words, 0L);
+            return bits;
+        }
+    }
+
+    private OffsetIndex readOffsetIndex(ColumnChunk chunk, String column, long chunkStart, long chunkSize)
+            throws IOException
+    {
+        long offset = chunk.getOffset_index_offset();
+        int length = chunk.getOffset_index_length();
+        if (offset < ParquetFooter.MAGIC.length || length <= 0 || offset + length > footer.footerStart()) {
+            throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index outside the file");
+        }
+        byte[] bytes = new byte[length];
+        input.readFully(offset, bytes, 0, length);
+        metrics.bytesRead += length;
+        OffsetIndex index = new OffsetIndex();
+        ParquetFooter.readThrift(index, bytes, 0, length, file, "offset index of column " + column);
+        List<PageLocation> locations = index.getPage_locations();
+        if (locations == null || locations.isEmpty()) {
+            throw new ParquetCorruptionException("File " + file + " column " + column + " has an empty offset index");
+        }
+        long previous = -1;
+        long previousEnd = chunkStart;
+        for (PageLocation location : locations) {
+            if (location.getFirst_row_index() <= previous || location.getFirst_row_index() >= rowGroupRows
+                    || location.getOffset() < previousEnd || location.getCompressed_page_size() <= 0
+                    || location.getOffset() + location.getCompressed_page_size() > chunkStart + chunkSize) {
+                throw new ParquetCorruptionException("File " + file + " column " + column + " has an invalid offset index entry " + location);
+            }
+            previous = location.getFirst_row_index();
+            previousEnd = location.getOffset() + location.getCompressed_page_size();
+        }
+        if (locations.get(0).getFirst_row_index() != 0) {
+            throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index not starting at row 0");
+        }
+        return index;
+    }
+
+    /**
+     * Rows of the row group on pages that might match the filter, or null when no column index
+     * helps. A page is dropped when the filter cannot match its own column's statistics alone,
+     * which is safe whatever the other columns hold.
+     */
+    private RoaringBitmap pageFilter(RowGroup rowGroup)
+            throws IOException
+    {
+        RoaringBitmap excluded = null;
+        for (SchemaNode child : footer.root().children()) {
+            if (!child.isPrimitive() || child.isRepeated() || !child.hasFieldId()) {
+                continue;
+            }
+            Optional<FieldRef> reference = referencedField(options.filter().get(), child.fieldId());
+            if (reference.isEmpty() || !StatisticsValues.compatible(child.element(), reference.get().type())) {
+                continue;
+            }
+            ColumnChunk chunk = rowGroup.getColumns().get(child.leafIndex());
+            if (!chunk.isSetColumn_index_offset() || !chunk.isSetOffset_index_offset()) {
+                continue;
+            }
+            long indexOffset = chunk.getColumn_index_offset();
+            int indexLength = chunk.getColumn_index_length();
+            if (indexOffset < 4 || indexLength <= 0 || indexOffset + indexLength > footer.footerStart()) {
+                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has a column index outside the file");
+            }
+            byte[] bytes = new byte[indexLength];
+            input.readFully(indexOffset, bytes, 0, indexLength);
+            metrics.bytesRead += indexLength;
+            ColumnIndex columnIndex = new ColumnIndex();
+            ParquetFooter.readThrift(columnIndex, bytes, 0, indexLength, file, "column index of column " + child.name());
+            ColumnMetaData metadata = chunk.getMeta_data();
+            OffsetIndex offsetIndex = readOffsetIndex(chunk, child.name(), metadata.getData_page_offset(), metadata.getTotal_compressed_size() + metadata.getData_page_offset());
+            List<PageLocation> locations = offsetIndex.getPage_locations();
+            int pages = locations.size();
+            if (columnIndex.getNull_pages() == null || columnIndex.getNull_pages().size() != pages
+                    || columnIndex.getMin_values() == null || columnIndex.getMin_values().size() != pages
+                    || columnIndex.getMax_values() == null || columnIndex.getMax_values().size() != pages) {
+                continue;
+            }
+            FieldRef field = reference.get();
+            for (int page = 0; page < pages; page++) {
+                long first = locations.get(page).getFirst_row_index();
+                long next = page + 1 < pages ? locations.get(page + 1).getFirst_row_index() : rowGroupRows;
+                long pageRows = next - first;
+                boolean allNull = columnIndex.getNull_pages().get(page);
+                Long nullCount = columnIndex.isSetNull_counts() && columnIndex.getNull_counts().size() == pages ? columnIndex.getNull_counts().get(page) : null;
+                if (nullCount != null && (nullCount < 0 || nullCount > pageRows)) {
+                    nullCount = null;
+                }
+                Object min = null;
+                Object max = null;
+                if (allNull) {
+                    nullCount = pageRows;
+                }
+                else {
+                    min = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMin_values().get(page)));
+                    max = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMax_values().get(page)));
+                }
+                ColumnStats stats = new ColumnStats(min, max, nullCount, pageRows);
+                StatsProvider provider = new StatsProvider()
+                {
+                    @Override
+                    public Optional<ColumnStats> columnStats(FieldRef reference)
+                    {
+                        return reference.fieldId() == field.fieldId() ? Optional.of(stats) : Optional.empty();
+                    }
+                };
+                if (!StatsEvaluator.mightMatch(options.filter().get(), provider)) {
+                    if (excluded == null) {
+                        excluded = new RoaringBitmap();
+                    }
+                    excluded.add(first, next);
+                    metrics.pagesSkipped++;
+                }
+            }
+        }
+        if (excluded == null) {
+            return null;
+        }
+        RoaringBitmap kept = RoaringBitmap.bitmapOfRange(0, rowGroupRows);
+        kept.andNot(excluded);
+        return kept;
+    }
+
+    private boolean dictionariesMightMatch(RowGroup rowGroup)
+            throws IOException
+    {
+        Map<Integer, Optional<List<Object>>> loaded = new HashMap<>();
+        IOException[] failure = new IOException[1];
+        boolean result = DictionaryPruning.mightMatch(options.filter().get(), field -> loaded.computeIfAbsent(field.fieldId(), id -> {
+            try {
+                return dictionary(rowGroup, field);
+            }
+            catch (IOException e) {
+                failure[0] = e;
+                return Optional.empty();
+            }
+        }));
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+        return result;
+    }
+
+    /**
+     * The values of a column chunk when all its data pages are dictionary encoded and the
+     * dictionary page is small, as internal values of the field's type; otherwise empty.
+     */
+    private Optional<List<Object>> dictionary(RowGroup rowGroup, FieldRef field)
+            throws IOException
+    {
+        Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
+        if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
+            return Optional.empty();
+        }
+        SchemaNode node = found.get();
+        TypeRoot root = field.type().root();
+        if (root == TypeRoot.BOOLEAN || !StatisticsValues.compatible(node.element(), field.type())) {
+            return Optional.empty();
+        }
+        ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
+        if (!metadata.isSetEncoding_stats() || !metadata.isSetDictionary_page_offset() || metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
+            return Optional.empty();
+        }
+        for (PageEncodingStats stats : metadata.getEncoding_stats()) {
+            boolean dataPage = stats.getPage_type() == PageType.DATA_PAGE || stats.getPage_type() == PageType.DATA_PAGE_V2;
+            boolean dictionaryEncoded = stats.getEncoding() == Encoding.PLAIN_DICTIONARY || stats.getEncoding() == Encoding.RLE_DICTIONARY;
+            if (dataPage && !dictionaryEncoded && stats.getCount() > 0) {
+                return Optional.empty();
+            }
+        }
+        long start = metadata.getDictionary_page_offset();
+        long end = metadata.getData_page_offset();
+        if (start < ParquetFooter.MAGIC.length || end <= start || end > footer.footerStart()) {
+            return Optional.empty();
+        }
+        if (end - start > MAX_DICTIONARY_BYTES) {
+            return Optional.empty();
+        }
+        byte[] bytes = new byte[(int) (end - start)];
+        input.readFully(start, bytes, 0, bytes.length);
+        metrics.bytesRead += bytes.length;
+        PageHeader header = new PageHeader();
+        int headerLength = ParquetFooter.readThrift(header, bytes, 0, bytes.length, file, "dictionary page header of column " + node.name());
+        if (header.getType() != PageType.DICTIONARY_PAGE || !header.isSetDictionary_page_header()) {
+            return Optional.empty();
+        }
+        int count = header.getDictionary_page_header().getNum_values();
+        int compressed = header.getCompressed_page_size();
+        int uncompressed = header.getUncompressed_page_size();
+        if (count < 0 || count > MAX_DICTIONARY_VALUES || compressed < 0 || compressed > bytes.length - headerLength || uncompressed < 0 || uncompressed > 64 * MAX_DICTIONARY_BYTES) {
+            return Optional.empty();
+        }
+        PageReader.verifyChecksum(header, bytes, headerLength);
+        byte[] body;
+        int offset;
+        if (metadata.getCodec() == CompressionCodec.UNCOMPRESSED) {
+            body = bytes;
+            offset = headerLength;
+        }
+        else {
+            body = new byte[uncompressed];
+            offset = 0;
+            new PageDecompressor(metadata.getCodec()).decompress(bytes, headerLength, compressed, body, uncompressed);
+        }
+        Type type = node.element().getType();
+        ValueBuffer values = new ValueBuffer();
+        PlainDecoders.create(type, node.element().isSetType_length() ? node.element().getType_length() : 0, body, offset, offset + uncompressed).read(values, count);
+        List<Object> result = new ArrayList<>(count);
+        byte[] scratch4 = new byte[4];
+        byte[] scratch8 = new byte[8];
+        for (int i = 0; i < count; i++) {
+            byte[] encoded;
+            switch (type) {
+                case INT32, FLOAT -> {
+                    ByteBuffer.wrap(scratch4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, values.ints[i]);
+                    encoded = scratch4;
+                }
+                case INT64, DOUBLE -> {
+                    ByteBuffer.wrap(scratch8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, values.longs[i]);
+                    encoded = scratch8;
+                }
+                case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> encoded = Arrays.copyOfRange(values.bytes, values.offsets[i], values.offsets[i + 1]);
+                default -> {
+                    return Optional.empty();
+                }
+            }
+            Object value = StatisticsValues.decode(node.element(), field.type(), encoded);
+            if (value == null) {
+                return Optional.empty();
+            }
+            result.add(value);
+        }
+        return Optional.of(result);
+    }
+
+    private static byte[] toBytes(java.nio.ByteBuffer buffer)
+    {
+        if (buffer == null) {
+            return null;
+        }
+        byte[] bytes = new byte[buffer.remaining()];
+        buffer.duplicate().get(bytes);
+        return bytes;
+    }
+
+    private static Optional<FieldRef> referencedField(Predicate predicate, int fieldId)
+    {
+        List<FieldRef> found = new ArrayList<>();
+        collectFields(predicate, fieldId, found);
+        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
+    }
+
+    private static void collectFields(Predicate predicate, int fieldId, List<FieldRef> found)
+    {
+        if (predicate instanceof Predicate.And and) {
+            and.children().forEach(child -> collectFields(child, fieldId, found));
+        }
+        else if (predicate instanceof Predicate.Or or) {
+            or.children().forEach(child -> collectFields(child, fieldId, found));
+        }
+        else if (predicate instanceof Predicate.Not not) {
+            collectFields(not.predicate(), fieldId, found);
+        }
+        else if (predicate instanceof Predicate.Comparison comparison && comparison.field().fieldId() == fieldId) {
+            found.add(comparison.field());
+        }
+        else if (predicate instanceof Predicate.In in && in.field().fieldId() == fieldId) {
+            found.add(in.field());
+        }
+        else if (predicate instanceof Predicate.InRanges inRanges && inRanges.field().fieldId() == fieldId) {
+            found.add(inRanges.field());
+        }
+        else if (predicate instanceof Predicate.IsNull isNull && isNull.field().fieldId() == fieldId) {
+            found.add(isNull.field());
+        }
+        else if (predicate instanceof Predicate.IsNotNull isNotNull && isNotNull.field().fieldId() == fieldId) {
+            found.add(isNotNull.field());
+        }
+        else if (predicate instanceof Predicate.StartsWith startsWith && startsWith.field().fieldId() == fieldId) {
+            found.add(startsWith.field());
+        }
+    }
+
+    /**
+     * Row-group statistics of top-level, non-repeated file columns, offered only when the file
+     * column's type orders like the requested type.
+     */
+    private final class RowGroupStats
+            implements StatsProvider
+    {
+        private final RowGroup rowGroup;
+
+        RowGroupStats(RowGroup rowGroup)
+        {
+            this.rowGroup = rowGroup;
+        }
+
+        @Override
+        public OptionalLong rowCount()
+        {
+            return OptionalLong.of(rowGroup.getNum_rows());
+        }
+
+        @Override
+        public Optional<ColumnStats> columnStats(FieldRef field)
+        {
+            Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
+            if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
+                return Optional.empty();
+            }
+            SchemaNode node = found.get();
+            if (!StatisticsValues.compatible(node.element(), field.type())) {
+                return Optional.empty();
+            }
+            ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
+            long rows = rowGroup.getNum_rows();
+            if (!metadata.isSetStatistics()) {
+                return Optional.of(ColumnStats.unknown(rows));
+            }
+            Statistics statistics = metadata.getStatistics();
+            Long nullCount = statistics.isSetNull_count() && statistics.getNull_count() >= 0 && statistics.getNull_count() <= rows ? statistics.getNull_count() : null;
+            Object min = null;
+            Object max = null;
+            // min_value / max_value follow the column order; the deprecated min / max do not, so they are ignored
+            if (footer.metadata().isSetColumn_orders()) {
+                min = statistics.isSetMin_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMin_value()) : null;
+                max = statistics.isSetMax_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMax_value()) : null;
+            }
+            return Optional.of(new ColumnStats(min, max, nullCount, rows));
+        }
+    }
+
+    /**
+     * Checks the file's top-level columns against the schema it was written with: each field of
+     * that schema present under its id with the layout of its type, no other columns but system
+     * fields, and the system fields that this read requests with the layout of their requested
+     * type (the only one they ever have). Field ids are unique among siblings (the footer checks
+     * that), so every later look-up by field id finds a checked node or a field the file's
+     * schema truly lacks.
+     */
+    private void checkFileSchema(Map<Integer, DataField> fields)
+            throws ParquetCorruptionException
+    {
+        for (DataField field : fields.values()) {
+            Optional<SchemaNode> node = findChild(footer.root(), field.id());
+            if (node.isEmpty()) {
+                Optional<SchemaNode> named = footer.root().children().stream().filter(child -> child.name().equals(field.name())).findFirst();
+                throw new ParquetCorruptionException("File " + file + " has no column with field id " + field.id() + " (" + field.name() + " " + field.type().asSqlString()
+                        + "), which the schema the file was written with has"
+                        + named.map(child -> "; its column " + child.name() + (child.hasFieldId() ? " has field id " + child.fieldId() : " has no field id")).orElse(""));
+            }
+            PaimonParquetLayout.check(node.get(), field.type(), file);
+        }
+        Map<Integer, DataField> requested = new HashMap<>();
+        for (DataField column : options.columns()) {
+            requested.put(column.id(), column);
+        }
+        for (SchemaNode child : footer.root().children()) {
+            if (!child.hasFieldId()) {
+                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has no field id");
+            }
+            if (fields.containsKey(child.fieldId())) {
+                continue;
+            }
+            if (child.fieldId() < FIRST_SYSTEM_FIELD_ID) {
+                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has field id " + child.fieldId() + ", which the schema the file was written with lacks");
+            }
+            DataField system = requested.get(child.fieldId());
+            if (system != null) {
+                PaimonParquetLayout.check(child, system.type(), file);
+            }
+        }
+    }
+
+    private static Optional<SchemaNode> findChild(SchemaNode group, int fieldId)
+    {
+        for (SchemaNode child : group.children()) {
+            if (child.hasFieldId() && child.fieldId() == fieldId) {
+                return Optional.of(child);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private FieldAssembler assembler(SchemaNode node, DataType type, List<Integer> leaves)
+            throws ParquetUnsupportedException
+    {
+        if (type instanceof AtomicType) {
+            if (!node.isPrimitive() || node.isRepeated()) {
+                throw mismatch(node, type);
+            }
+            LeafConverter converter = LeafConverter.create(node.element(), type, file);
+            addLeaf(leaves, node.leafIndex());
+            return leaf(node.leafIndex(), converter);
+        }
+        if (node.isPrimitive() || node.isRepeated()) {
+            throw mismatch(node, type);
+        }
+        if (type instanceof RowType row) {
+            List<FieldAssembler> children = new ArrayList<>();
+            for (DataField field : row.fields()) {
+                Optional<SchemaNode> child = findChild(node, field.id());
+                children.add(child.isEmpty() ? new FieldAssembler.Missing() : assembler(child.get(), field.type(), leaves));
+            }
+            // the struct's nulls come from the levels of any leaf below it
+            int shape = node.firstLeaf().leafIndex();
+            addLeaf(leaves, shape);
+            return new FieldAssembler.Struct(readers, shape, node.definitionLevel(), children);
+        }
+        if (node.children().size() != 1 || !node.children().get(0).isRepeated()) {
+            throw mismatch(node, type);
+        }
+        SchemaNode repeated = node.children().get(0);
+        int shape = node.firstLeaf().leafIndex();
+        if (type instanceof ArrayType array) {
+            SchemaNode element = repeated;
+            if (!repeated.isPrimitive() && repeated.children().size() == 1) {
+                element = repeated.children().get(0);
+            }
+            if (element == repeated && !repeated.isPrimitive()) {
+                throw mismatch(node, type);
+            }
+            FieldAssembler elementAssembler = element == repeated
+                    ? leaf(repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
+                    : assembler(element, array.element(), leaves);
+            if (element == repeated) {
+                addLeaf(leaves, repeated.leafIndex());
+            }
+            addLeaf(leaves, shape);
+            return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), elementAssembler);
+        }
+        DataType keyType;
+        DataType valueType;
+        if (type instanceof MapType map) {
+            keyType = map.key();
+            valueType = map.value();
+        }
+        else if (type instanceof MultisetType multiset) {
+            keyType = multiset.element();
+            valueType = new AtomicType(TypeRoot.INT, 0, 0, false);
+        }
+        else {
+            throw mismatch(node, type);
+        }
+        if (repeated.isPrimitive() || repeated.children().size() != 2) {
+            throw mismatch(node, type);
+        }
+        FieldAssembler key = assembler(repeated.children().get(0), keyType, leaves);
+        FieldAssembler value = assembler(repeated.children().get(1), valueType, leaves);
+        addLeaf(leaves, shape);
+        return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), new FieldAssembler.Entries(key, value));
+    }
+
+    private FieldAssembler.Leaf leaf(int leafIndex, LeafConverter converter)
+    {
+        FieldAssembler.Leaf leaf = new FieldAssembler.Leaf(readers, leafIndex, converter);
+        List<FieldAssembler.Leaf> users = leafUsers.computeIfAbsent(leafIndex, index -> new ArrayList<>());
+        users.add(leaf);
+        if (users.size() > 1) {
+            // conversions may rewrite the decoded values in place: each user then works on a copy
+            users.forEach(FieldAssembler.Leaf::copyValues);
+        }
+        return leaf;
+    }
+
+    private static void addLeaf(List<Integer> leaves, int leaf)
+    {
+        if (!leaves.contains(leaf)) {
+            leaves.add(leaf);
+        }
+    }
+
+    private ParquetUnsupportedException mismatch(SchemaNode node, DataType type)
+    {
+        ConvertedType converted = node.element().isSetConverted_type() ? node.element().getConverted_type() : null;
+        return new ParquetUnsupportedException("File " + file + " column " + node.name() + (node.isPrimitive() ? " (primitive)" : " (group" + (converted == null ? "" : " " + converted) + ")")
+                + " cannot be read as " + type.asSqlString());
+    }
+
+    /**
+     * Releases the batch and the child allocator; idempotent.
+     */
+    @Override
+    public void close()
+    {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            root.close();
+        }
+        finally {
+            allocator.close();
+        }
+    }
+}
