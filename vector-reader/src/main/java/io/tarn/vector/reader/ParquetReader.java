@@ -96,10 +96,6 @@ public final class ParquetReader
     private static final int CONTAINER_WORDS = 1 << 10;
 
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
-    private static final int MAX_DICTIONARY_BYTES = 1 << 20;
-    private static final int MAX_DICTIONARY_VALUES = 100_000;
-    // Paimon's system fields (_KEY_*, _SEQUENCE_NUMBER, _VALUE_KIND, ...) have ids from here up
-    private static final int FIRST_SYSTEM_FIELD_ID = 1_073_741_823;
 
     private final ParquetInput input;
     private final String file;
@@ -112,8 +108,11 @@ public final class ParquetReader
     private final List<FieldAssembler> assemblers;
     private final List<Integer> neededLeaves;
     private final ColumnReader[] readers;
+    private final PageIndexReader pageIndexes;
+    // with a filter: what prunes row groups and pages
+    private final Optional<RowGroupPruner> rowGroupPruner;
+    private final Optional<PageIndexPruner> pageIndexPruner;
     private final ReaderMetrics.Accumulator metrics = new ReaderMetrics.Accumulator();
-    private final Map<Integer, List<FieldAssembler.Leaf>> leafUsers = new HashMap<>();
     // by output column index: the columns compared in their pages, not decoded (see ParquetReadOptions)
     private final Map<Integer, MatchedColumn> matchedColumns;
     private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
@@ -159,24 +158,14 @@ public final class ParquetReader
         this.fileFields = fileFields;
         this.allocator = allocator;
         this.readers = new ColumnReader[footer.leaves().size()];
-        if (fileFields.isPresent()) {
-            checkFileSchema(fileFields.get());
-        }
-        List<Integer> leaves = new ArrayList<>();
-        List<FieldAssembler> built = new ArrayList<>();
-        for (DataField column : options.columns()) {
-            CarriedColumn carriedColumn = carried.get(column.id());
-            if (carriedColumn != null) {
-                built.add(new FieldAssembler.Carried(carriedColumn));
-                continue;
-            }
-            Optional<SchemaNode> node = findChild(footer.root(), column.id());
-            built.add(node.isEmpty() ? new FieldAssembler.Missing() : assembler(node.get(), column.type(), leaves));
-        }
-        this.assemblers = List.copyOf(built);
-        this.neededLeaves = List.copyOf(leaves);
-        this.matchedColumns = options.matchFilterColumns() ? matchedColumns(options.filter().orElseThrow()) : Map.of();
-        this.dictionaryIdColumns = options.dictionaryIds() ? dictionaryIdColumns() : Map.of();
+        SchemaBinding binding = new SchemaBinding(file, footer, options, fileFields, carried, readers);
+        this.assemblers = binding.assemblers();
+        this.neededLeaves = binding.neededLeaves();
+        this.matchedColumns = binding.matchedColumns();
+        this.dictionaryIdColumns = binding.dictionaryIdColumns();
+        this.pageIndexes = new PageIndexReader(input, footer, metrics);
+        this.rowGroupPruner = options.filter().map(filter -> new RowGroupPruner(input, footer, filter, metrics));
+        this.pageIndexPruner = options.filter().map(filter -> new PageIndexPruner(footer, filter, pageIndexes, metrics));
         long rows = 0;
         for (RowGroup rowGroup : footer.metadata().getRow_groups()) {
             rows += rowGroup.getNum_rows();
@@ -442,7 +431,7 @@ public final class ParquetReader
                         assemblers.get(i).write(vectors.get(i), 0, 0, rows);
                     }
                     else {
-                        batchMatches.put(matched.equality().leaf(), leafMatches(matched, rows));
+                        batchMatches.put(matched.equality().leaf(), matched.matches(readers[matched.leaf()], rows));
                     }
                 }
                 activeColumn = null;
@@ -648,11 +637,7 @@ public final class ParquetReader
             if (rowGroupRows == 0) {
                 continue;
             }
-            if (options.filter().isPresent() && !StatsEvaluator.mightMatch(options.filter().get(), new RowGroupStats(rowGroup))) {
-                metrics.rowGroupsSkipped++;
-                continue;
-            }
-            if (options.filter().isPresent() && !dictionariesMightMatch(rowGroup)) {
+            if (rowGroupPruner.isPresent() && !rowGroupPruner.get().mightMatch(rowGroup)) {
                 metrics.rowGroupsSkipped++;
                 continue;
             }
@@ -673,8 +658,8 @@ public final class ParquetReader
                 }
                 rowGroupSelection = local;
             }
-            if (options.filter().isPresent()) {
-                RoaringBitmap pages = pageFilter(rowGroup);
+            if (pageIndexPruner.isPresent()) {
+                RoaringBitmap pages = pageIndexPruner.get().keptRows(rowGroup, rowGroupRows);
                 if (pages != null) {
                     rowGroupSelection = rowGroupSelection == null ? pages : RoaringBitmap.and(rowGroupSelection, pages);
                     if (rowGroupSelection.isEmpty()) {
@@ -751,7 +736,7 @@ public final class ParquetReader
             }
             OffsetIndex offsetIndex = null;
             if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
-                offsetIndex = readOffsetIndex(chunk, column, start, size);
+                offsetIndex = pageIndexes.offsetIndex(chunk, column, start, size, rowGroupRows);
             }
             // a selection of few rows loads only the pages the column reader opens (pages holding
             // none are never read from the file); any other read loads the chunk a window at a
@@ -791,59 +776,6 @@ public final class ParquetReader
     }
 
     /**
-     * The output columns that {@code filter} tests only by equality with string or binary
-     * literals, when they are top-level BYTE_ARRAY columns of the file read without conversion.
-     */
-    private Map<Integer, MatchedColumn> matchedColumns(Predicate filter)
-            throws ParquetUnsupportedException
-    {
-        Map<Integer, MatchedColumn> matched = new HashMap<>();
-        for (int column = 0; column < options.columns().size(); column++) {
-            OptionalInt leaf = plainBinaryLeaf(column);
-            Optional<ByteEqualityLeaf> equality = ByteEqualityLeaf.soleLeaf(filter, options.columns().get(column).id());
-            if (leaf.isPresent() && equality.isPresent()) {
-                matched.put(column, new MatchedColumn(leaf.getAsInt(), equality.get()));
-            }
-        }
-        return Map.copyOf(matched);
-    }
-
-    /**
-     * The file leaf of output column {@code column} when it is a top-level BYTE_ARRAY column read
-     * into this column alone, its bytes unchanged: the columns whose values a reader may hand
-     * over as something other than decoded values.
-     */
-    private OptionalInt plainBinaryLeaf(int column)
-            throws ParquetUnsupportedException
-    {
-        DataField field = options.columns().get(column);
-        Optional<SchemaNode> node = findChild(footer.root(), field.id());
-        if (node.isEmpty() || !node.get().isPrimitive() || node.get().isRepeated() || node.get().repetitionLevel() > 0
-                || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.get(node.get().leafIndex()).size() != 1
-                || !LeafConverter.create(node.get().element(), field.type(), file).isPlainBinary()) {
-            return OptionalInt.empty();
-        }
-        return OptionalInt.of(node.get().leafIndex());
-    }
-
-    /**
-     * By output column index, the leaves of the string and binary columns whose dictionary ids
-     * are recorded (not those compared in their pages).
-     */
-    private Map<Integer, Integer> dictionaryIdColumns()
-            throws ParquetUnsupportedException
-    {
-        Map<Integer, Integer> leaves = new HashMap<>();
-        for (int column = 0; column < options.columns().size(); column++) {
-            OptionalInt leaf = plainBinaryLeaf(column);
-            if (leaf.isPresent() && !matchedColumns.containsKey(column)) {
-                leaves.put(column, leaf.getAsInt());
-            }
-        }
-        return Map.copyOf(leaves);
-    }
-
-    /**
      * The dictionary ids of output column {@code column} in the current batch: present when the
      * options ask for them, the column is a string or binary column, and every value of the
      * batch came from dictionary-encoded pages. Valid until the next batch.
@@ -873,573 +805,6 @@ public final class ParquetReader
             rowIds[row] = reader.definitions[row] == reader.maxDefinition() ? reader.valueIds[value++] : -1;
         }
         return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, rowIds, rows));
-    }
-
-    /**
-     * The matches of a matched column's batch from its definition levels and value verdicts.
-     */
-    private LeafMatches leafMatches(MatchedColumn matched, int rows)
-    {
-        ColumnReader reader = readers[matched.leaf()];
-        if (reader.entries != rows) {
-            throw new CorruptDataException("Column read " + reader.entries + " entries for a batch of " + rows + " rows");
-        }
-        int words = SelectionMasks.words(rows);
-        long[] equal = matched.equal(words);
-        long[] valid = matched.valid(words);
-        MatchBits verdicts = reader.matches;
-        if (verdicts.count == rows) {
-            // a value per row: no row is null
-            Arrays.fill(valid, 0, words, -1L);
-            if ((rows & 63) != 0) {
-                valid[words - 1] = (1L << rows) - 1;
-            }
-            System.arraycopy(verdicts.words, 0, equal, 0, words);
-            return new LeafMatches(rows, equal, valid);
-        }
-        int maxDefinition = reader.maxDefinition();
-        int value = 0;
-        for (int row = 0; row < rows; row++) {
-            if (maxDefinition == 0 || reader.definitions[row] == maxDefinition) {
-                valid[row >>> 6] |= 1L << row;
-                equal[row >>> 6] |= (verdicts.get(value++) ? 1L : 0L) << row;
-            }
-        }
-        if (value != verdicts.count) {
-            throw new CorruptDataException("Column has " + verdicts.count + " values for " + value + " non-null rows");
-        }
-        return new LeafMatches(rows, equal, valid);
-    }
-
-    /**
-     * A column compared in its pages: its file leaf, the filter's test of it, the matcher, and
-     * the bit arrays of its batch matches, reused from batch to batch.
-     */
-    private static final class MatchedColumn
-    {
-        private final int leaf;
-        private final ByteEqualityLeaf equality;
-        private final ValueMatcher matcher;
-        private long[] equal = new long[0];
-        private long[] valid = new long[0];
-
-        MatchedColumn(int leaf, ByteEqualityLeaf equality)
-        {
-            this.leaf = leaf;
-            this.equality = equality;
-            this.matcher = new ValueMatcher(equality.literals());
-        }
-
-        int leaf()
-        {
-            return leaf;
-        }
-
-        ByteEqualityLeaf equality()
-        {
-            return equality;
-        }
-
-        ValueMatcher matcher()
-        {
-            return matcher;
-        }
-
-        long[] equal(int words)
-        {
-            equal = cleared(equal, words);
-            return equal;
-        }
-
-        long[] valid(int words)
-        {
-            valid = cleared(valid, words);
-            return valid;
-        }
-
-        private static long[] cleared(long[] bits, int words)
-        {
-            if (bits.length < words) {
-                return new long[words];
-            }
-            Arrays.fill(bits, 0, words, 0L);
-            return bits;
-        }
-    }
-
-    private OffsetIndex readOffsetIndex(ColumnChunk chunk, String column, long chunkStart, long chunkSize)
-            throws IOException
-    {
-        long offset = chunk.getOffset_index_offset();
-        int length = chunk.getOffset_index_length();
-        if (offset < ParquetFooter.MAGIC.length || length <= 0 || offset + length > footer.footerStart()) {
-            throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index outside the file");
-        }
-        byte[] bytes = new byte[length];
-        input.readFully(offset, bytes, 0, length);
-        metrics.bytesRead += length;
-        OffsetIndex index = new OffsetIndex();
-        ParquetFooter.readThrift(index, bytes, 0, length, file, "offset index of column " + column);
-        List<PageLocation> locations = index.getPage_locations();
-        if (locations == null || locations.isEmpty()) {
-            throw new ParquetCorruptionException("File " + file + " column " + column + " has an empty offset index");
-        }
-        long previous = -1;
-        long previousEnd = chunkStart;
-        for (PageLocation location : locations) {
-            if (location.getFirst_row_index() <= previous || location.getFirst_row_index() >= rowGroupRows
-                    || location.getOffset() < previousEnd || location.getCompressed_page_size() <= 0
-                    || location.getOffset() + location.getCompressed_page_size() > chunkStart + chunkSize) {
-                throw new ParquetCorruptionException("File " + file + " column " + column + " has an invalid offset index entry " + location);
-            }
-            previous = location.getFirst_row_index();
-            previousEnd = location.getOffset() + location.getCompressed_page_size();
-        }
-        if (locations.get(0).getFirst_row_index() != 0) {
-            throw new ParquetCorruptionException("File " + file + " column " + column + " has an offset index not starting at row 0");
-        }
-        return index;
-    }
-
-    /**
-     * Rows of the row group on pages that might match the filter, or null when no column index
-     * helps. A page is dropped when the filter cannot match its own column's statistics alone,
-     * which is safe whatever the other columns hold.
-     */
-    private RoaringBitmap pageFilter(RowGroup rowGroup)
-            throws IOException
-    {
-        RoaringBitmap excluded = null;
-        for (SchemaNode child : footer.root().children()) {
-            if (!child.isPrimitive() || child.isRepeated() || !child.hasFieldId()) {
-                continue;
-            }
-            Optional<FieldRef> reference = referencedField(options.filter().get(), child.fieldId());
-            if (reference.isEmpty() || !StatisticsValues.compatible(child.element(), reference.get().type())) {
-                continue;
-            }
-            ColumnChunk chunk = rowGroup.getColumns().get(child.leafIndex());
-            if (!chunk.isSetColumn_index_offset() || !chunk.isSetOffset_index_offset()) {
-                continue;
-            }
-            long indexOffset = chunk.getColumn_index_offset();
-            int indexLength = chunk.getColumn_index_length();
-            if (indexOffset < 4 || indexLength <= 0 || indexOffset + indexLength > footer.footerStart()) {
-                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has a column index outside the file");
-            }
-            byte[] bytes = new byte[indexLength];
-            input.readFully(indexOffset, bytes, 0, indexLength);
-            metrics.bytesRead += indexLength;
-            ColumnIndex columnIndex = new ColumnIndex();
-            ParquetFooter.readThrift(columnIndex, bytes, 0, indexLength, file, "column index of column " + child.name());
-            ColumnMetaData metadata = chunk.getMeta_data();
-            OffsetIndex offsetIndex = readOffsetIndex(chunk, child.name(), metadata.getData_page_offset(), metadata.getTotal_compressed_size() + metadata.getData_page_offset());
-            List<PageLocation> locations = offsetIndex.getPage_locations();
-            int pages = locations.size();
-            if (columnIndex.getNull_pages() == null || columnIndex.getNull_pages().size() != pages
-                    || columnIndex.getMin_values() == null || columnIndex.getMin_values().size() != pages
-                    || columnIndex.getMax_values() == null || columnIndex.getMax_values().size() != pages) {
-                continue;
-            }
-            FieldRef field = reference.get();
-            for (int page = 0; page < pages; page++) {
-                long first = locations.get(page).getFirst_row_index();
-                long next = page + 1 < pages ? locations.get(page + 1).getFirst_row_index() : rowGroupRows;
-                long pageRows = next - first;
-                boolean allNull = columnIndex.getNull_pages().get(page);
-                Long nullCount = columnIndex.isSetNull_counts() && columnIndex.getNull_counts().size() == pages ? columnIndex.getNull_counts().get(page) : null;
-                if (nullCount != null && (nullCount < 0 || nullCount > pageRows)) {
-                    nullCount = null;
-                }
-                Object min = null;
-                Object max = null;
-                if (allNull) {
-                    nullCount = pageRows;
-                }
-                else {
-                    min = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMin_values().get(page)));
-                    max = StatisticsValues.decode(child.element(), field.type(), toBytes(columnIndex.getMax_values().get(page)));
-                }
-                ColumnStats stats = new ColumnStats(min, max, nullCount, pageRows);
-                StatsProvider provider = new StatsProvider()
-                {
-                    @Override
-                    public Optional<ColumnStats> columnStats(FieldRef reference)
-                    {
-                        return reference.fieldId() == field.fieldId() ? Optional.of(stats) : Optional.empty();
-                    }
-                };
-                if (!StatsEvaluator.mightMatch(options.filter().get(), provider)) {
-                    if (excluded == null) {
-                        excluded = new RoaringBitmap();
-                    }
-                    excluded.add(first, next);
-                    metrics.pagesSkipped++;
-                }
-            }
-        }
-        if (excluded == null) {
-            return null;
-        }
-        RoaringBitmap kept = RoaringBitmap.bitmapOfRange(0, rowGroupRows);
-        kept.andNot(excluded);
-        return kept;
-    }
-
-    private boolean dictionariesMightMatch(RowGroup rowGroup)
-            throws IOException
-    {
-        Map<Integer, Optional<List<Object>>> loaded = new HashMap<>();
-        IOException[] failure = new IOException[1];
-        boolean result = DictionaryPruning.mightMatch(options.filter().get(), field -> loaded.computeIfAbsent(field.fieldId(), id -> {
-            try {
-                return dictionary(rowGroup, field);
-            }
-            catch (IOException e) {
-                failure[0] = e;
-                return Optional.empty();
-            }
-        }));
-        if (failure[0] != null) {
-            throw failure[0];
-        }
-        return result;
-    }
-
-    /**
-     * The values of a column chunk when all its data pages are dictionary encoded and the
-     * dictionary page is small, as internal values of the field's type; otherwise empty.
-     */
-    private Optional<List<Object>> dictionary(RowGroup rowGroup, FieldRef field)
-            throws IOException
-    {
-        Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
-        if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
-            return Optional.empty();
-        }
-        SchemaNode node = found.get();
-        TypeRoot root = field.type().root();
-        if (root == TypeRoot.BOOLEAN || !StatisticsValues.compatible(node.element(), field.type())) {
-            return Optional.empty();
-        }
-        ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
-        if (!metadata.isSetEncoding_stats() || !metadata.isSetDictionary_page_offset() || metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
-            return Optional.empty();
-        }
-        for (PageEncodingStats stats : metadata.getEncoding_stats()) {
-            boolean dataPage = stats.getPage_type() == PageType.DATA_PAGE || stats.getPage_type() == PageType.DATA_PAGE_V2;
-            boolean dictionaryEncoded = stats.getEncoding() == Encoding.PLAIN_DICTIONARY || stats.getEncoding() == Encoding.RLE_DICTIONARY;
-            if (dataPage && !dictionaryEncoded && stats.getCount() > 0) {
-                return Optional.empty();
-            }
-        }
-        long start = metadata.getDictionary_page_offset();
-        long end = metadata.getData_page_offset();
-        if (start < ParquetFooter.MAGIC.length || end <= start || end > footer.footerStart()) {
-            return Optional.empty();
-        }
-        if (end - start > MAX_DICTIONARY_BYTES) {
-            return Optional.empty();
-        }
-        byte[] bytes = new byte[(int) (end - start)];
-        input.readFully(start, bytes, 0, bytes.length);
-        metrics.bytesRead += bytes.length;
-        PageHeader header = new PageHeader();
-        int headerLength = ParquetFooter.readThrift(header, bytes, 0, bytes.length, file, "dictionary page header of column " + node.name());
-        if (header.getType() != PageType.DICTIONARY_PAGE || !header.isSetDictionary_page_header()) {
-            return Optional.empty();
-        }
-        int count = header.getDictionary_page_header().getNum_values();
-        int compressed = header.getCompressed_page_size();
-        int uncompressed = header.getUncompressed_page_size();
-        if (count < 0 || count > MAX_DICTIONARY_VALUES || compressed < 0 || compressed > bytes.length - headerLength || uncompressed < 0 || uncompressed > 64 * MAX_DICTIONARY_BYTES) {
-            return Optional.empty();
-        }
-        PageReader.verifyChecksum(header, bytes, headerLength);
-        byte[] body;
-        int offset;
-        if (metadata.getCodec() == CompressionCodec.UNCOMPRESSED) {
-            body = bytes;
-            offset = headerLength;
-        }
-        else {
-            body = new byte[uncompressed];
-            offset = 0;
-            new PageDecompressor(metadata.getCodec()).decompress(bytes, headerLength, compressed, body, uncompressed);
-        }
-        Type type = node.element().getType();
-        ValueBuffer values = new ValueBuffer();
-        PlainDecoders.create(type, node.element().isSetType_length() ? node.element().getType_length() : 0, body, offset, offset + uncompressed).read(values, count);
-        List<Object> result = new ArrayList<>(count);
-        byte[] scratch4 = new byte[4];
-        byte[] scratch8 = new byte[8];
-        for (int i = 0; i < count; i++) {
-            byte[] encoded;
-            switch (type) {
-                case INT32, FLOAT -> {
-                    ByteBuffer.wrap(scratch4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, values.ints[i]);
-                    encoded = scratch4;
-                }
-                case INT64, DOUBLE -> {
-                    ByteBuffer.wrap(scratch8).order(ByteOrder.LITTLE_ENDIAN).putLong(0, values.longs[i]);
-                    encoded = scratch8;
-                }
-                case BYTE_ARRAY, FIXED_LEN_BYTE_ARRAY -> encoded = Arrays.copyOfRange(values.bytes, values.offsets[i], values.offsets[i + 1]);
-                default -> {
-                    return Optional.empty();
-                }
-            }
-            Object value = StatisticsValues.decode(node.element(), field.type(), encoded);
-            if (value == null) {
-                return Optional.empty();
-            }
-            result.add(value);
-        }
-        return Optional.of(result);
-    }
-
-    private static byte[] toBytes(java.nio.ByteBuffer buffer)
-    {
-        if (buffer == null) {
-            return null;
-        }
-        byte[] bytes = new byte[buffer.remaining()];
-        buffer.duplicate().get(bytes);
-        return bytes;
-    }
-
-    private static Optional<FieldRef> referencedField(Predicate predicate, int fieldId)
-    {
-        List<FieldRef> found = new ArrayList<>();
-        collectFields(predicate, fieldId, found);
-        return found.isEmpty() ? Optional.empty() : Optional.of(found.get(0));
-    }
-
-    private static void collectFields(Predicate predicate, int fieldId, List<FieldRef> found)
-    {
-        if (predicate instanceof Predicate.And and) {
-            and.children().forEach(child -> collectFields(child, fieldId, found));
-        }
-        else if (predicate instanceof Predicate.Or or) {
-            or.children().forEach(child -> collectFields(child, fieldId, found));
-        }
-        else if (predicate instanceof Predicate.Not not) {
-            collectFields(not.predicate(), fieldId, found);
-        }
-        else if (predicate instanceof Predicate.Comparison comparison && comparison.field().fieldId() == fieldId) {
-            found.add(comparison.field());
-        }
-        else if (predicate instanceof Predicate.In in && in.field().fieldId() == fieldId) {
-            found.add(in.field());
-        }
-        else if (predicate instanceof Predicate.InRanges inRanges && inRanges.field().fieldId() == fieldId) {
-            found.add(inRanges.field());
-        }
-        else if (predicate instanceof Predicate.IsNull isNull && isNull.field().fieldId() == fieldId) {
-            found.add(isNull.field());
-        }
-        else if (predicate instanceof Predicate.IsNotNull isNotNull && isNotNull.field().fieldId() == fieldId) {
-            found.add(isNotNull.field());
-        }
-        else if (predicate instanceof Predicate.StartsWith startsWith && startsWith.field().fieldId() == fieldId) {
-            found.add(startsWith.field());
-        }
-    }
-
-    /**
-     * Row-group statistics of top-level, non-repeated file columns, offered only when the file
-     * column's type orders like the requested type.
-     */
-    private final class RowGroupStats
-            implements StatsProvider
-    {
-        private final RowGroup rowGroup;
-
-        RowGroupStats(RowGroup rowGroup)
-        {
-            this.rowGroup = rowGroup;
-        }
-
-        @Override
-        public OptionalLong rowCount()
-        {
-            return OptionalLong.of(rowGroup.getNum_rows());
-        }
-
-        @Override
-        public Optional<ColumnStats> columnStats(FieldRef field)
-        {
-            Optional<SchemaNode> found = findChild(footer.root(), field.fieldId());
-            if (found.isEmpty() || !found.get().isPrimitive() || found.get().isRepeated()) {
-                return Optional.empty();
-            }
-            SchemaNode node = found.get();
-            if (!StatisticsValues.compatible(node.element(), field.type())) {
-                return Optional.empty();
-            }
-            ColumnMetaData metadata = rowGroup.getColumns().get(node.leafIndex()).getMeta_data();
-            long rows = rowGroup.getNum_rows();
-            if (!metadata.isSetStatistics()) {
-                return Optional.of(ColumnStats.unknown(rows));
-            }
-            Statistics statistics = metadata.getStatistics();
-            Long nullCount = statistics.isSetNull_count() && statistics.getNull_count() >= 0 && statistics.getNull_count() <= rows ? statistics.getNull_count() : null;
-            Object min = null;
-            Object max = null;
-            // min_value / max_value follow the column order; the deprecated min / max do not, so they are ignored
-            if (footer.metadata().isSetColumn_orders()) {
-                min = statistics.isSetMin_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMin_value()) : null;
-                max = statistics.isSetMax_value() ? StatisticsValues.decode(node.element(), field.type(), statistics.getMax_value()) : null;
-            }
-            return Optional.of(new ColumnStats(min, max, nullCount, rows));
-        }
-    }
-
-    /**
-     * Checks the file's top-level columns against the schema it was written with: each field of
-     * that schema present under its id with the layout of its type, no other columns but system
-     * fields, and the system fields that this read requests with the layout of their requested
-     * type (the only one they ever have). Field ids are unique among siblings (the footer checks
-     * that), so every later look-up by field id finds a checked node or a field the file's
-     * schema truly lacks.
-     */
-    private void checkFileSchema(Map<Integer, DataField> fields)
-            throws ParquetCorruptionException
-    {
-        for (DataField field : fields.values()) {
-            Optional<SchemaNode> node = findChild(footer.root(), field.id());
-            if (node.isEmpty()) {
-                Optional<SchemaNode> named = footer.root().children().stream().filter(child -> child.name().equals(field.name())).findFirst();
-                throw new ParquetCorruptionException("File " + file + " has no column with field id " + field.id() + " (" + field.name() + " " + field.type().asSqlString()
-                        + "), which the schema the file was written with has"
-                        + named.map(child -> "; its column " + child.name() + (child.hasFieldId() ? " has field id " + child.fieldId() : " has no field id")).orElse(""));
-            }
-            PaimonParquetLayout.check(node.get(), field.type(), file);
-        }
-        Map<Integer, DataField> requested = new HashMap<>();
-        for (DataField column : options.columns()) {
-            requested.put(column.id(), column);
-        }
-        for (SchemaNode child : footer.root().children()) {
-            if (!child.hasFieldId()) {
-                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has no field id");
-            }
-            if (fields.containsKey(child.fieldId())) {
-                continue;
-            }
-            if (child.fieldId() < FIRST_SYSTEM_FIELD_ID) {
-                throw new ParquetCorruptionException("File " + file + " column " + child.name() + " has field id " + child.fieldId() + ", which the schema the file was written with lacks");
-            }
-            DataField system = requested.get(child.fieldId());
-            if (system != null) {
-                PaimonParquetLayout.check(child, system.type(), file);
-            }
-        }
-    }
-
-    private static Optional<SchemaNode> findChild(SchemaNode group, int fieldId)
-    {
-        for (SchemaNode child : group.children()) {
-            if (child.hasFieldId() && child.fieldId() == fieldId) {
-                return Optional.of(child);
-            }
-        }
-        return Optional.empty();
-    }
-
-    private FieldAssembler assembler(SchemaNode node, DataType type, List<Integer> leaves)
-            throws ParquetUnsupportedException
-    {
-        if (type instanceof AtomicType) {
-            if (!node.isPrimitive() || node.isRepeated()) {
-                throw mismatch(node, type);
-            }
-            LeafConverter converter = LeafConverter.create(node.element(), type, file);
-            addLeaf(leaves, node.leafIndex());
-            return leaf(node.leafIndex(), converter);
-        }
-        if (node.isPrimitive() || node.isRepeated()) {
-            throw mismatch(node, type);
-        }
-        if (type instanceof RowType row) {
-            List<FieldAssembler> children = new ArrayList<>();
-            for (DataField field : row.fields()) {
-                Optional<SchemaNode> child = findChild(node, field.id());
-                children.add(child.isEmpty() ? new FieldAssembler.Missing() : assembler(child.get(), field.type(), leaves));
-            }
-            // the struct's nulls come from the levels of any leaf below it
-            int shape = node.firstLeaf().leafIndex();
-            addLeaf(leaves, shape);
-            return new FieldAssembler.Struct(readers, shape, node.definitionLevel(), children);
-        }
-        if (node.children().size() != 1 || !node.children().get(0).isRepeated()) {
-            throw mismatch(node, type);
-        }
-        SchemaNode repeated = node.children().get(0);
-        int shape = node.firstLeaf().leafIndex();
-        if (type instanceof ArrayType array) {
-            SchemaNode element = repeated;
-            if (!repeated.isPrimitive() && repeated.children().size() == 1) {
-                element = repeated.children().get(0);
-            }
-            if (element == repeated && !repeated.isPrimitive()) {
-                throw mismatch(node, type);
-            }
-            FieldAssembler elementAssembler = element == repeated
-                    ? leaf(repeated.leafIndex(), LeafConverter.create(repeated.element(), array.element(), file))
-                    : assembler(element, array.element(), leaves);
-            if (element == repeated) {
-                addLeaf(leaves, repeated.leafIndex());
-            }
-            addLeaf(leaves, shape);
-            return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), elementAssembler);
-        }
-        DataType keyType;
-        DataType valueType;
-        if (type instanceof MapType map) {
-            keyType = map.key();
-            valueType = map.value();
-        }
-        else if (type instanceof MultisetType multiset) {
-            keyType = multiset.element();
-            valueType = new AtomicType(TypeRoot.INT, 0, 0, false);
-        }
-        else {
-            throw mismatch(node, type);
-        }
-        if (repeated.isPrimitive() || repeated.children().size() != 2) {
-            throw mismatch(node, type);
-        }
-        FieldAssembler key = assembler(repeated.children().get(0), keyType, leaves);
-        FieldAssembler value = assembler(repeated.children().get(1), valueType, leaves);
-        addLeaf(leaves, shape);
-        return new FieldAssembler.Repeated(readers, shape, node.definitionLevel(), repeated.definitionLevel(), repeated.repetitionLevel(), new FieldAssembler.Entries(key, value));
-    }
-
-    private FieldAssembler.Leaf leaf(int leafIndex, LeafConverter converter)
-    {
-        FieldAssembler.Leaf leaf = new FieldAssembler.Leaf(readers, leafIndex, converter);
-        List<FieldAssembler.Leaf> users = leafUsers.computeIfAbsent(leafIndex, index -> new ArrayList<>());
-        users.add(leaf);
-        if (users.size() > 1) {
-            // conversions may rewrite the decoded values in place: each user then works on a copy
-            users.forEach(FieldAssembler.Leaf::copyValues);
-        }
-        return leaf;
-    }
-
-    private static void addLeaf(List<Integer> leaves, int leaf)
-    {
-        if (!leaves.contains(leaf)) {
-            leaves.add(leaf);
-        }
-    }
-
-    private ParquetUnsupportedException mismatch(SchemaNode node, DataType type)
-    {
-        ConvertedType converted = node.element().isSetConverted_type() ? node.element().getConverted_type() : null;
-        return new ParquetUnsupportedException("File " + file + " column " + node.name() + (node.isPrimitive() ? " (primitive)" : " (group" + (converted == null ? "" : " " + converted) + ")")
-                + " cannot be read as " + type.asSqlString());
     }
 
     /**
