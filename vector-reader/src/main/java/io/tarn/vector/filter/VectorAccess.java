@@ -1,7 +1,6 @@
 package io.tarn.vector.filter;
 
 import io.tarn.index.predicate.FieldRef;
-import io.tarn.index.predicate.Predicate.Not;
 import io.tarn.types.Timestamp;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;

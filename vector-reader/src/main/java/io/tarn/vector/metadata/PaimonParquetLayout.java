@@ -35,6 +35,8 @@ import java.util.Locale;
  * anyway would give other values or other nulls than were written. Only what the reader
  * interprets is checked (names and most annotations are not), so a check passes for every file
  * Paimon or Tarn writes and fails for every change that would alter the values read.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class PaimonParquetLayout
 {

@@ -30,6 +30,8 @@ import static java.util.Objects.requireNonNull;
  * footer length | "PAR1"}. Reading checks both magics, that the footer lies inside the file, and
  * that the schema tree and the row groups' column chunks agree; thrift strings and containers are
  * bounded by the footer length so that a corrupt length cannot allocate more than the file holds.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class ParquetFooter
 {

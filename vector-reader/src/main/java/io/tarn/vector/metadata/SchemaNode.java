@@ -12,6 +12,8 @@ import static java.util.Objects.requireNonNull;
  * count the optional (resp. repeated) nodes on the path from the root down to and including this
  * node; {@code leafIndex} is the column chunk position of a primitive node and -1 for a group;
  * {@code pathNames} are the names from the root's child down to this node (empty for the root).
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public record SchemaNode(SchemaElement element, int definitionLevel, int repetitionLevel, List<SchemaNode> children, int leafIndex, List<String> pathNames)
 {

@@ -25,6 +25,8 @@ import java.nio.charset.StandardCharsets;
  * of them: predicates compare floating-point values under SQL rules, where NaN matches no leaf
  * that bounds could prune, and the statistics evaluator never prunes the leaves that NaN makes
  * TRUE, and drops bounds that are NaN (see {@link io.tarn.index.predicate.StatsEvaluator}).
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class StatisticsValues
 {

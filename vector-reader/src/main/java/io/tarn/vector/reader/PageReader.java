@@ -5,9 +5,9 @@ import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.reader.decoders.DictionaryDecoder;
 import io.tarn.vector.reader.decoders.PageDecompressor;
-import io.tarn.vector.reader.decoders.PlainDecoders;
 import io.tarn.vector.reader.decoders.UnsupportedEncodingException;
 import io.tarn.vector.reader.decoders.ValueBuffer;
+import io.tarn.vector.reader.decoders.ValuesDecoders;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.DataPageHeader;
@@ -441,7 +441,7 @@ final class PageReader
         byte[] body = decompress(local(bodyOffset), header.getCompressed_page_size(), header.getUncompressed_page_size(), true);
         int bodyStart = body == chunk ? local(bodyOffset) : 0;
         ValueBuffer decoded = new ValueBuffer();
-        PlainDecoders.create(type, typeLength, body, bodyStart, bodyStart + header.getUncompressed_page_size()).read(decoded, count);
+        ValuesDecoders.plain(type, typeLength, body, bodyStart, bodyStart + header.getUncompressed_page_size()).read(decoded, count);
         dictionary = decoded;
         if (type == Type.BYTE_ARRAY || type == Type.FIXED_LEN_BYTE_ARRAY) {
             dictionaryWords = new DictionaryDecoder.Words(decoded);

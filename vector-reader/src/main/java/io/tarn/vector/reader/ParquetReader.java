@@ -1,75 +1,32 @@
 package io.tarn.vector.reader;
 
-import io.tarn.index.predicate.ColumnStats;
-import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
-import io.tarn.index.predicate.StatsEvaluator;
-import io.tarn.index.predicate.StatsProvider;
-import io.tarn.types.ArrayType;
-import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
-import io.tarn.types.DataType;
-import io.tarn.types.MapType;
-import io.tarn.types.MultisetType;
-import io.tarn.types.RowType;
-import io.tarn.types.TypeRoot;
 import io.tarn.vector.ArrowTypes;
-import io.tarn.vector.CorruptDataException;
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
-import io.tarn.vector.filter.ByteEqualityLeaf;
 import io.tarn.vector.filter.LeafMatches;
 import io.tarn.vector.io.ParquetInput;
 import io.tarn.vector.metadata.PaimonParquetLayout;
 import io.tarn.vector.metadata.ParquetFooter;
-import io.tarn.vector.metadata.SchemaNode;
-import io.tarn.vector.metadata.StatisticsValues;
-import io.tarn.vector.reader.decoders.MatchBits;
-import io.tarn.vector.reader.decoders.PageDecompressor;
-import io.tarn.vector.reader.decoders.PlainDecoders;
-import io.tarn.vector.reader.decoders.SelectionMasks;
 import io.tarn.vector.reader.decoders.UnsupportedEncodingException;
 import io.tarn.vector.reader.decoders.ValueBuffer;
-import io.tarn.vector.reader.decoders.ValueMatcher;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.parquet.format.ColumnChunk;
-import org.apache.parquet.format.ColumnIndex;
-import org.apache.parquet.format.ColumnMetaData;
-import org.apache.parquet.format.CompressionCodec;
-import org.apache.parquet.format.ConvertedType;
-import org.apache.parquet.format.Encoding;
-import org.apache.parquet.format.OffsetIndex;
-import org.apache.parquet.format.PageEncodingStats;
-import org.apache.parquet.format.PageHeader;
-import org.apache.parquet.format.PageLocation;
-import org.apache.parquet.format.PageType;
 import org.apache.parquet.format.RowGroup;
-import org.apache.parquet.format.SchemaElement;
-import org.apache.parquet.format.Statistics;
-import org.apache.parquet.format.Type;
-import org.roaringbitmap.BatchIterator;
-import org.roaringbitmap.Container;
-import org.roaringbitmap.ContainerPointer;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
-import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -92,10 +49,6 @@ import static java.util.Objects.requireNonNull;
 public final class ParquetReader
         implements AutoCloseable
 {
-    private static final int POSITION_CHUNK = 256;
-    private static final int CONTAINER_WORDS = 1 << 10;
-
-    private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
 
     private final ParquetInput input;
     private final String file;
@@ -108,7 +61,7 @@ public final class ParquetReader
     private final List<FieldAssembler> assemblers;
     private final List<Integer> neededLeaves;
     private final ColumnReader[] readers;
-    private final PageIndexReader pageIndexes;
+    private final ColumnChunkOpener chunks;
     // with a filter: what prunes row groups and pages
     private final Optional<RowGroupPruner> rowGroupPruner;
     private final Optional<PageIndexPruner> pageIndexPruner;
@@ -127,18 +80,11 @@ public final class ParquetReader
     private long position;
     // where in the row group the current batch began
     private long batchStart;
-    private int[] positionChunk;
     private RoaringBitmap rowGroupSelection;
     // dense windows of a row selection are read in one pass per column that passes over the
-    // values of the unselected rows, when no needed column is repeated. A window's mask of
-    // selected rows is cut from the words of the selection's containers (65,536 rows each),
-    // loaded one at a time as the windows move forward
+    // values of the unselected rows, when no needed column is repeated
     private final boolean selectiveWindows;
-    private long[] windowMask;
-    private int selectedRuns;
-    private ContainerPointer selectionContainers;
-    private int loadedContainer = -1;
-    private final long[] containerWords = new long[CONTAINER_WORDS];
+    private final RowGroupSelection selection = new RowGroupSelection();
     // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
@@ -163,7 +109,8 @@ public final class ParquetReader
         this.neededLeaves = binding.neededLeaves();
         this.matchedColumns = binding.matchedColumns();
         this.dictionaryIdColumns = binding.dictionaryIdColumns();
-        this.pageIndexes = new PageIndexReader(input, footer, metrics);
+        PageIndexReader pageIndexes = new PageIndexReader(input, footer, metrics);
+        this.chunks = new ColumnChunkOpener(input, footer, pageIndexes, metrics);
         this.rowGroupPruner = options.filter().map(filter -> new RowGroupPruner(input, footer, filter, metrics));
         this.pageIndexPruner = options.filter().map(filter -> new PageIndexPruner(footer, filter, pageIndexes, metrics));
         long rows = 0;
@@ -213,7 +160,7 @@ public final class ParquetReader
         requireNonNull(input, "input is null");
         requireNonNull(options, "options is null");
         requireNonNull(allocator, "allocator is null");
-        checkColumns(input, options);
+        SchemaBinding.checkReadable(input.name(), options);
         ParquetFooter footer;
         try {
             footer = ParquetFooter.read(input);
@@ -257,18 +204,8 @@ public final class ParquetReader
         if (!carried.isEmpty() && (options.filter().isPresent() || options.rowSelection().isEmpty())) {
             throw new IllegalArgumentException("Carried columns need an exact row selection and no filter");
         }
-        checkColumns(input, options);
+        SchemaBinding.checkReadable(input.name(), options);
         return create(input, options, footer, fileFields, allocator, Map.copyOf(carried));
-    }
-
-    private static void checkColumns(ParquetInput input, ParquetReadOptions options)
-            throws ParquetUnsupportedException
-    {
-        for (DataField column : options.columns()) {
-            if (containsVariant(column.type())) {
-                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
-            }
-        }
     }
 
     private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
@@ -286,23 +223,6 @@ public final class ParquetReader
             }
             throw e;
         }
-    }
-
-    private static boolean containsVariant(DataType type)
-    {
-        if (type instanceof ArrayType array) {
-            return containsVariant(array.element());
-        }
-        if (type instanceof MultisetType multiset) {
-            return containsVariant(multiset.element());
-        }
-        if (type instanceof MapType map) {
-            return containsVariant(map.key()) || containsVariant(map.value());
-        }
-        if (type instanceof RowType row) {
-            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
-        }
-        return type.root() == TypeRoot.VARIANT;
     }
 
     /**
@@ -348,24 +268,7 @@ public final class ParquetReader
             }
             return;
         }
-        // a batch iterator hands out runs of positions far faster than one value at a time
-        BatchIterator selected = rowGroupSelection.getBatchIterator();
-        selected.advanceIfNeeded((int) batchStart);
-        if (positionChunk == null) {
-            positionChunk = new int[POSITION_CHUNK];
-        }
-        int filled = 0;
-        while (filled < rows) {
-            int count = selected.nextBatch(positionChunk);
-            if (count == 0) {
-                throw new IllegalStateException("The row selection of " + file + " ends before the batch's " + rows + " rows");
-            }
-            int take = Math.min(count, rows - filled);
-            for (int i = 0; i < take; i++) {
-                positions[filled + i] = (int) rowGroupStart + positionChunk[i];
-            }
-            filled += take;
-        }
+        selection.positions((int) batchStart, rows, (int) rowGroupStart, positions, file);
     }
 
     /**
@@ -479,8 +382,8 @@ public final class ParquetReader
         }
         if (selectiveWindows) {
             int window = (int) Math.min(batchSize, rowGroupRows - position);
-            int selected = windowMask(window);
-            if (selected * 4L >= window * 3L || (selected * 8L >= window && selectedRuns * 32L >= window - selected)) {
+            int selected = selection.select(position, window, options.batchSize());
+            if (selected * 4L >= window * 3L || (selected * 8L >= window && selection.selectedRuns() * 32L >= window - selected)) {
                 // dense (most rows selected, or many short runs: walking the runs one by one
                 // costs more than decoding the rows between them): one pass over the window per
                 // column, copying only the selected rows' values
@@ -535,75 +438,11 @@ public final class ParquetReader
         return out;
     }
 
-    /**
-     * Fills {@link #windowMask} with the selection of the {@code window} rows from
-     * {@link #position}, {@link #selectedRuns} with its number of runs, and returns how many
-     * rows it selects.
-     */
-    private int windowMask(int window)
-    {
-        int words = SelectionMasks.words(window);
-        if (windowMask == null || windowMask.length < words) {
-            windowMask = new long[SelectionMasks.words(Math.max(window, options.batchSize()))];
-        }
-        int first = (int) (position >>> 6);
-        int shift = (int) (position & 63);
-        int selected = 0;
-        int runs = 0;
-        long previousTop = 0;
-        for (int w = 0; w < words; w++) {
-            long word = selectionWord(first + w) >>> shift;
-            if (shift != 0) {
-                word |= selectionWord(first + w + 1) << (64 - shift);
-            }
-            if (w == words - 1 && (window & 63) != 0) {
-                word &= (1L << window) - 1;
-            }
-            windowMask[w] = word;
-            selected += Long.bitCount(word);
-            // a run starts at each selected row whose predecessor is not selected
-            runs += Long.bitCount(word & ~((word << 1) | previousTop));
-            previousTop = word >>> 63;
-        }
-        selectedRuns = runs;
-        return selected;
-    }
-
-    /**
-     * Word {@code index} of the row group's selection (rows {@code 64 * index} on).
-     */
-    private long selectionWord(int index)
-    {
-        int container = index >>> 10;
-        if (container != loadedContainer) {
-            loadContainer(container);
-        }
-        return containerWords[index & (CONTAINER_WORDS - 1)];
-    }
-
-    private void loadContainer(int container)
-    {
-        if (selectionContainers == null || container < loadedContainer) {
-            selectionContainers = rowGroupSelection.getContainerPointer();
-        }
-        while (selectionContainers.getContainer() != null && selectionContainers.key() < container) {
-            selectionContainers.advance();
-        }
-        Container found = selectionContainers.getContainer();
-        if (found != null && selectionContainers.key() == container) {
-            found.toBitmapContainer().copyBitmapTo(containerWords, 0);
-        }
-        else {
-            Arrays.fill(containerWords, 0L);
-        }
-        loadedContainer = container;
-    }
-
     private void readSelected(int window)
     {
         for (int leaf : neededLeaves) {
             activeColumn = footer.leaves().get(leaf).name();
-            readers[leaf].readSelectedRows(window, windowMask);
+            readers[leaf].readSelectedRows(window, selection.mask());
         }
         activeColumn = null;
     }
@@ -642,8 +481,6 @@ public final class ParquetReader
                 continue;
             }
             rowGroupSelection = null;
-            selectionContainers = null;
-            loadedContainer = -1;
             if (options.rowSelection().isPresent()) {
                 RoaringBitmap selection = options.rowSelection().get();
                 if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
@@ -666,6 +503,9 @@ public final class ParquetReader
                         continue;
                     }
                 }
+            }
+            if (rowGroupSelection != null) {
+                selection.reset(rowGroupSelection);
             }
             openColumns(rowGroup);
             batchRows = batchRows(rowGroup);
@@ -710,52 +550,8 @@ public final class ParquetReader
     private void openColumns(RowGroup rowGroup)
             throws IOException
     {
-        boolean wantOffsetIndex = rowGroupSelection != null;
         for (int leaf : neededLeaves) {
-            SchemaNode node = footer.leaves().get(leaf);
-            ColumnChunk chunk = rowGroup.getColumns().get(leaf);
-            ColumnMetaData metadata = chunk.getMeta_data();
-            String column = String.join(".", metadata.getPath_in_schema() == null ? List.of(node.name()) : metadata.getPath_in_schema());
-            if (metadata.getType() != node.element().getType()) {
-                throw new ParquetCorruptionException("File " + file + " column " + column + " has type " + metadata.getType() + " in its chunk but " + node.element().getType() + " in the schema");
-            }
-            if (metadata.getCodec() == null || !PageDecompressor.isSupported(metadata.getCodec())) {
-                // writers compress a whole file with one codec: a chunk that differs was changed
-                for (ColumnChunk other : rowGroup.getColumns()) {
-                    if (other.getMeta_data().getCodec() != metadata.getCodec()) {
-                        throw new ParquetCorruptionException("File " + file + " column " + column + " has the compression codec " + metadata.getCodec()
-                                + " where other columns have " + other.getMeta_data().getCodec());
-                    }
-                }
-                throw new ParquetUnsupportedException("File " + file + " column " + column + " uses the unsupported compression codec " + metadata.getCodec());
-            }
-            long start = ParquetFooter.chunkStart(metadata);
-            long size = metadata.getTotal_compressed_size();
-            if (start < ParquetFooter.MAGIC.length || size < 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
-                throw new ParquetCorruptionException("File " + file + " column " + column + " has a column chunk of " + size + " bytes at " + start + " outside the data of the file");
-            }
-            OffsetIndex offsetIndex = null;
-            if (wantOffsetIndex && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length()) {
-                offsetIndex = pageIndexes.offsetIndex(chunk, column, start, size, rowGroupRows);
-            }
-            // a selection of few rows loads only the pages the column reader opens (pages holding
-            // none are never read from the file); any other read loads the chunk a window at a
-            // time, never whole
-            boolean exactLoads = offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows;
-            long chunkStart = start;
-            PageReader.ChunkLoader loader = (offset, target, targetOffset, length) -> {
-                try {
-                    input.readFully(chunkStart + offset, target, targetOffset, length);
-                }
-                catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-                metrics.bytesRead += length;
-            };
-            SchemaElement element = node.element();
-            PageReader pages = new PageReader(element.getType(), element.isSetType_length() ? element.getType_length() : 0, node.repetitionLevel(), metadata, (int) size, start,
-                    rowGroupRows, offsetIndex, metrics, loader, exactLoads);
-            readers[leaf] = new ColumnReader(node, pages);
+            readers[leaf] = chunks.open(leaf, rowGroup, rowGroupRows, rowGroupSelection);
         }
         for (MatchedColumn matched : matchedColumns.values()) {
             readers[matched.leaf()].matchValues(matched.matcher());

@@ -11,8 +11,8 @@ import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.metadata.SchemaNode;
 import io.tarn.vector.metadata.StatisticsValues;
 import io.tarn.vector.reader.decoders.PageDecompressor;
-import io.tarn.vector.reader.decoders.PlainDecoders;
 import io.tarn.vector.reader.decoders.ValueBuffer;
+import io.tarn.vector.reader.decoders.ValuesDecoders;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.CompressionCodec;
 import org.apache.parquet.format.Encoding;
@@ -155,7 +155,7 @@ final class RowGroupPruner
         }
         Type type = node.element().getType();
         ValueBuffer values = new ValueBuffer();
-        PlainDecoders.create(type, node.element().isSetType_length() ? node.element().getType_length() : 0, body, offset, offset + uncompressed).read(values, count);
+        ValuesDecoders.plain(type, node.element().isSetType_length() ? node.element().getType_length() : 0, body, offset, offset + uncompressed).read(values, count);
         List<Object> result = new ArrayList<>(count);
         byte[] scratch4 = new byte[4];
         byte[] scratch8 = new byte[8];

@@ -117,6 +117,37 @@ final class SchemaBinding
     }
 
     /**
+     * Fails for requested columns of types this reader cannot read at all, before any file is
+     * opened.
+     */
+    static void checkReadable(String file, ParquetReadOptions options)
+            throws ParquetUnsupportedException
+    {
+        for (DataField column : options.columns()) {
+            if (containsVariant(column.type())) {
+                throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + file + " is not supported");
+            }
+        }
+    }
+
+    private static boolean containsVariant(DataType type)
+    {
+        if (type instanceof ArrayType array) {
+            return containsVariant(array.element());
+        }
+        if (type instanceof MultisetType multiset) {
+            return containsVariant(multiset.element());
+        }
+        if (type instanceof MapType map) {
+            return containsVariant(map.key()) || containsVariant(map.value());
+        }
+        if (type instanceof RowType row) {
+            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
+        }
+        return type.root() == TypeRoot.VARIANT;
+    }
+
+    /**
      * Checks the file's top-level columns against the schema it was written with: each field of
      * that schema present under its id with the layout of its type, no other columns but system
      * fields, and the system fields that this read requests with the layout of their requested

@@ -6,6 +6,8 @@ import java.nio.ByteOrder;
 
 /**
  * Little-endian primitive access to byte arrays; callers check bounds first.
+ * <p>
+ * Internal to the vector-reader module: public only for the metadata package.
  */
 public final class ByteArrays
 {

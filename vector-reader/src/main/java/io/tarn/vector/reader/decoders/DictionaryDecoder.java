@@ -9,6 +9,8 @@ import java.util.Arrays;
  * RLE_DICTIONARY / PLAIN_DICTIONARY data: one byte bit width, then RLE / bit-packed dictionary
  * ids. Run by run: an RLE run of one id becomes a fill of its value, a bit-packed run is unpacked
  * into a small id buffer and gathered from the decoded dictionary.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class DictionaryDecoder
         implements ValuesDecoder

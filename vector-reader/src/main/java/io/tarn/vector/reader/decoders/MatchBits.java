@@ -5,6 +5,8 @@ import java.util.Arrays;
 /**
  * The verdicts of a {@link ValueMatcher} on a batch's non-null values, one bit each in value
  * order; grows and is reused from batch to batch.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class MatchBits
 {

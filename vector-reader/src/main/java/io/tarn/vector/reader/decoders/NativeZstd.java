@@ -11,7 +11,9 @@ import static java.lang.Math.toIntExact;
  * decoder (the other engines Tarn is compared with all decompress natively), and compression at
  * the level a table asks for (aircompressor's Java encoder has only its level 3). Where the
  * native library cannot be loaded (an unsupported platform), {@link #available()} is false and
- * callers use aircompressor instead. Public for the writer package only.
+ * callers use aircompressor instead.
+ * <p>
+ * Internal to the vector-reader module: public only for the writer package.
  */
 public final class NativeZstd
 {

@@ -17,6 +17,8 @@ import java.util.zip.GZIPInputStream;
  * with java.util.zip.
  * The output is sized from the page header's uncompressed size (Paimon's ZSTD frames carry no
  * content size) and must come out exactly that long.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class PageDecompressor
 {

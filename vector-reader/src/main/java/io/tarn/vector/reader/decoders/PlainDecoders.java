@@ -11,7 +11,7 @@ import java.nio.ByteOrder;
  * BOOLEAN bit-packed LSB first, BYTE_ARRAY as int32 length + bytes, INT96 as 8-byte nanos of day
  * + 4-byte Julian day (converted to epoch nanoseconds).
  */
-public final class PlainDecoders
+final class PlainDecoders
 {
     static final long JULIAN_EPOCH_DAY = 2_440_588;
     static final long NANOS_PER_DAY = 86_400_000_000_000L;
@@ -20,7 +20,7 @@ public final class PlainDecoders
 
     private PlainDecoders() {}
 
-    public static ValuesDecoder create(Type type, int typeLength, byte[] data, int offset, int end)
+    static ValuesDecoder create(Type type, int typeLength, byte[] data, int offset, int end)
     {
         return switch (type) {
             case BOOLEAN -> new BooleanDecoder(data, offset, end);

@@ -8,6 +8,8 @@ import io.tarn.vector.CorruptDataException;
  * clear), or by {@code header >>> 1} groups of 8 values bit-packed little-endian (bit 0 set).
  * A bit-packed run cut short at the end of the data reads missing bits as zero, as writers may
  * omit the padding of the last group.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class RleBitPackedDecoder
 {

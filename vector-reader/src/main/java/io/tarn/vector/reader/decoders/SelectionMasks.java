@@ -5,6 +5,8 @@ package io.tarn.vector.reader.decoders;
  * {@code i >>> 6}) set when row or value {@code i} is selected. A dense selection (a deletion
  * vector's few removed rows, say) costs one word per 64 rows to hand around, and a decoder finds
  * the selected values with a bit scan, without branching on each one.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class SelectionMasks
 {

@@ -9,6 +9,8 @@ import java.util.Arrays;
  * {@code ints} for BOOLEAN (0/1), INT32 and FLOAT (raw bits); {@code longs} for INT64, DOUBLE
  * (raw bits) and INT96 (epoch nanoseconds); {@code bytes} with {@code offsets} (count + 1
  * entries, starting at 0) for BYTE_ARRAY and FIXED_LEN_BYTE_ARRAY. Arrays grow and are reused.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class ValueBuffer
 {

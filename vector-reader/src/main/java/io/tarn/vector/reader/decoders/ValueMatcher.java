@@ -9,6 +9,8 @@ import static java.util.Objects.requireNonNull;
  * Tests binary values for equality with a few literals where they lie, in a page or a decoded
  * dictionary, so that a column read only for an equality filter is never copied out. One
  * matcher serves one column of one file: it keeps the verdicts of the dictionary it saw last.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public final class ValueMatcher
 {

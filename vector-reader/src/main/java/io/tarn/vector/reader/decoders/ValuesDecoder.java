@@ -5,6 +5,8 @@ import io.tarn.vector.CorruptDataException;
 /**
  * Decodes the non-null values of one data page, in bulk, into a {@link ValueBuffer}. Decoders
  * throw {@link CorruptDataException} when the page ends early or holds impossible values.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public interface ValuesDecoder
 {

@@ -14,6 +14,15 @@ public final class ValuesDecoders
     private ValuesDecoders() {}
 
     /**
+     * The decoder of PLAIN-encoded values in {@code data[position, end)}: data pages and
+     * dictionary pages.
+     */
+    public static ValuesDecoder plain(Type type, int typeLength, byte[] data, int position, int end)
+    {
+        return PlainDecoders.create(type, typeLength, data, position, end);
+    }
+
+    /**
      * The decoder of the {@code valueCount} values encoded in {@code data[position, end)}.
      * {@code dictionary} and {@code dictionaryWords} are the column chunk's dictionary page
      * (null before it or without one); {@code dictionaryWords} is null for fixed-width types.
