@@ -49,7 +49,6 @@ import static java.util.Objects.requireNonNull;
 public final class ParquetReader
         implements AutoCloseable
 {
-
     private final ParquetInput input;
     private final String file;
     private final ParquetReadOptions options;
@@ -62,6 +61,7 @@ public final class ParquetReader
     private final List<Integer> neededLeaves;
     private final ColumnReader[] readers;
     private final ColumnChunkOpener chunks;
+    private final BatchSizer batchSizer;
     // with a filter: what prunes row groups and pages
     private final Optional<RowGroupPruner> rowGroupPruner;
     private final Optional<PageIndexPruner> pageIndexPruner;
@@ -89,9 +89,6 @@ public final class ParquetReader
     private long[] runGaps = new long[16];
     private int[] runRows = new int[16];
     private boolean closed;
-    // the rows of the next batch: the batch size, or fewer where that many rows would pass
-    // options.maxBatchBytes() (estimated from the row group's sizes, then from the batches read)
-    private int batchRows;
 
     private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
             Map<Integer, CarriedColumn> carried)
@@ -109,6 +106,7 @@ public final class ParquetReader
         this.neededLeaves = binding.neededLeaves();
         this.matchedColumns = binding.matchedColumns();
         this.dictionaryIdColumns = binding.dictionaryIdColumns();
+        this.batchSizer = new BatchSizer(options, neededLeaves);
         PageIndexReader pageIndexes = new PageIndexReader(input, footer, metrics);
         this.chunks = new ColumnChunkOpener(input, footer, pageIndexes, metrics);
         this.rowGroupPruner = options.filter().map(filter -> new RowGroupPruner(input, footer, filter, metrics));
@@ -339,7 +337,7 @@ public final class ParquetReader
                 }
                 activeColumn = null;
                 root.setRowCount(rows);
-                adaptBatchRows(rows);
+                batchSizer.measure(readers, rows);
                 metrics.rowsRead += rows;
                 return true;
             }
@@ -370,7 +368,7 @@ public final class ParquetReader
     private int readBatchRows()
     {
         batchStart = position;
-        int batchSize = batchRows;
+        int batchSize = batchSizer.rows();
         for (int leaf : neededLeaves) {
             readers[leaf].startBatch();
         }
@@ -508,43 +506,9 @@ public final class ParquetReader
                 selection.reset(rowGroupSelection);
             }
             openColumns(rowGroup);
-            batchRows = batchRows(rowGroup);
+            batchSizer.startRowGroup(rowGroup, rowGroupRows);
             return true;
         }
-    }
-
-    /**
-     * The rows of the first batch of a row group: as many as fit {@code maxBatchBytes} at the
-     * uncompressed size per row of the columns read (dictionary-encoded values decode larger;
-     * the batches that follow measure them).
-     */
-    private int batchRows(RowGroup rowGroup)
-    {
-        long bytes = 0;
-        for (int leaf : neededLeaves) {
-            bytes += Math.max(0, rowGroup.getColumns().get(leaf).getMeta_data().getTotal_uncompressed_size());
-        }
-        return fittingRows((double) bytes / Math.max(1, rowGroupRows));
-    }
-
-    /**
-     * Sizes the next batch by the bytes per row of the one just read.
-     */
-    private void adaptBatchRows(int rows)
-    {
-        long bytes = 0;
-        for (int leaf : neededLeaves) {
-            bytes += readers[leaf].batchBytes();
-        }
-        batchRows = fittingRows((double) bytes / rows);
-    }
-
-    private int fittingRows(double bytesPerRow)
-    {
-        if (bytesPerRow <= 0) {
-            return options.batchSize();
-        }
-        return (int) Math.max(1, Math.min(options.batchSize(), options.maxBatchBytes() / bytesPerRow));
     }
 
     private void openColumns(RowGroup rowGroup)
