@@ -196,9 +196,13 @@ TARN_EXPORT void* tarn_java_vm(void);
  *
  * warehouse: the warehouse directory of a Paimon filesystem catalog.
  * table: "db.table".
- * version: NULL for the latest snapshot; "snapshot:N"; "tag:NAME"; "timestamp:MILLIS" or
- *     "timestamp:2024-01-01T00:00:00Z" (the newest snapshot committed at or before it); any other
- *     text is Paimon's scan.version (a tag of that name, else a snapshot id).
+ * version: NULL or "" for the latest snapshot; "snapshot:N" (N >= 1); "tag:NAME";
+ *     "timestamp:TS" (the newest snapshot committed at or before TS: epoch milliseconds,
+ *     "2024-01-01T00:00:00Z", "2024-01-01T02:00+02:00", or a local "2024-01-01 10:00" or
+ *     "2024-01-01" in the JVM's time zone); any other text without ':' is Paimon's scan.version
+ *     (a tag of that name, else a snapshot id). A branch other than main comes first:
+ *     "branch:b1" (its latest snapshot) or "branch:b1/snapshot:3". Malformed text fails with
+ *     TARN_ERROR_INVALID_ARGUMENT naming it.
  * columns: the projected columns, comma-separated, in output order; NULL for all.
  * where: a filter in the `tarn dump --where` grammar, e.g. "dt = '2024-01-01' and id in (1, 2)".
  */

@@ -331,7 +331,7 @@ public class BenchmarkFileIndex
     private ScanPlan tarnPlan(Query query)
             throws IOException
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         if (query != Query.FULL_SCAN) {
             planner = planner.withFilter(tarnFilter(query));
         }
@@ -364,7 +364,7 @@ public class BenchmarkFileIndex
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = new SplitReader(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     int batchRows = root.getRowCount();

@@ -220,7 +220,7 @@ public class BenchmarkPlanning
 
     public ScanPlan tarnPlan(Scenario scenario)
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         Optional<Predicate> filter = tarnFilter(scenario);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get());

@@ -389,7 +389,7 @@ public class BenchmarkScan
     private ScanPlan tarnPlan(Scenario scenario)
             throws IOException
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         if (scenario == Scenario.FILTER) {
             planner = planner.withFilter(tarnShipdateFilter());
         }
@@ -424,7 +424,7 @@ public class BenchmarkScan
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = new SplitReader(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     int batchRows = root.getRowCount();

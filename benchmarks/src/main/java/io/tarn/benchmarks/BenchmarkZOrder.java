@@ -217,7 +217,7 @@ public class BenchmarkZOrder
     private ScanPlan tarnPlan(Query query)
             throws IOException
     {
-        ScanPlanner planner = tarnTable.newScan();
+        ScanPlanner planner = new ScanPlanner(tarnTable);
         if (query == Query.ZORDER_RANGE) {
             planner = planner.withFilter(tarnRange());
         }
@@ -251,7 +251,7 @@ public class BenchmarkZOrder
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = new SplitReader(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     IntVector x = (IntVector) root.getVector(0);

@@ -9,6 +9,7 @@ import io.tarn.storage.read.ReadMetrics;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import org.apache.arrow.memory.BufferAllocator;
@@ -161,7 +162,7 @@ final class PrimaryKeyReport
     private TarnScan tarnScan(PaimonTable table)
             throws IOException
     {
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         ReadRequest request = ReadRequest.of(plan.readSchema().fields());
         long[] count = new long[1];
         long[] checksum = new long[1];

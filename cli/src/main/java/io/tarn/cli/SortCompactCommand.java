@@ -6,7 +6,7 @@ import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 

@@ -3,26 +3,22 @@ package io.tarn.cli;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.grammar.VersionParser;
+import io.tarn.storage.grammar.VersionSyntaxException;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 
 /**
  * The options every table command shares: {@code --warehouse DIR DB.TABLE}, an optional
  * {@code --branch}, and at most one of {@code --snapshot N}, {@code --tag T},
- * {@code --timestamp ISO}.
+ * {@code --timestamp ISO}. Each option value is one part of the version grammar every front end
+ * shares ({@link VersionParser}).
  */
 final class TableArguments
 {
@@ -36,56 +32,64 @@ final class TableArguments
         String warehouse = Path.of(commandLine.requiredOption("warehouse")).toAbsolutePath().normalize().toString();
         Identifier identifier = Identifier.parse(commandLine.singlePositional("table name (DB.TABLE)"));
         FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), warehouse);
-        return PaimonTable.load(catalog, identifier, commandLine.option("branch").orElse(PaimonTable.MAIN_BRANCH));
+        return PaimonTable.load(catalog, identifier, commandLine.option("branch").map(TableArguments::branchName).orElse(PaimonTable.MAIN_BRANCH));
     }
 
     static ScanVersion version(CommandLine commandLine)
     {
         List<ScanVersion> versions = new ArrayList<>();
-        commandLine.option("snapshot").ifPresent(value -> versions.add(new ScanVersion.SnapshotId(parseSnapshotId(value))));
-        commandLine.option("tag").ifPresent(value -> versions.add(new ScanVersion.TagName(value)));
-        commandLine.option("timestamp").ifPresent(value -> versions.add(new ScanVersion.TimestampMillis(parseTimestamp(value))));
+        commandLine.option("snapshot").ifPresent(value -> versions.add(new ScanVersion.SnapshotId(snapshotId(value))));
+        commandLine.option("tag").ifPresent(value -> versions.add(new ScanVersion.TagName(tagName(value))));
+        commandLine.option("timestamp").ifPresent(value -> versions.add(new ScanVersion.TimestampMillis(timestampMillis(value))));
         if (versions.size() > 1) {
             throw new UsageException("Give at most one of --snapshot, --tag and --timestamp");
         }
         return versions.isEmpty() ? new ScanVersion.Latest() : versions.get(0);
     }
 
-    private static long parseSnapshotId(String value)
+    // each option is one part of the shared version grammar; the messages name the option as the user wrote it
+
+    private static String branchName(String value)
     {
         try {
-            long id = Long.parseLong(value.trim());
-            if (id <= 0) {
-                throw new UsageException("Snapshot ids start at 1: --snapshot " + value);
-            }
-            return id;
+            return VersionParser.branchName(value);
         }
-        catch (NumberFormatException e) {
-            throw new UsageException("Not a snapshot id: --snapshot " + value);
+        catch (VersionSyntaxException e) {
+            throw new UsageException(e.problem(), e);
+        }
+    }
+
+    private static long snapshotId(String value)
+    {
+        try {
+            return VersionParser.snapshotId(value);
+        }
+        catch (VersionSyntaxException e) {
+            throw new UsageException(e.problem() + ": --snapshot " + value, e);
+        }
+    }
+
+    private static String tagName(String value)
+    {
+        try {
+            return VersionParser.tagName(value);
+        }
+        catch (VersionSyntaxException e) {
+            throw new UsageException(e.problem() + ": --tag '" + value + "'", e);
         }
     }
 
     /**
-     * An instant ({@code 2024-01-01T10:00:00Z}, with an offset) or, as Paimon's
-     * {@code scan.timestamp} does, a local date-time or date in this machine's time zone.
+     * Epoch milliseconds, an instant ({@code 2024-01-01T10:00:00Z}, or with an offset) or, as
+     * Paimon's {@code scan.timestamp} does, a local date-time or date in this machine's time zone.
      */
-    static long parseTimestamp(String value)
+    private static long timestampMillis(String value)
     {
-        String text = value.trim();
         try {
-            if (text.endsWith("Z") || text.endsWith("z")) {
-                return Instant.parse(text.toUpperCase(Locale.ROOT)).toEpochMilli();
-            }
-            if (text.matches(".*T.*[+-]\\d\\d:\\d\\d$")) {
-                return OffsetDateTime.parse(text).toInstant().toEpochMilli();
-            }
-            if (text.length() == 10) {
-                return LocalDate.parse(text).atStartOfDay(ZoneId.systemDefault()).toInstant().toEpochMilli();
-            }
-            return LocalDateTime.parse(text.replace(' ', 'T')).atZone(ZoneId.systemDefault()).toInstant().toEpochMilli();
+            return VersionParser.timestampMillis(value);
         }
-        catch (DateTimeParseException e) {
-            throw new UsageException("Not an ISO timestamp: --timestamp " + value);
+        catch (VersionSyntaxException e) {
+            throw new UsageException("Not an ISO timestamp: --timestamp " + value, e);
         }
     }
 }

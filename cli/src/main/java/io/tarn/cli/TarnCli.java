@@ -1,10 +1,10 @@
 package io.tarn.cli;
 
-import io.tarn.cli.where.WhereParser;
-import io.tarn.cli.where.WhereSyntaxException;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.binary.PartitionPath;
+import io.tarn.storage.grammar.FilterParser;
+import io.tarn.storage.grammar.FilterSyntaxException;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.read.ReadMetrics;
@@ -17,7 +17,7 @@ import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.sort.SpillDirectory;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import org.apache.arrow.memory.BufferAllocator;
@@ -96,7 +96,7 @@ public final class TarnCli
             out.flush();
             return 0;
         }
-        catch (UsageException | InvalidNameException | WhereSyntaxException e) {
+        catch (UsageException | InvalidNameException | FilterSyntaxException e) {
             err.println("tarn: " + e.getMessage());
             err.println(USAGE);
             return 2;
@@ -130,7 +130,7 @@ public final class TarnCli
             throws IOException
     {
         PaimonTable table = TableArguments.loadTable(commandLine);
-        ScanPlan plan = table.newScan().plan(table.snapshot(TableArguments.version(commandLine)));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(TableArguments.version(commandLine)));
         TableOptions options = new TableOptions(table.name(), plan.readSchema().options());
         out.println("partition\tbucket\tlevel\trows\tbytes\tschema\tfile\tdeletion_vector");
         for (PlannedFile file : plan.files()) {
@@ -151,8 +151,8 @@ public final class TarnCli
         Optional<Snapshot> snapshot = table.snapshot(TableArguments.version(commandLine));
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
         List<DataField> columns = columns(commandLine, schema);
-        Optional<Predicate> filter = commandLine.option("where").map(text -> WhereParser.parse(text, schema.rowType()));
-        ScanPlanner planner = table.newScan();
+        Optional<Predicate> filter = commandLine.option("where").map(text -> FilterParser.parse(text, schema.rowType()));
+        ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get());
         }

@@ -12,4 +12,9 @@ final class UsageException
     {
         super(message);
     }
+
+    UsageException(String message, Throwable cause)
+    {
+        super(message, cause);
+    }
 }

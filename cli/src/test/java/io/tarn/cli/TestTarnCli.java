@@ -20,6 +20,11 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -28,6 +33,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static java.util.Comparator.comparingLong;
 import static org.assertj.core.api.Assertions.assertThat;
 
 public class TestTarnCli
@@ -111,6 +117,42 @@ public class TestTarnCli
         assertThat(atTag.exitCode()).as(atTag.err()).isZero();
         assertThat(atTag.out()).endsWith("\n").contains("rows=20 ");
         assertThat(atTag.out().lines().findFirst().orElseThrow()).matches("\\d+\t2024-01-0\\d");
+    }
+
+    /**
+     * The version options are parts of the shared version grammar: every timestamp form of it
+     * reaches the same snapshot, and bad values are usage errors naming the option.
+     */
+    @Test
+    public void testVersionOptions()
+    {
+        ReferenceSnapshot latest = ReferenceTables.snapshots(warehouse, TABLE).stream().max(comparingLong(ReferenceSnapshot::id)).orElseThrow();
+        Instant committed = Instant.ofEpochMilli(latest.timeMillis());
+        List<String> timestamps = List.of(
+                Long.toString(latest.timeMillis()),
+                DateTimeFormatter.ISO_INSTANT.format(committed),
+                // west of UTC: read as UTC, the time would precede every snapshot
+                DateTimeFormatter.ISO_OFFSET_DATE_TIME.format(committed.atOffset(ZoneOffset.ofHours(-3))),
+                DateTimeFormatter.ISO_LOCAL_DATE_TIME.format(LocalDateTime.ofInstant(committed, ZoneId.systemDefault())).replace('T', ' '));
+        for (String timestamp : timestamps) {
+            Result result = run("files", "--warehouse", warehouse.toString(), "--timestamp", timestamp, TABLE);
+            assertThat(result.exitCode()).as(timestamp + ": " + result.err()).isZero();
+            assertThat(result.err()).as(timestamp).startsWith("# scan snapshot=" + latest.id() + " ");
+        }
+
+        assertUsageError(List.of("--snapshot", "0"), "tarn: Snapshot ids start at 1: --snapshot 0");
+        assertUsageError(List.of("--snapshot", "one"), "tarn: Not a snapshot id: --snapshot one");
+        assertUsageError(List.of("--timestamp", "yesterday"), "tarn: Not an ISO timestamp: --timestamp yesterday");
+        assertUsageError(List.of("--tag", " "), "tarn: Tag name is blank: --tag ' '");
+        assertUsageError(List.of("--branch", "123"), "tarn: Branch name '123' is all digits, which Paimon reserves for snapshot ids");
+    }
+
+    private void assertUsageError(List<String> options, String message)
+    {
+        List<String> args = Stream.of(List.of("files", "--warehouse", warehouse.toString()), options, List.of(TABLE)).flatMap(List::stream).toList();
+        Result result = run(args.toArray(String[]::new));
+        assertThat(result.exitCode()).as(options + ": " + result.err()).isEqualTo(2);
+        assertThat(result.err()).as(options.toString()).startsWith(message + "\n");
     }
 
     @Test

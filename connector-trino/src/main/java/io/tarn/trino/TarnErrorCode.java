@@ -20,9 +20,11 @@ public enum TarnErrorCode
     TARN_COMMIT_CONFLICT(5, EXTERNAL),
     TARN_INVALID_NAME(6, USER_ERROR),
     TARN_INVALID_TABLE_PROPERTY(7, USER_ERROR),
-    TARN_INTERNAL_ERROR(8, EXTERNAL),
+    // 8 was TARN_INTERNAL_ERROR: Tarn's own bugs are Trino's GENERIC_INTERNAL_ERROR, as in Trino's connectors
     // the readers of a node hold their tarn.reader.max-memory of Arrow memory
-    TARN_READER_MEMORY_EXHAUSTED(9, INSUFFICIENT_RESOURCES);
+    TARN_READER_MEMORY_EXHAUSTED(9, INSUFFICIENT_RESOURCES),
+    // the library refused a table's options or schema (IllegalArgumentException), as Hive's HIVE_INVALID_METADATA
+    TARN_INVALID_METADATA(10, EXTERNAL);
 
     private final ErrorCode errorCode;
 

@@ -6,21 +6,25 @@ import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.MissingFileException;
 import io.tarn.storage.SnapshotNotFoundException;
 import io.tarn.storage.UnsupportedTableFeatureException;
+import io.trino.spi.ErrorCodeSupplier;
 import io.trino.spi.TrinoException;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.NoSuchFileException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static io.tarn.trino.TarnErrorCode.TARN_COMMIT_CONFLICT;
 import static io.tarn.trino.TarnErrorCode.TARN_CORRUPT_FILE;
 import static io.tarn.trino.TarnErrorCode.TARN_FILESYSTEM_ERROR;
-import static io.tarn.trino.TarnErrorCode.TARN_INTERNAL_ERROR;
+import static io.tarn.trino.TarnErrorCode.TARN_INVALID_METADATA;
 import static io.tarn.trino.TarnErrorCode.TARN_INVALID_NAME;
 import static io.tarn.trino.TarnErrorCode.TARN_MISSING_FILE;
 import static io.tarn.trino.TarnErrorCode.TARN_UNKNOWN_SNAPSHOT;
 import static io.tarn.trino.TarnErrorCode.TARN_UNSUPPORTED_FEATURE;
+import static io.trino.spi.StandardErrorCode.GENERIC_INTERNAL_ERROR;
 
 /**
  * The one place where Tarn's library exceptions become {@link TrinoException}s. The library's
@@ -29,6 +33,8 @@ import static io.tarn.trino.TarnErrorCode.TARN_UNSUPPORTED_FEATURE;
  */
 final class TarnExceptions
 {
+    private static final Pattern TABLE_PREFIX = Pattern.compile("Table ([^\\s:]+): ");
+
     private TarnExceptions() {}
 
     static TrinoException translate(String context, Throwable failure)
@@ -39,7 +45,7 @@ final class TarnExceptions
         if (failure instanceof UncheckedIOException unchecked && unchecked.getCause() != null) {
             return translate(context, unchecked.getCause());
         }
-        TarnErrorCode code = switch (failure) {
+        ErrorCodeSupplier code = switch (failure) {
             case CorruptFileException _ -> TARN_CORRUPT_FILE;
             case MissingFileException _ -> TARN_MISSING_FILE;
             case NoSuchFileException _ -> TARN_MISSING_FILE;
@@ -49,9 +55,24 @@ final class TarnExceptions
             case CommitConflictException _ -> TARN_COMMIT_CONFLICT;
             case InvalidNameException _ -> TARN_INVALID_NAME;
             case IOException _ -> TARN_FILESYSTEM_ERROR;
-            default -> TARN_INTERNAL_ERROR;
+            case IllegalArgumentException _ -> TARN_INVALID_METADATA;
+            // anything else is a bug in Tarn, which Trino reports as an internal error
+            default -> GENERIC_INTERNAL_ERROR;
         };
         String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        return new TrinoException(code, context + ": " + message, failure);
+        return new TrinoException(code, context + ": " + withoutTableNamedIn(context, message), failure);
+    }
+
+    /**
+     * The library's message without its leading {@code "Table db.t: "} when the context already
+     * names that table, so that a message names its table once.
+     */
+    static String withoutTableNamedIn(String context, String message)
+    {
+        Matcher matcher = TABLE_PREFIX.matcher(message);
+        if (matcher.lookingAt() && Pattern.compile("\\b[Tt]able " + Pattern.quote(matcher.group(1)) + "(\\s|:|$)").matcher(context).find()) {
+            return message.substring(matcher.end());
+        }
+        return message;
     }
 }

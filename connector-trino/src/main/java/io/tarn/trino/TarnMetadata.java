@@ -8,6 +8,7 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.scan.SplitCodec;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -713,7 +714,7 @@ final class TarnMetadata
 
     private static List<ManifestEntry> entries(Collection<Slice> fragments)
     {
-        return fragments.stream().map(fragment -> DataSplitCodec.decodeEntry(fragment.getBytes())).toList();
+        return fragments.stream().map(fragment -> SplitCodec.decodeEntry(fragment.getBytes())).toList();
     }
 
     private void commit(ConnectorSession session, TarnWriteHandle handle, List<ManifestEntry> entries)

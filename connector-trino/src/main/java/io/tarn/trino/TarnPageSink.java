@@ -3,6 +3,7 @@ package io.tarn.trino;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.scan.SplitCodec;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.write.AppendTableWriter;
@@ -78,7 +79,7 @@ final class TarnPageSink
         List<Slice> fragments = new ArrayList<>();
         try {
             for (ManifestEntry entry : writer.prepareCommit()) {
-                fragments.add(Slices.wrappedBuffer(DataSplitCodec.encode(entry)));
+                fragments.add(Slices.wrappedBuffer(SplitCodec.encode(entry)));
             }
         }
         catch (IOException | RuntimeException e) {

@@ -2,7 +2,6 @@ package io.tarn.trino;
 
 import io.airlift.units.DataSize;
 import io.tarn.index.predicate.Predicate;
-import io.tarn.storage.read.MergeSplitReader;
 import io.tarn.storage.read.ReadMetrics;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
@@ -61,7 +60,7 @@ final class TarnPageSource
     private final OptionalLong limit;
     private final BufferAllocator parentAllocator;
     private final BufferAllocator allocator;
-    private final BatchReader reader;
+    private final SplitReader reader;
     private final long fileCount;
     private final FileReadLimiter.Reservation fileReservation;
 
@@ -118,9 +117,7 @@ final class TarnPageSource
         this.fileReservation = fileReads.reserve(split.mergeRequired() ? split.files().size() : 1);
         try {
             // the readers open no file before their first batch
-            this.reader = split.mergeRequired()
-                    ? BatchReader.of(new MergeSplitReader(table, schema, split, request, allocator))
-                    : BatchReader.of(new SplitReader(table, schema, split, request, allocator));
+            this.reader = SplitReader.open(table, schema, split, request, allocator);
         }
         catch (OutOfMemoryException e) {
             fileReservation.close();
@@ -284,121 +281,6 @@ final class TarnPageSource
         finally {
             fileReservation.close();
             allocator.close();
-        }
-    }
-
-    /**
-     * The common shape of {@link SplitReader} and {@link MergeSplitReader}.
-     */
-    private interface BatchReader
-            extends AutoCloseable
-    {
-        boolean nextBatch()
-                throws IOException;
-
-        VectorSchemaRoot root();
-
-        /**
-         * The dictionary ids of read column {@code column} in the current batch, if the reader
-         * has them.
-         */
-        Optional<DictionaryIds> dictionaryIds(int column);
-
-        ReadMetrics metrics();
-
-        /**
-         * The heap the reader holds besides its Arrow memory.
-         */
-        long retainedHeapBytes();
-
-        @Override
-        void close();
-
-        static BatchReader of(SplitReader reader)
-        {
-            return new BatchReader()
-            {
-                @Override
-                public boolean nextBatch()
-                        throws IOException
-                {
-                    return reader.nextBatch();
-                }
-
-                @Override
-                public VectorSchemaRoot root()
-                {
-                    return reader.root();
-                }
-
-                @Override
-                public Optional<DictionaryIds> dictionaryIds(int column)
-                {
-                    return reader.dictionaryIds(column);
-                }
-
-                @Override
-                public ReadMetrics metrics()
-                {
-                    return reader.metrics();
-                }
-
-                @Override
-                public long retainedHeapBytes()
-                {
-                    return reader.retainedHeapBytes();
-                }
-
-                @Override
-                public void close()
-                {
-                    reader.close();
-                }
-            };
-        }
-
-        static BatchReader of(MergeSplitReader reader)
-        {
-            return new BatchReader()
-            {
-                @Override
-                public boolean nextBatch()
-                        throws IOException
-                {
-                    return reader.nextBatch();
-                }
-
-                @Override
-                public VectorSchemaRoot root()
-                {
-                    return reader.root();
-                }
-
-                @Override
-                public Optional<DictionaryIds> dictionaryIds(int column)
-                {
-                    // merged rows are built, not decoded from one dictionary
-                    return Optional.empty();
-                }
-
-                @Override
-                public ReadMetrics metrics()
-                {
-                    return reader.metrics();
-                }
-
-                @Override
-                public long retainedHeapBytes()
-                {
-                    return reader.retainedHeapBytes();
-                }
-
-                @Override
-                public void close()
-                {
-                    reader.close();
-                }
-            };
         }
     }
 }

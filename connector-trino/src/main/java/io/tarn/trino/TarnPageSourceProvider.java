@@ -1,6 +1,7 @@
 package io.tarn.trino;
 
 import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.scan.SplitCodec;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.trino.spi.connector.ColumnHandle;
@@ -93,6 +94,6 @@ final class TarnPageSourceProvider
             return new TarnCountPageSource(0, -1);
         }
         Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
-        return new TarnPageSource(table, types, schema, DataSplitCodec.decode(split.dataSplit()), columnHandles, predicate, handle.limit(), TarnSessionProperties.isFileIndexEnabled(session), allocator, fileReads);
+        return new TarnPageSource(table, types, schema, SplitCodec.decode(split.dataSplit()), columnHandles, predicate, handle.limit(), TarnSessionProperties.isFileIndexEnabled(session), allocator, fileReads);
     }
 }

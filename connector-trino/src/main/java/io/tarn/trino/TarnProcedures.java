@@ -1,7 +1,7 @@
 package io.tarn.trino;
 
 import io.tarn.storage.snapshot.Snapshot;
-import io.tarn.storage.snapshot.SnapshotExpiration;
+import io.tarn.storage.commit.SnapshotExpiration;
 import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;

@@ -29,7 +29,7 @@ final class TarnRowCounts
         }
         try {
             Optional<Predicate> predicate = TarnPredicates.toPredicate(handle.enforcedPredicate(), schema.fields());
-            ScanPlanner planner = table.newScan();
+            ScanPlanner planner = new ScanPlanner(table);
             if (predicate.isPresent()) {
                 planner = planner.withFilter(predicate.get());
             }

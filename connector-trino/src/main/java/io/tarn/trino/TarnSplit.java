@@ -10,7 +10,7 @@ import java.util.OptionalLong;
 import static java.util.Objects.requireNonNull;
 
 /**
- * One unit of reading: an encoded {@code DataSplit} (see {@link DataSplitCodec}) with its size
+ * One unit of reading: an encoded {@code DataSplit} (see {@link io.tarn.storage.scan.SplitCodec}) with its size
  * and row count, or, for a {@code count(*)} answered from manifests, just the count.
  */
 public record TarnSplit(

@@ -5,6 +5,7 @@ import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.scan.SplitCodec;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
@@ -40,7 +41,9 @@ import static java.util.Objects.requireNonNull;
 final class TarnSplitSource
         implements ConnectorSplitSource
 {
-    // a query planned into fewer files than this gets one split per file
+    // a query planned into fewer files than this gets one split per file: a table of few files is
+    // still read by several drivers at once, instead of one thread working through its files
+    // (most of them skipped by their indexes) one after the other
     static final int MIN_SPLITS = 32;
 
     private final PaimonTable table;
@@ -95,7 +98,7 @@ final class TarnSplitSource
                 return List.of();
             }
             Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
-            ScanPlanner planner = table.newScan();
+            ScanPlanner planner = new ScanPlanner(table).withSplitTargetSize(targetSize).withMinSplits(MIN_SPLITS);
             if (!useFileIndexes) {
                 planner = planner.withoutFileIndexes();
             }
@@ -112,17 +115,14 @@ final class TarnSplitSource
             counters.put("planning.dynamic_filter_used", dynamic.isAll() ? 0L : 1L);
             List<TarnSplit> result = new ArrayList<>();
             long rowsPlanned = 0;
-            int maxFiles = maxFilesPerSplit(plan.splits());
             for (DataSplit split : plan.splits()) {
-                for (DataSplit part : divide(split, targetSize, maxFiles)) {
-                    if (handle.limit().isPresent() && handle.filter().isAll() && rowsPlanned >= handle.limit().getAsLong()) {
-                        counters.merge("planning.splits_skipped_limit", 1L, Long::sum);
-                        continue;
-                    }
-                    rowsPlanned += guaranteedRows(schema, part);
-                    double weight = Math.min(1.0, Math.max(0.01, (double) part.sizeInBytes() / targetSize));
-                    result.add(new TarnSplit(DataSplitCodec.encode(part), part.sizeInBytes(), part.rowCount(), weight, OptionalLong.empty()));
+                if (handle.limit().isPresent() && handle.filter().isAll() && rowsPlanned >= handle.limit().getAsLong()) {
+                    counters.merge("planning.splits_skipped_limit", 1L, Long::sum);
+                    continue;
                 }
+                rowsPlanned += guaranteedRows(schema, split);
+                double weight = Math.min(1.0, Math.max(0.01, (double) split.sizeInBytes() / targetSize));
+                result.add(new TarnSplit(SplitCodec.encode(split), split.sizeInBytes(), split.rowCount(), weight, OptionalLong.empty()));
             }
             counters.put("splits", (long) result.size());
             metrics = counters(counters);
@@ -151,49 +151,6 @@ final class TarnSplitSource
             rows += live.get();
         }
         return rows;
-    }
-
-    /**
-     * At most this many raw-readable files go into one split: enough splits that a table of few
-     * files is still read by several drivers at once. Small files summed up to the target size
-     * would otherwise make one split of a selective query's whole table, whose files (most of
-     * them skipped by their indexes one after the other) a single thread then works through.
-     */
-    static int maxFilesPerSplit(List<DataSplit> splits)
-    {
-        long files = 0;
-        for (DataSplit split : splits) {
-            if (!split.mergeRequired()) {
-                files += split.files().size();
-            }
-        }
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (files + MIN_SPLITS - 1) / MIN_SPLITS));
-    }
-
-    /**
-     * Splits of raw-readable files are divided by file into parts of at most {@code targetSize}
-     * bytes and {@code maxFiles} files; merge splits stay whole, because every sorted run of the
-     * bucket takes part in the merge.
-     */
-    static List<DataSplit> divide(DataSplit split, long targetSize, int maxFiles)
-    {
-        if (split.mergeRequired() || split.files().size() <= 1 || (split.sizeInBytes() <= targetSize && split.files().size() <= maxFiles)) {
-            return List.of(split);
-        }
-        List<DataSplit> parts = new ArrayList<>();
-        List<PlannedFile> current = new ArrayList<>();
-        long currentSize = 0;
-        for (PlannedFile file : split.files()) {
-            if (!current.isEmpty() && (currentSize + file.file().fileSize() > targetSize || current.size() == maxFiles)) {
-                parts.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), current, false));
-                current = new ArrayList<>();
-                currentSize = 0;
-            }
-            current.add(file);
-            currentSize += file.file().fileSize();
-        }
-        parts.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), current, false));
-        return parts;
     }
 
     static Metrics counters(Map<String, Long> counters)

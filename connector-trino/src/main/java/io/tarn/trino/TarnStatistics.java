@@ -46,7 +46,7 @@ final class TarnStatistics
         ScanPlan plan;
         try {
             Optional<Predicate> predicate = TarnPredicates.toPredicate(handle.filter(), schema.fields());
-            ScanPlanner planner = table.newScan();
+            ScanPlanner planner = new ScanPlanner(table);
             if (predicate.isPresent()) {
                 planner = planner.withFilter(predicate.get());
             }

@@ -4,11 +4,12 @@ import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -210,7 +211,7 @@ final class TarnSystemTables
         private ScanPlan latestPlan()
                 throws IOException
         {
-            return table.newScan().plan(table.snapshotManager().latest());
+            return new ScanPlanner(table).plan(table.snapshotManager().latest());
         }
 
         private String partitionName(ScanPlan plan, PlannedFile file)

@@ -5,6 +5,7 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
@@ -101,7 +102,7 @@ public class TestFileReadLimiter
             ReferenceTables.create(warehouse, ReferenceTables.APPEND_PARTITIONED);
             String[] name = ReferenceTables.APPEND_PARTITIONED.identifier().split("\\.");
             PaimonTable table = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse.toString()), new Identifier(name[0], name[1]));
-            ScanPlan plan = table.newScan().plan(table.snapshotManager().latest());
+            ScanPlan plan = new ScanPlanner(table).plan(table.snapshotManager().latest());
             assertThat(plan.splits()).hasSizeGreaterThanOrEqualTo(2);
             TarnTypes types = new TarnTypes(new TypeOperators());
             DataField field = plan.readSchema().fields().get(0);

@@ -5,6 +5,7 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.TemporaryDirectories;
 import io.tarn.types.DataField;
@@ -154,7 +155,7 @@ public class TestTarnConcurrentScans
             throws Exception
     {
         PaimonTable table = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse.toString()), new Identifier("c", "big"));
-        ScanPlan plan = table.newScan().plan(table.snapshotManager().latest());
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshotManager().latest());
         DataSplit split = plan.splits().getFirst();
         long stringChunkBytes = 36_000 * STRING_LENGTH;
         TarnTypes types = new TarnTypes(new TypeOperators());

@@ -8,7 +8,7 @@ import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
-import io.tarn.storage.snapshot.SnapshotExpiration;
+import io.tarn.storage.commit.SnapshotExpiration;
 import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;

@@ -4,6 +4,7 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 
@@ -259,7 +260,7 @@ public final class TrinoComparison
             TrinoServer.deleteRecursively(hiveRoot.resolve(identifier.table()));
             PaimonTable table = PaimonTable.load(catalog, identifier);
             Path tableDirectory = Path.of(table.location());
-            for (PlannedFile planned : table.newScan().plan(table.snapshotManager().latest()).files()) {
+            for (PlannedFile planned : new ScanPlanner(table).plan(table.snapshotManager().latest()).files()) {
                 Path file = Path.of(table.dataFilePath(planned.partition(), planned.bucket(), planned.file(), planned.file().fileName()));
                 Path relative = tableDirectory.relativize(file);
                 // l_shipyear=1994/bucket-0/data-….parquet → l_shipyear=1994/data-….parquet

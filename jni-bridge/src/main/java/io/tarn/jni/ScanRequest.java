@@ -1,10 +1,13 @@
 package io.tarn.jni;
 
-import io.tarn.cli.where.WhereParser;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.grammar.FilterParser;
+import io.tarn.storage.grammar.TableVersion;
+import io.tarn.storage.grammar.VersionParser;
+import io.tarn.storage.grammar.VersionSyntaxException;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
@@ -12,8 +15,6 @@ import io.tarn.types.RowType;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,20 +23,19 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A scan as the C caller describes it, in text: the warehouse directory, {@code db.table}, a
- * version, comma-separated column names and a filter in the {@code tarn dump --where} grammar.
- *
- * <p>Versions: empty for the latest snapshot; {@code snapshot:N}; {@code tag:NAME};
- * {@code timestamp:MILLIS} or {@code timestamp:ISO-INSTANT} (the newest snapshot committed at or
- * before it); anything else is Paimon's {@code scan.version} (a tag of that name, else a
- * snapshot id).
+ * version, comma-separated column names and a filter, the last two in the grammars every front
+ * end shares: {@link VersionParser} (e.g. {@code snapshot:3}, {@code timestamp:2024-01-01T10:00+02:00},
+ * {@code branch:b1/tag:t1}; empty for the latest snapshot of branch main) and {@link FilterParser}
+ * ({@code tarn dump --where}). The version is parsed as the request is made, so a malformed one
+ * fails before any file is read.
  */
-record ScanRequest(String warehouse, String table, Optional<String> version, Optional<String> columns, Optional<String> where)
+record ScanRequest(String warehouse, String table, TableVersion version, Optional<String> columns, Optional<String> where)
 {
     ScanRequest
     {
         requireNonNull(warehouse, "warehouse is null");
         requireNonNull(table, "table is null");
-        version = requireNonNull(version, "version is null").filter(text -> !text.isBlank());
+        requireNonNull(version, "version is null");
         columns = requireNonNull(columns, "columns is null").filter(text -> !text.isBlank());
         where = requireNonNull(where, "where is null").filter(text -> !text.isBlank());
     }
@@ -48,13 +48,29 @@ record ScanRequest(String warehouse, String table, Optional<String> version, Opt
         if (table == null || table.isBlank()) {
             throw new IllegalArgumentException("No table name (db.table) given");
         }
-        return new ScanRequest(warehouse, table, Optional.ofNullable(version), Optional.ofNullable(columns), Optional.ofNullable(where));
+        return new ScanRequest(warehouse, table, tableVersion(table, version), Optional.ofNullable(columns), Optional.ofNullable(where));
     }
 
+    private static TableVersion tableVersion(String table, String version)
+    {
+        if (version == null) {
+            return TableVersion.latest();
+        }
+        try {
+            return VersionParser.parse(version);
+        }
+        catch (VersionSyntaxException e) {
+            throw new IllegalArgumentException("Table " + table + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The branch of the table the version names.
+     */
     PaimonTable loadTable()
             throws IOException
     {
-        return loadTable(warehouse, table, PaimonTable.MAIN_BRANCH);
+        return loadTable(warehouse, table, version.branch());
     }
 
     static PaimonTable loadTable(String warehouse, String table, String branch)
@@ -66,39 +82,7 @@ record ScanRequest(String warehouse, String table, Optional<String> version, Opt
 
     ScanVersion scanVersion()
     {
-        if (version.isEmpty()) {
-            return ScanVersion.latest();
-        }
-        String text = version.get().trim();
-        if (text.startsWith("snapshot:")) {
-            String id = text.substring("snapshot:".length()).trim();
-            try {
-                return new ScanVersion.SnapshotId(Long.parseLong(id));
-            }
-            catch (NumberFormatException e) {
-                throw new IllegalArgumentException("Table " + table + ": not a snapshot id in version '" + text + "'", e);
-            }
-        }
-        if (text.startsWith("tag:")) {
-            return new ScanVersion.TagName(text.substring("tag:".length()));
-        }
-        if (text.startsWith("timestamp:")) {
-            return new ScanVersion.TimestampMillis(timestampMillis(text.substring("timestamp:".length()).trim()));
-        }
-        return new ScanVersion.Version(text);
-    }
-
-    private long timestampMillis(String text)
-    {
-        try {
-            if (!text.isEmpty() && text.chars().allMatch(Character::isDigit)) {
-                return Long.parseLong(text);
-            }
-            return Instant.parse(text).toEpochMilli();
-        }
-        catch (NumberFormatException | DateTimeParseException e) {
-            throw new IllegalArgumentException("Table " + table + ": version timestamp '" + text + "' is neither epoch milliseconds nor an ISO instant", e);
-        }
+        return version.version();
     }
 
     /**
@@ -120,6 +104,6 @@ record ScanRequest(String warehouse, String table, Optional<String> version, Opt
 
     Optional<Predicate> filter(RowType schema)
     {
-        return where.map(text -> WhereParser.parse(text, schema));
+        return where.map(text -> FilterParser.parse(text, schema));
     }
 }

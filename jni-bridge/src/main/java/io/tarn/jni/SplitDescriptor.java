@@ -1,12 +1,7 @@
 package io.tarn.jni;
 
-import io.tarn.storage.binary.BinaryRow;
-import io.tarn.storage.manifest.FileKind;
-import io.tarn.storage.manifest.ManifestEntry;
-import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.scan.DataSplit;
-import io.tarn.storage.scan.DeletionFile;
-import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.SplitCodec;
 
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
@@ -35,14 +30,10 @@ import static java.util.Objects.requireNonNull;
  * long snapshot id (-1: the table had no snapshot)  long schema id
  * int column count, then one int field id per column
  * byte has-filter, then string filter (the where text, parsed again against the schema)
- * int bucket  int total buckets  byte merge-required
- * int partition length, then the partition (BinaryRow in manifest form)
- * int manifest length, then the split's files as an uncompressed Paimon manifest (Avro, ADD entries)
- * int file count, then per file (same order as the manifest): byte has-deletion-vector,
- *     then string index file name, int offset, int length, long cardinality (-1: unknown)
+ * int split length, then the split in storage's one split form ({@link SplitCodec}, as Trino's splits)
  * </pre>
  * A descriptor comes from the caller, so {@link #decode} checks every length and count against
- * the bytes present and rejects trailing bytes.
+ * the bytes present and rejects trailing bytes; so does {@link SplitCodec#decode}.
  */
 record SplitDescriptor(
         String warehouse,
@@ -55,7 +46,7 @@ record SplitDescriptor(
         DataSplit split)
 {
     private static final byte[] MAGIC = "TARNSPLT".getBytes(StandardCharsets.US_ASCII);
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;
 
     SplitDescriptor
     {
@@ -88,26 +79,7 @@ record SplitDescriptor(
             if (where.isPresent()) {
                 writeString(out, where.get());
             }
-            out.writeInt(split.bucket());
-            out.writeInt(split.totalBuckets());
-            out.writeBoolean(split.mergeRequired());
-            writeBytes(out, split.partition().toSerialized());
-            List<ManifestEntry> entries = new ArrayList<>();
-            for (PlannedFile file : split.files()) {
-                entries.add(new ManifestEntry(FileKind.ADD, file.partition(), file.bucket(), file.totalBuckets(), file.file()));
-            }
-            writeBytes(out, ManifestFile.write(entries, "none"));
-            out.writeInt(split.files().size());
-            for (PlannedFile file : split.files()) {
-                out.writeBoolean(file.deletionFile().isPresent());
-                if (file.deletionFile().isPresent()) {
-                    DeletionFile deletion = file.deletionFile().get();
-                    writeString(out, deletion.indexFileName());
-                    out.writeInt(deletion.offset());
-                    out.writeInt(deletion.length());
-                    out.writeLong(deletion.cardinality().orElse(-1));
-                }
-            }
+            writeBytes(out, SplitCodec.encode(split));
             out.flush();
             return bytes.toByteArray();
         }
@@ -144,47 +116,19 @@ record SplitDescriptor(
             columnIds.add(readInt(in, "field id"));
         }
         Optional<String> where = readBoolean(in, "filter flag") ? Optional.of(readString(in, "filter")) : Optional.empty();
-        int bucket = readInt(in, "bucket");
-        int totalBuckets = readInt(in, "total buckets");
-        boolean mergeRequired = readBoolean(in, "merge flag");
-        BinaryRow partition;
+        DataSplit split;
         try {
-            partition = BinaryRow.fromSerialized(readBytes(in, "partition"));
+            split = SplitCodec.decode(readBytes(in, "split"));
         }
         catch (IllegalArgumentException e) {
-            throw corrupt("its partition: " + e.getMessage());
-        }
-        byte[] manifest = readBytes(in, "manifest");
-        List<ManifestEntry> entries;
-        try {
-            entries = ManifestFile.read(manifest, "split descriptor");
-        }
-        catch (IOException e) {
             throw new IllegalArgumentException("Split descriptor is corrupt: " + e.getMessage(), e);
         }
-        int fileCount = readInt(in, "file count");
-        if (fileCount != entries.size() || fileCount == 0) {
-            throw corrupt("it lists " + fileCount + " deletion-vector slots for " + entries.size() + " files");
-        }
-        List<PlannedFile> files = new ArrayList<>(fileCount);
-        for (ManifestEntry entry : entries) {
-            Optional<DeletionFile> deletion = Optional.empty();
-            if (readBoolean(in, "deletion-vector flag")) {
-                String indexFile = readString(in, "index file name");
-                int offset = readInt(in, "deletion-vector offset");
-                int length = readInt(in, "deletion-vector length");
-                long cardinality = readLong(in, "deletion-vector cardinality");
-                if (offset < 0 || length < 0) {
-                    throw corrupt("deletion vector range " + offset + "+" + length + " of " + entry.file().fileName());
-                }
-                deletion = Optional.of(new DeletionFile(indexFile, offset, length, cardinality < 0 ? OptionalLong.empty() : OptionalLong.of(cardinality)));
-            }
-            files.add(new PlannedFile(entry.partition(), entry.bucket(), entry.totalBuckets(), entry.file(), deletion));
+        if (split.files().isEmpty()) {
+            throw corrupt("its split has no file");
         }
         if (in.hasRemaining()) {
             throw corrupt(in.remaining() + " bytes follow its end");
         }
-        DataSplit split = new DataSplit(partition, bucket, totalBuckets, files, mergeRequired);
         return new SplitDescriptor(warehouse, table, branch, snapshot < 0 ? OptionalLong.empty() : OptionalLong.of(snapshot), schemaId, columnIds, where, split);
     }
 

@@ -1,6 +1,5 @@
 package io.tarn.jni;
 
-import io.tarn.storage.read.MergeSplitReader;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
@@ -25,9 +24,8 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * An {@link ArrowReader} over Tarn's read path: the splits in order, each through
- * {@link SplitReader} (raw and deletion-vector splits) or {@link MergeSplitReader} (merge-on-read),
- * so that {@code Data.exportArrayStream} can hand the batches to C.
+ * An {@link ArrowReader} over Tarn's read path: the splits in order, each through a
+ * {@link SplitReader}, so that {@code Data.exportArrayStream} can hand the batches to C.
  *
  * <p>Each batch's buffers are transferred, not copied, from the split reader into this reader's
  * root; an exported batch keeps its buffers alive through their reference counts until the C
@@ -49,8 +47,7 @@ final class SplitStreamReader
     private final BufferAllocator streamAllocator;
 
     private int nextSplit;
-    private SplitReader rawReader;
-    private MergeSplitReader mergeReader;
+    private SplitReader reader;
 
     SplitStreamReader(PaimonTable table, TableSchema readSchema, List<DataSplit> splits, ReadRequest request, BufferAllocator allocator)
     {
@@ -95,15 +92,15 @@ final class SplitStreamReader
             throws IOException
     {
         while (true) {
-            if (rawReader == null && mergeReader == null) {
+            if (reader == null) {
                 if (nextSplit == splits.size()) {
                     return null;
                 }
                 openSplit(splits.get(nextSplit++));
             }
-            boolean hasBatch = rawReader != null ? rawReader.nextBatch() : mergeReader.nextBatch();
+            boolean hasBatch = reader.nextBatch();
             if (hasBatch) {
-                return rawReader != null ? rawReader.root() : mergeReader.root();
+                return reader.root();
             }
             closeSplit();
         }
@@ -154,23 +151,14 @@ final class SplitStreamReader
     private void openSplit(DataSplit split)
             throws IOException
     {
-        if (split.mergeRequired()) {
-            mergeReader = new MergeSplitReader(table, readSchema, split, request, streamAllocator);
-        }
-        else {
-            rawReader = new SplitReader(table, readSchema, split, request, streamAllocator);
-        }
+        reader = SplitReader.open(table, readSchema, split, request, streamAllocator);
     }
 
     private void closeSplit()
     {
-        if (rawReader != null) {
-            rawReader.close();
-            rawReader = null;
-        }
-        if (mergeReader != null) {
-            mergeReader.close();
-            mergeReader = null;
+        if (reader != null) {
+            reader.close();
+            reader = null;
         }
     }
 }

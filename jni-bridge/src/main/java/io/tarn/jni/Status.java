@@ -1,11 +1,11 @@
 package io.tarn.jni;
 
-import io.tarn.cli.where.WhereSyntaxException;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.MissingFileException;
 import io.tarn.storage.SnapshotNotFoundException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.UnsupportedTableFeatureException;
+import io.tarn.storage.grammar.FilterSyntaxException;
 
 import java.io.IOException;
 
@@ -50,7 +50,7 @@ enum Status
         if (failure instanceof IOException) {
             return IO;
         }
-        if (failure instanceof WhereSyntaxException || failure instanceof IllegalArgumentException) {
+        if (failure instanceof FilterSyntaxException || failure instanceof IllegalArgumentException) {
             return INVALID_ARGUMENT;
         }
         return INTERNAL;

@@ -1,7 +1,7 @@
 package io.tarn.jni;
 
-import io.tarn.cli.where.WhereParser;
 import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.grammar.FilterParser;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
@@ -101,7 +101,7 @@ public final class TarnBridge
                 columns.add(schema.rowType().fieldById(id).orElseThrow(() -> new IllegalArgumentException(
                         "Split descriptor of table " + split.table() + " projects field id " + id + ", which schema " + split.schemaId() + " does not have")));
             }
-            Optional<Predicate> filter = split.where().map(text -> WhereParser.parse(text, schema.rowType()));
+            Optional<Predicate> filter = split.where().map(text -> FilterParser.parse(text, schema.rowType()));
             export(table, schema, List.of(split.split()), request(columns, filter), streamAddress, tarnExporter);
             return null;
         }
@@ -256,7 +256,7 @@ public final class TarnBridge
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
         List<DataField> columns = request.columns(schema.rowType());
         Optional<Predicate> filter = request.filter(schema.rowType());
-        ScanPlanner planner = table.newScan();
+        ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get());
         }

@@ -7,6 +7,7 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import org.apache.arrow.c.ArrowArrayStream;
@@ -149,7 +150,7 @@ public final class BenchmarkJni
         // streams opened from Java then go through libtarn.so's callbacks and Tarn's exporter, as from C
         TarnBridge.loadLibrary(jniTarget.resolve("libtarn.so").toAbsolutePath().toString());
         PaimonTable paimonTable = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse.toString()), Identifier.parse(table));
-        ScanPlan plan = paimonTable.newScan().plan(paimonTable.snapshot(ScanVersion.latest()));
+        ScanPlan plan = new ScanPlanner(paimonTable).plan(paimonTable.snapshot(ScanVersion.latest()));
         List<String> files = new ArrayList<>();
         for (PlannedFile file : plan.files()) {
             files.add("'" + paimonTable.dataFilePath(file.partition(), file.bucket(), file.file(), file.file().fileName()) + "'");

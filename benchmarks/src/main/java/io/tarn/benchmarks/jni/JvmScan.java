@@ -6,6 +6,7 @@ import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
@@ -47,7 +48,7 @@ public final class JvmScan
     {
         try (BufferAllocator allocator = new RootAllocator()) {
             PaimonTable paimonTable = PaimonTable.load(new FileSystemCatalog(new LocalFileIO(), warehouse), Identifier.parse(table));
-            ScanPlan plan = paimonTable.newScan().plan(paimonTable.snapshot(ScanVersion.latest()));
+            ScanPlan plan = new ScanPlanner(paimonTable).plan(paimonTable.snapshot(ScanVersion.latest()));
             List<DataField> fields = new ArrayList<>();
             if (columns.isEmpty()) {
                 fields.addAll(plan.readSchema().fields());

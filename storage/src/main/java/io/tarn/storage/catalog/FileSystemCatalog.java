@@ -11,8 +11,8 @@ import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.BranchManager;
-import io.tarn.storage.table.NestingDepth;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.NestingDepth;
+import io.tarn.storage.schema.TableOptions;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -5,14 +5,19 @@ import io.tarn.index.predicate.RowEvaluator;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.read.merge.KeyValue;
+import io.tarn.storage.read.merge.MergeFunction;
+import io.tarn.storage.read.merge.MergeFunctions;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.schema.MergeEngine;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
-import io.tarn.types.DataTypes;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.reader.DictionaryIds;
 import io.tarn.vector.reader.ParquetReadOptions;
 import io.tarn.vector.reader.ParquetReader;
 import io.tarn.vector.reader.ReaderMetrics;
@@ -50,16 +55,14 @@ import static java.util.Objects.requireNonNull;
  * number of files, not their size). Paimon's section splitting (opening only files whose key
  * ranges overlap) would bound it further.
  *
- * <p>Ownership: as {@link SplitReader}: the batch of {@link #root()} stays valid until the next
+ * <p>Ownership: as {@link RawSplitReader}: the batch of {@link #root()} stays valid until the next
  * {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
  * {@link #close()} releases.
  */
-public final class MergeSplitReader
-        implements AutoCloseable
+final class MergeSplitReader
+        implements SplitReader
 {
     private static final int FILE_BATCH_SIZE = 1024;
-    private static final DataField SEQUENCE_NUMBER = new DataField(2147483646, "_SEQUENCE_NUMBER", DataTypes.bigint().withNullable(false));
-    private static final DataField VALUE_KIND = new DataField(2147483645, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
 
     private final PaimonTable table;
     private final DataSplit split;
@@ -84,7 +87,7 @@ public final class MergeSplitReader
     private final TableSchema readSchema;
     // deduplicate and first-row: survivors found from keys, then value columns read columnar
     private final boolean selectSurvivors;
-    private SplitReader survivorReader;
+    private RawSplitReader survivorReader;
     private int filesOnlyInValuePass;
 
     private PriorityQueue<FileCursor> queue;
@@ -93,7 +96,7 @@ public final class MergeSplitReader
     /**
      * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})
      */
-    public MergeSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
+    MergeSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
             throws IOException
     {
         this.table = requireNonNull(table, "table is null");
@@ -103,13 +106,14 @@ public final class MergeSplitReader
         if (readSchema.primaryKeys().isEmpty()) {
             throw new IllegalArgumentException("Table " + table.name() + " has no primary key: its splits need no merge");
         }
-        MergeFunctions.Engine engine = MergeFunctions.engine(table.name(), readSchema);
+        TableOptions options = new TableOptions(table.name(), readSchema.options());
+        MergeEngine engine = options.mergeEngine();
         this.selectSurvivors = SurvivorSelector.supports(table.name(), readSchema);
-        List<String> sequenceFieldNames = MergeFunctions.sequenceFields(readSchema);
-        this.sequenceAscending = MergeFunctions.sequenceAscending(readSchema);
+        List<String> sequenceFieldNames = options.sequenceFields();
+        this.sequenceAscending = options.sequenceAscending();
 
         Map<Integer, DataField> values = new LinkedHashMap<>();
-        if (engine == MergeFunctions.Engine.PARTIAL_UPDATE || engine == MergeFunctions.Engine.AGGREGATION) {
+        if (engine == MergeEngine.PARTIAL_UPDATE || engine == MergeEngine.AGGREGATION) {
             readSchema.fields().forEach(field -> values.put(field.id(), field));
         }
         else {
@@ -126,7 +130,7 @@ public final class MergeSplitReader
         List<String> keyNames = readSchema.trimmedPrimaryKeys();
         List<DataField> sequenceFields = new ArrayList<>();
         for (String name : sequenceFieldNames) {
-            sequenceFields.add(field(readSchema, name.trim(), "sequence.field"));
+            sequenceFields.add(field(readSchema, name, "sequence.field"));
         }
         List<DataField> keyFields = new ArrayList<>();
         for (String name : keyNames) {
@@ -144,8 +148,8 @@ public final class MergeSplitReader
         this.keyValueIndexes = keyFields.stream().mapToInt(field -> valueIndexById.get(field.id())).toArray();
         this.sequenceValueIndexes = sequenceFields.stream().mapToInt(field -> valueIndexById.get(field.id())).toArray();
         List<DataField> columns = new ArrayList<>();
-        columns.add(SEQUENCE_NUMBER);
-        columns.add(VALUE_KIND);
+        columns.add(SystemFields.SEQUENCE_NUMBER);
+        columns.add(SystemFields.VALUE_KIND);
         columns.addAll(valueFields);
         this.readColumns = List.copyOf(columns);
         this.outputValueIndexes = request.columns().stream().mapToInt(field -> valueIndexById.get(field.id())).toArray();
@@ -159,9 +163,7 @@ public final class MergeSplitReader
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("merge-split-reader", 0, Long.MAX_VALUE);
     }
 
-    /**
-     * Advances to the next non-empty batch; false at the end of the split.
-     */
+    @Override
     public boolean nextBatch()
             throws IOException
     {
@@ -171,7 +173,7 @@ public final class MergeSplitReader
                 metrics = metrics.plus(survivors.metrics());
                 filesOnlyInValuePass = survivors.filesNotOpened();
                 DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), split.files(), false);
-                survivorReader = SplitReader.withRowSelections(table, readSchema, raw, request, allocator, survivors.rowsByFile());
+                survivorReader = RawSplitReader.withRowSelections(table, readSchema, raw, request, allocator, survivors.rowsByFile());
             }
             return survivorReader.nextBatch();
         }
@@ -220,15 +222,27 @@ public final class MergeSplitReader
         return true;
     }
 
+    @Override
     public VectorSchemaRoot root()
     {
         return survivorReader != null ? survivorReader.root() : output;
     }
 
     /**
+     * Merged rows are written value by value into a batch of this reader, so only the survivors
+     * of a merge read by row selection keep their dictionaries.
+     */
+    @Override
+    public Optional<DictionaryIds> dictionaryIds(int column)
+    {
+        return survivorReader != null ? survivorReader.dictionaryIds(column) : Optional.empty();
+    }
+
+    /**
      * The heap the file readers of the merge hold (loaded parts of column chunks, pages,
      * dictionaries, decoded values); its Arrow memory is the allocator's.
      */
+    @Override
     public long retainedHeapBytes()
     {
         long bytes = survivorReader == null ? 0 : survivorReader.retainedHeapBytes();
@@ -240,6 +254,7 @@ public final class MergeSplitReader
         return bytes;
     }
 
+    @Override
     public ReadMetrics metrics()
     {
         if (survivorReader == null) {

@@ -4,13 +4,16 @@ import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.read.merge.KeyValue;
+import io.tarn.storage.read.merge.MergeFunctions;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.schema.MergeEngine;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
-import io.tarn.types.DataTypes;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.reader.ParquetReadOptions;
 import io.tarn.vector.reader.ParquetReader;
@@ -52,7 +55,7 @@ import static java.util.Objects.requireNonNull;
  *     (a file holds each key once; a repeated key in one file is still merged): it survives unless
  *     it is a retraction, without going through the merge queue;</li>
  * <li>{@code _VALUE_KIND} is read only from files that may hold a retraction
- *     ({@link SplitReader#mayHoldRetractions});</li>
+ *     ({@link RawSplitReader#mayHoldRetractions});</li>
  * <li>a file whose key range (from its metadata) overlaps no other file's and that holds no
  *     retraction is not opened at all: every row survives (Paimon's non-overlapping sections).</li>
  * </ul>
@@ -60,8 +63,6 @@ import static java.util.Objects.requireNonNull;
 final class SurvivorSelector
 {
     private static final int BATCH_SIZE = 4096;
-    private static final DataField SEQUENCE_NUMBER = new DataField(2147483646, "_SEQUENCE_NUMBER", DataTypes.bigint().withNullable(false));
-    private static final DataField VALUE_KIND = new DataField(2147483645, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
     // column layout of a cursor: _SEQUENCE_NUMBER, the key fields, the sequence fields, then _VALUE_KIND when read
     private static final int FIRST_KEY_COLUMN = 1;
 
@@ -92,13 +93,14 @@ final class SurvivorSelector
     private final List<DataField> columnsWithKind;
     private ReadMetrics metrics = ReadMetrics.EMPTY;
 
-    private SurvivorSelector(PaimonTable table, TableSchema readSchema, MergeFunctions.Engine engine)
+    private SurvivorSelector(PaimonTable table, TableSchema readSchema)
             throws UnsupportedTableFeatureException
     {
         this.table = table;
-        this.firstRow = engine == MergeFunctions.Engine.FIRST_ROW;
-        this.ignoreDelete = Boolean.parseBoolean(readSchema.option("ignore-delete", "false").trim());
-        this.sequenceAscending = MergeFunctions.sequenceAscending(readSchema);
+        TableOptions options = new TableOptions(table.name(), readSchema.options());
+        this.firstRow = options.mergeEngine() == MergeEngine.FIRST_ROW;
+        this.ignoreDelete = options.ignoreDelete();
+        this.sequenceAscending = options.sequenceAscending();
         List<DataField> keys = new ArrayList<>();
         for (String name : readSchema.trimmedPrimaryKeys()) {
             keys.add(field(readSchema, name, "primary key"));
@@ -110,16 +112,16 @@ final class SurvivorSelector
             default -> false;
         };
         List<DataField> sequence = new ArrayList<>();
-        for (String name : MergeFunctions.sequenceFields(readSchema)) {
-            sequence.add(field(readSchema, name.trim(), "sequence.field"));
+        for (String name : options.sequenceFields()) {
+            sequence.add(field(readSchema, name, "sequence.field"));
         }
         this.sequenceFields = List.copyOf(sequence);
         List<DataField> read = new ArrayList<>();
-        read.add(SEQUENCE_NUMBER);
+        read.add(SystemFields.SEQUENCE_NUMBER);
         read.addAll(keyFields);
         read.addAll(sequenceFields);
         this.columns = List.copyOf(read);
-        read.add(VALUE_KIND);
+        read.add(SystemFields.VALUE_KIND);
         this.columnsWithKind = List.copyOf(read);
     }
 
@@ -130,8 +132,8 @@ final class SurvivorSelector
     static boolean supports(String table, TableSchema readSchema)
             throws UnsupportedTableFeatureException
     {
-        MergeFunctions.Engine engine = MergeFunctions.engine(table, readSchema);
-        return engine == MergeFunctions.Engine.DEDUPLICATE || engine == MergeFunctions.Engine.FIRST_ROW;
+        MergeEngine engine = new TableOptions(table, readSchema.options()).mergeEngine();
+        return engine == MergeEngine.DEDUPLICATE || engine == MergeEngine.FIRST_ROW;
     }
 
     static Survivors select(PaimonTable table, TableSchema readSchema, DataSplit split, BufferAllocator allocator)
@@ -140,7 +142,7 @@ final class SurvivorSelector
         if (!supports(table.name(), readSchema)) {
             throw new IllegalArgumentException("Table " + table.name() + ": survivors are defined for the deduplicate and first-row merge engines only");
         }
-        SurvivorSelector selector = new SurvivorSelector(table, readSchema, MergeFunctions.engine(table.name(), readSchema));
+        SurvivorSelector selector = new SurvivorSelector(table, readSchema);
         return selector.select(split, allocator);
     }
 
@@ -163,12 +165,12 @@ final class SurvivorSelector
             for (int i = 0; i < files.size(); i++) {
                 PlannedFile file = files.get(i);
                 DataFileMeta meta = file.file();
-                if (isolated[i] && !SplitReader.mayHoldRetractions(meta)) {
+                if (isolated[i] && !RawSplitReader.mayHoldRetractions(meta)) {
                     survivors.put(meta.fileName(), RoaringBitmap.bitmapOfRange(0, meta.rowCount()));
                     filesNotOpened += meta.rowCount() > 0 ? 1 : 0;
                     continue;
                 }
-                boolean readsKinds = SplitReader.mayHoldRetractions(meta);
+                boolean readsKinds = RawSplitReader.mayHoldRetractions(meta);
                 ParquetReadOptions options = ParquetReadOptions.of(readsKinds ? columnsWithKind : columns).withBatchSize(BATCH_SIZE);
                 Cursor cursor = new Cursor(file, readsKinds, DataFileReaders.open(table, file, options, allocator));
                 cursors.add(cursor);

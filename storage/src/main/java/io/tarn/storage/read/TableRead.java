@@ -10,8 +10,7 @@ import java.io.IOException;
 
 /**
  * Reads every split of a plan in order, one after the other, handing each batch to a consumer.
- * For tools and tests; engines read splits in parallel with {@link SplitReader}, or
- * {@link MergeSplitReader} for splits that need merging.
+ * For tools and tests; engines read splits in parallel, each with a {@link SplitReader}.
  */
 public final class TableRead
 {
@@ -31,16 +30,7 @@ public final class TableRead
     {
         ReadMetrics metrics = ReadMetrics.EMPTY;
         for (DataSplit split : plan.splits()) {
-            if (split.mergeRequired()) {
-                try (MergeSplitReader reader = new MergeSplitReader(table, plan.readSchema(), split, request, allocator)) {
-                    while (reader.nextBatch()) {
-                        consumer.accept(reader.root());
-                    }
-                    metrics = metrics.plus(reader.metrics());
-                }
-                continue;
-            }
-            try (SplitReader reader = new SplitReader(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     consumer.accept(reader.root());
                 }

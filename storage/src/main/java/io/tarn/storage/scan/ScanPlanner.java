@@ -13,9 +13,9 @@ import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
-import io.tarn.storage.table.MergeEngine;
+import io.tarn.storage.schema.MergeEngine;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 
 import java.io.IOException;
@@ -26,6 +26,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import static java.util.Objects.requireNonNull;
 
@@ -58,13 +59,14 @@ public final class ScanPlanner
     private final boolean entryFiltering;
     private final boolean useFileIndexes;
     private final int maxIndexFiles;
+    private final SplitShape splitShape;
 
     public ScanPlanner(PaimonTable table)
     {
-        this(table, Optional.empty(), true, true, 0);
+        this(table, Optional.empty(), true, true, 0, new SplitShape(OptionalLong.empty(), 1));
     }
 
-    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering, boolean useFileIndexes, int maxIndexFiles)
+    private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering, boolean useFileIndexes, int maxIndexFiles, SplitShape splitShape)
     {
         this.table = requireNonNull(table, "table is null");
         this.filter = requireNonNull(filter, "filter is null");
@@ -74,6 +76,27 @@ public final class ScanPlanner
             throw new IllegalArgumentException("maxIndexFiles is negative: " + maxIndexFiles);
         }
         this.maxIndexFiles = maxIndexFiles;
+        this.splitShape = requireNonNull(splitShape, "splitShape is null");
+    }
+
+    /**
+     * How an engine wants its splits: a target size in place of the table's
+     * {@code source.split.target-size}, and a number of splits that the files read raw are spread
+     * over when there are that many files, so that a table of a few small files is still read by
+     * several threads.
+     */
+    private record SplitShape(OptionalLong targetSize, int minSplits)
+    {
+        SplitShape
+        {
+            requireNonNull(targetSize, "targetSize is null");
+            if (targetSize.isPresent() && targetSize.getAsLong() <= 0) {
+                throw new IllegalArgumentException("Split target size is not positive: " + targetSize.getAsLong());
+            }
+            if (minSplits < 1) {
+                throw new IllegalArgumentException("Minimum split count is below 1: " + minSplits);
+            }
+        }
     }
 
     /**
@@ -81,7 +104,7 @@ public final class ScanPlanner
      */
     public ScanPlanner withFilter(Predicate predicate)
     {
-        return new ScanPlanner(table, Optional.of(predicate), entryFiltering, useFileIndexes, maxIndexFiles);
+        return new ScanPlanner(table, Optional.of(predicate), entryFiltering, useFileIndexes, maxIndexFiles, splitShape);
     }
 
     /**
@@ -90,7 +113,7 @@ public final class ScanPlanner
      */
     public ScanPlanner withoutFileIndexes()
     {
-        return new ScanPlanner(table, filter, entryFiltering, false, maxIndexFiles);
+        return new ScanPlanner(table, filter, entryFiltering, false, maxIndexFiles, splitShape);
     }
 
     /**
@@ -104,7 +127,26 @@ public final class ScanPlanner
      */
     public ScanPlanner withIndexFiles(int maxIndexFiles)
     {
-        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles);
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, splitShape);
+    }
+
+    /**
+     * A planner whose splits of files read raw hold about {@code targetSize} bytes (each file
+     * weighing at least the table's open-file cost) instead of the table's
+     * {@code source.split.target-size}. Merge splits always hold their whole bucket.
+     */
+    public ScanPlanner withSplitTargetSize(long targetSize)
+    {
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(OptionalLong.of(targetSize), splitShape.minSplits()));
+    }
+
+    /**
+     * A planner that puts at most {@code ceil(rawFiles / minSplits)} files into a split of files
+     * read raw: a plan of at least {@code minSplits} such files has at least that many splits.
+     */
+    public ScanPlanner withMinSplits(int minSplits)
+    {
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(splitShape.targetSize(), minSplits));
     }
 
     /**
@@ -114,7 +156,7 @@ public final class ScanPlanner
      */
     ScanPlanner withoutEntryFiltering()
     {
-        return new ScanPlanner(table, filter, false, useFileIndexes, maxIndexFiles);
+        return new ScanPlanner(table, filter, false, useFileIndexes, maxIndexFiles, splitShape);
     }
 
     /**
@@ -223,7 +265,9 @@ public final class ScanPlanner
 
             List<PlannedFile> planned = filter.isEmpty() ? candidates : pruneByStats(candidates);
             counters.filesPlanned = planned.size();
-            List<DataSplit> splits = new SplitGenerator(options.splitTargetSize(), options.splitOpenFileCost()).splits(planned, !readRaw);
+            long targetSize = splitShape.targetSize().orElse(options.splitTargetSize());
+            int maxFilesPerSplit = readRaw ? (int) Math.max(1, (planned.size() + (long) splitShape.minSplits() - 1) / splitShape.minSplits()) : Integer.MAX_VALUE;
+            List<DataSplit> splits = new SplitGenerator(targetSize, options.splitOpenFileCost(), maxFilesPerSplit).splits(planned, !readRaw);
             return new ScanPlan(Optional.of(snapshot), schema, splits, counters.toMetrics(splits.size()));
         }
 

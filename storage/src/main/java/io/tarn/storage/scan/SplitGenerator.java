@@ -9,21 +9,23 @@ import java.util.Map;
 /**
  * Groups planned files into splits. Files read raw are bin-packed per partition and bucket, in
  * sequence-number order, with each file weighing at least the open-file cost, so that small files
- * share a split and a large file stands alone. Files that must be merged stay together: one split
- * holds every sorted run of its bucket.
+ * share a split and a large file stands alone, and at most {@code maxFilesPerSplit} files in a
+ * split. Files that must be merged stay together: one split holds every sorted run of its bucket.
  */
 final class SplitGenerator
 {
     private final long targetSize;
     private final long openFileCost;
+    private final int maxFilesPerSplit;
 
-    SplitGenerator(long targetSize, long openFileCost)
+    SplitGenerator(long targetSize, long openFileCost, int maxFilesPerSplit)
     {
-        if (targetSize <= 0 || openFileCost < 0) {
-            throw new IllegalArgumentException("Invalid split sizes: target " + targetSize + ", open-file cost " + openFileCost);
+        if (targetSize <= 0 || openFileCost < 0 || maxFilesPerSplit < 1) {
+            throw new IllegalArgumentException("Invalid split shape: target " + targetSize + ", open-file cost " + openFileCost + ", files per split " + maxFilesPerSplit);
         }
         this.targetSize = targetSize;
         this.openFileCost = openFileCost;
+        this.maxFilesPerSplit = maxFilesPerSplit;
     }
 
     List<DataSplit> splits(List<PlannedFile> files, boolean mergeRequired)
@@ -46,7 +48,7 @@ final class SplitGenerator
             long binWeight = 0;
             for (PlannedFile file : ordered) {
                 long weight = Math.max(file.file().fileSize(), openFileCost);
-                if (!bin.isEmpty() && binWeight + weight > targetSize) {
+                if (!bin.isEmpty() && (binWeight + weight > targetSize || bin.size() == maxFilesPerSplit)) {
                     splits.add(new DataSplit(first.partition(), first.bucket(), first.totalBuckets(), bin, false));
                     bin = new ArrayList<>();
                     binWeight = 0;

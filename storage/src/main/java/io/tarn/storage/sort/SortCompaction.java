@@ -12,12 +12,13 @@ import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.write.AppendTableWriter;
 import io.tarn.storage.write.WrittenFiles;
 import io.tarn.types.DataField;
@@ -77,7 +78,7 @@ public final class SortCompaction
         checkPartitionSpecs(table, schema, request.partitions());
 
         Optional<Snapshot> snapshot = table.snapshot(new ScanVersion.Latest());
-        ScanPlan plan = table.newScan().plan(snapshot);
+        ScanPlan plan = new ScanPlanner(table).plan(snapshot);
         if (plan.readSchema().id() != schema.id()) {
             throw new UnsupportedTableFeatureException("Table " + table.name() + " has schema " + schema.id() + " but its latest snapshot " + snapshot.map(Snapshot::id).orElse(0L)
                     + " uses schema " + plan.readSchema().id() + "; write to the table once before sort-compacting it");

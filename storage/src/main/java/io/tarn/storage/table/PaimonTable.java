@@ -10,6 +10,7 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.ContainedFileIO;
 import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.TablePaths;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.IndexManifestFile;
@@ -19,8 +20,8 @@ import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.manifest.ManifestListFile;
-import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.SchemaManager;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
@@ -204,11 +205,6 @@ public final class PaimonTable
             throws IOException
     {
         return new SnapshotResolver(snapshotManager, tagManager).resolve(version);
-    }
-
-    public ScanPlanner newScan()
-    {
-        return new ScanPlanner(this);
     }
 
     public List<ManifestFileMeta> readManifestList(String fileName)

@@ -11,10 +11,11 @@ import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TableOptions;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.vector.ArrowTypes;
@@ -212,7 +213,7 @@ public final class AppendTableWriter
             throws IOException
     {
         if (!sequenceNumbersLoaded) {
-            for (PlannedFile file : table.newScan().plan(table.snapshot(new ScanVersion.Latest())).files()) {
+            for (PlannedFile file : new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest())).files()) {
                 nextSequenceNumbers.merge(new BucketKey(file.partition(), file.bucket()), file.file().maxSequenceNumber() + 1, Math::max);
             }
             sequenceNumbersLoaded = true;

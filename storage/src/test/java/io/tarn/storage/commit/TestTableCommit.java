@@ -9,6 +9,7 @@ import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -76,7 +77,7 @@ public class TestTableCommit
                     .as("Paimon reads %s, committed by Tarn", copyName)
                     .isEqualTo(ReferenceReader.read(warehouse, source.identifier()).text());
             List<String> paimonFiles = ReferencePlan.plan(warehouse, copyName).stream().map(io.tarn.testing.PlannedFile::fileName).sorted().toList();
-            List<String> tarnFiles = copy.newScan().plan(copy.snapshot(new ScanVersion.Latest())).files().stream().map(file -> file.file().fileName()).sorted().toList();
+            List<String> tarnFiles = new ScanPlanner(copy).plan(copy.snapshot(new ScanVersion.Latest())).files().stream().map(file -> file.file().fileName()).sorted().toList();
             assertThat(tarnFiles).isEqualTo(paimonFiles);
             assertThat(ReferenceTables.snapshots(warehouse, copyName)).hasSize(2);
             Snapshot latest = copy.snapshotManager().latest().orElseThrow();
@@ -204,6 +205,6 @@ public class TestTableCommit
     private static ScanPlan plan(PaimonTable table)
             throws IOException
     {
-        return table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        return new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
     }
 }

@@ -9,6 +9,7 @@ import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
@@ -178,7 +179,7 @@ public class TestDeletionVectorReader
         ByteBuffer.wrap(bytes).putInt(range.offset() + 4 + size, (int) crc.getValue());
         Files.write(indexFile, bytes);
 
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         assertThatThrownBy(() -> TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator, batch -> {}))
                 .isInstanceOf(CorruptFileException.class)
                 .hasMessageContaining(file.file().fileName())
@@ -210,7 +211,7 @@ public class TestDeletionVectorReader
     private static List<PlannedFile> filesWithVectors(PaimonTable table)
             throws IOException
     {
-        return table.newScan().plan(table.snapshot(new ScanVersion.Latest())).files().stream()
+        return new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest())).files().stream()
                 .filter(file -> file.deletionFile().isPresent())
                 .toList();
     }

@@ -5,6 +5,7 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceTables;
@@ -105,7 +106,7 @@ public class TestManifestCache
     private static List<String> plannedFiles(PaimonTable table)
             throws IOException
     {
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         return plan.files().stream().map(file -> file.file().fileName()).sorted().toList();
     }
 

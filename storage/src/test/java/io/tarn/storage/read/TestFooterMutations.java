@@ -7,6 +7,7 @@ import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -149,7 +150,7 @@ public class TestFooterMutations
         catalog.createTable(Identifier.parse(TWO_COLUMNS_TARN), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
                 schema.partitionKeys(), schema.primaryKeys(), schema.options(), schema.comment(), schema.timeMillis()));
         PaimonTable copy = table(TWO_COLUMNS_TARN);
-        ScanPlan plan = source.newScan().plan(source.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest()));
         try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
             TableRead.forEachBatch(source, plan, ReadRequest.of(plan.readSchema().fields()), allocator, writer::write);
             new TableCommit(copy, "footer-mutation-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);
@@ -298,7 +299,7 @@ public class TestFooterMutations
     private static ScanPlan plan(PaimonTable table)
             throws IOException
     {
-        return table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        return new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
     }
 
     private String read(PaimonTable table, ScanPlan plan)

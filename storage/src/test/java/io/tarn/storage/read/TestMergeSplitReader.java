@@ -132,6 +132,21 @@ public class TestMergeSplitReader
     }
 
     @Test
+    public void testIgnoreDeleteUnderItsOlderSpellings()
+            throws Exception
+    {
+        // Paimon reads deduplicate.ignore-delete and the others when ignore-delete is unset
+        for (String key : List.of("deduplicate.ignore-delete", "first-row.ignore-delete", "partial-update.ignore-delete")) {
+            String name = "dedup_" + key.replace('.', '_').replace('-', '_');
+            FileStoreTable table = paimon.create(name, simpleSchema().option(key, "true").build());
+            paimon.write(table, simple(RowKind.INSERT, 1, "a", 10), simple(RowKind.INSERT, 2, "b", 20));
+            paimon.write(table, simple(RowKind.DELETE, 1, "a", 10));
+            assertReadsLikePaimon(name);
+            assertThat(tarnRows(name)).as(key).contains("1\ta\t10", "rows=2 ");
+        }
+    }
+
+    @Test
     public void testSequenceFieldAscendingAndDescending()
             throws Exception
     {
@@ -452,18 +467,25 @@ public class TestMergeSplitReader
     }
 
     @Test
-    public void testSplitReaderRefusesMergeSplitsWithoutAllocating()
+    public void testOpenMergesSplitsThatNeedMerging()
             throws Exception
     {
-        FileStoreTable table = paimon.create("refused", simpleSchema().build());
+        FileStoreTable table = paimon.create("opened", simpleSchema().build());
         paimon.write(table, simple(RowKind.INSERT, 1, "a", 1));
         paimon.write(table, simple(RowKind.INSERT, 1, "b", 2));
-        PaimonTable tarn = tarnTable("refused");
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        PaimonTable tarn = tarnTable("opened");
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
-        assertThatThrownBy(() -> new SplitReader(tarn, plan.readSchema(), split, ReadRequest.of(plan.readSchema().fields()), allocator))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("MergeSplitReader");
+        ReadRequest request = ReadRequest.of(plan.readSchema().fields());
+        List<String> lines = new ArrayList<>();
+        try (SplitReader reader = SplitReader.open(tarn, plan.readSchema(), split, request, allocator)) {
+            while (reader.nextBatch()) {
+                CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);
+            }
+        }
+        // read as it lies, the split would give both versions of key 1
+        assertThat(lines).hasSize(1);
+        assertReadsLikePaimon("opened");
         assertThat(allocator.getChildAllocators()).as("child allocators left open").isEmpty();
     }
 
@@ -476,7 +498,7 @@ public class TestMergeSplitReader
         // one retraction: its file counts one -U/-D row, the least that makes reading _VALUE_KIND necessary
         paimon.write(table, simple(RowKind.INSERT, 4, "d", 4), simple(RowKind.DELETE, 2, "b", 2));
         PaimonTable tarn = tarnTable("raw_kinds");
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
         List<PlannedFile> files = filesInCommitOrder(split);
         assertThat(files).hasSize(2);
@@ -511,7 +533,7 @@ public class TestMergeSplitReader
             assertReadsLikePaimon(name);
 
             PaimonTable tarn = tarnTable(name);
-            ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+            ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
             DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
             List<PlannedFile> files = filesInCommitOrder(split);
             assertThat(files).hasSize(4);
@@ -565,7 +587,7 @@ public class TestMergeSplitReader
         DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(file), false);
         ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withBatchSize(2);
         List<String> ids = new ArrayList<>();
-        try (SplitReader reader = new SplitReader(tarn, plan.readSchema(), raw, request, allocator)) {
+        try (SplitReader reader = SplitReader.open(tarn, plan.readSchema(), raw, request, allocator)) {
             while (reader.nextBatch()) {
                 List<String> lines = new ArrayList<>();
                 CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);
@@ -609,7 +631,7 @@ public class TestMergeSplitReader
         assertThat(expected).hasSize(1);
 
         PaimonTable tarn = tarnTable("projection");
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         List<io.tarn.types.DataField> columns = List.of(plan.readSchema().fields().get(2), plan.readSchema().fields().get(0));
         ReadRequest request = ReadRequest.of(columns).withFilter(filter.tarn(plan.readSchema()));
         List<String> lines = new ArrayList<>();
@@ -708,7 +730,7 @@ public class TestMergeSplitReader
             throws IOException
     {
         PaimonTable tarn = tarnTable(table);
-        ScanPlan plan = tarn.newScan().plan(tarn.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(tarn).plan(tarn.snapshot(new ScanVersion.Latest()));
         return plan.splits().stream().filter(DataSplit::mergeRequired).count();
     }
 
@@ -722,7 +744,7 @@ public class TestMergeSplitReader
             throws IOException
     {
         PaimonTable tarn = tarnTable(table);
-        ScanPlanner planner = tarn.newScan();
+        ScanPlanner planner = new ScanPlanner(tarn);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get().tarn(tarn.schema()));
         }

@@ -182,7 +182,7 @@ public class TestTableReadAgainstPaimon
             throws IOException
     {
         PaimonTable table = PaimonTable.load(catalog, Identifier.parse(scan.table()), scan.branch().orElse(PaimonTable.MAIN_BRANCH));
-        ScanPlanner planner = table.newScan();
+        ScanPlanner planner = new ScanPlanner(table);
         ReadRequest request = ReadRequest.of(table.schema().fields());
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get().tarn(table.schema()));

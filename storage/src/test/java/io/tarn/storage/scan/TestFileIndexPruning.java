@@ -173,7 +173,7 @@ public class TestFileIndexPruning
     private Result read(PaimonTable table, Predicate filter)
             throws IOException
     {
-        ScanPlan plan = table.newScan().withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
         List<DataField> columns = plan.readSchema().fields();
         ReadMetrics metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(columns).withFilter(filter), allocator, batch -> {});
         // files the statistics keep: the planned ones and those the embedded index skipped
@@ -190,7 +190,7 @@ public class TestFileIndexPruning
         catalog.createTable(Identifier.parse(name), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
                 schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
         PaimonTable copy = PaimonTable.load(catalog, Identifier.parse(name));
-        ScanPlan plan = source.newScan().plan(source.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest()));
         try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
             TableRead.forEachBatch(source, plan, ReadRequest.of(plan.readSchema().fields()), allocator, writer::write);
             new TableCommit(copy, "pruning-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);

@@ -264,14 +264,14 @@ public class TestFileIndexReadAgainstPaimon
     {
         PaimonTable embedded = table(EMBEDDED);
         Predicate filter = compare("name", EQ, "name-1010").tarn(embedded.schema());
-        ScanPlan plan = embedded.newScan().withFilter(filter).withoutFileIndexes().plan(embedded.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(embedded).withFilter(filter).withoutFileIndexes().plan(embedded.snapshot(new ScanVersion.Latest()));
         assertThat(plan.metrics().filesSkippedByEmbeddedIndex()).isZero();
         assertThat(plan.files()).hasSize(2);
 
         PaimonTable separate = table(SEPARATE);
         FilterSpec categoryFilter = compare("category", EQ, "cat-1-2");
         Predicate category = categoryFilter.tarn(separate.schema());
-        ScanPlan separatePlan = separate.newScan().withFilter(category).plan(separate.snapshot(new ScanVersion.Latest()));
+        ScanPlan separatePlan = new ScanPlanner(separate).withFilter(category).plan(separate.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         ReadRequest request = ReadRequest.of(separatePlan.readSchema().fields()).withFilter(category).withoutFileIndexes();
         ReadMetrics metrics = TableRead.forEachBatch(separate, separatePlan, request, allocator,
@@ -367,7 +367,7 @@ public class TestFileIndexReadAgainstPaimon
             throws Exception
     {
         PaimonTable table = table(EMBEDDED);
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         List<PlannedFile> corrupted = new ArrayList<>();
         for (PlannedFile file : plan.files()) {
             DataFileMeta meta = file.file();
@@ -395,7 +395,7 @@ public class TestFileIndexReadAgainstPaimon
             ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withFilter(predicate);
             List<String> lines = new ArrayList<>();
             ReadMetrics metrics;
-            try (SplitReader reader = new SplitReader(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     CanonicalRowFormatter.appendLines(reader.root(), plan.readSchema().fields(), lines);
                 }
@@ -487,7 +487,7 @@ public class TestFileIndexReadAgainstPaimon
     private TarnRead read(PaimonTable table, Predicate filter, UnaryOperator<ScanPlanner> planning)
             throws IOException
     {
-        ScanPlan plan = planning.apply(table.newScan().withFilter(filter)).plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = planning.apply(new ScanPlanner(table).withFilter(filter)).plan(table.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         ReadMetrics metrics = TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(filter), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));

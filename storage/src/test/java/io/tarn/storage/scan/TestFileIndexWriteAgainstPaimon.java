@@ -112,7 +112,7 @@ public class TestFileIndexWriteAgainstPaimon
     {
         String copyName = SOURCE + "_tarn_" + variant;
         PaimonTable copy = copyFileByFile(copyName, options);
-        ScanPlan plan = copy.newScan().plan(copy.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(copy).plan(copy.snapshot(new ScanVersion.Latest()));
         assertThat(plan.files()).hasSize(3);
         boolean separate = options.containsKey("file-index.in-manifest-threshold");
         for (PlannedFile file : plan.files()) {
@@ -193,12 +193,12 @@ public class TestFileIndexWriteAgainstPaimon
         catalog.createTable(Identifier.parse(tarnName), new TableSchema(schemaOfPaimon.version(), 0, schemaOfPaimon.fields(), schemaOfPaimon.highestFieldId(),
                 schemaOfPaimon.partitionKeys(), schemaOfPaimon.primaryKeys(), schemaOfPaimon.options(), schemaOfPaimon.comment(), schemaOfPaimon.timeMillis()));
         PaimonTable tarnTable = PaimonTable.load(catalog, Identifier.parse(tarnName));
-        ScanPlan source = paimonTable.newScan().plan(paimonTable.snapshot(new ScanVersion.Latest()));
+        ScanPlan source = new ScanPlanner(paimonTable).plan(paimonTable.snapshot(new ScanVersion.Latest()));
         try (AppendTableWriter writer = new AppendTableWriter(tarnTable, allocator)) {
             TableRead.forEachBatch(paimonTable, source, ReadRequest.of(source.readSchema().fields()), allocator, writer::write);
             new TableCommit(tarnTable, "map-index-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);
         }
-        ScanPlan written = tarnTable.newScan().plan(tarnTable.snapshot(new ScanVersion.Latest()));
+        ScanPlan written = new ScanPlanner(tarnTable).plan(tarnTable.snapshot(new ScanVersion.Latest()));
         byte[] tarnIndex = written.files().get(0).file().embeddedIndex();
         byte[] paimonIndex = source.files().get(0).file().embeddedIndex();
         assertThat(tarnIndex).isNotNull();
@@ -247,7 +247,7 @@ public class TestFileIndexWriteAgainstPaimon
         catalog.createTable(Identifier.parse(copyName), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
                 schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
         PaimonTable copy = PaimonTable.load(catalog, Identifier.parse(copyName));
-        ScanPlan plan = source.newScan().plan(source.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest()));
         List<PlannedFile> files = new ArrayList<>(plan.files());
         files.sort((left, right) -> Long.compare(left.file().minSequenceNumber(), right.file().minSequenceNumber()));
         long commit = 1;
@@ -266,7 +266,7 @@ public class TestFileIndexWriteAgainstPaimon
             throws IOException
     {
         io.tarn.index.predicate.Predicate predicate = filter.tarn(table.schema());
-        ScanPlan plan = table.newScan().withFilter(predicate).plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).plan(table.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(predicate), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));

@@ -116,7 +116,7 @@ public class TestRecheckedFilter
     private Read read(Predicate filter, boolean recheckedByCaller)
             throws IOException
     {
-        ScanPlan plan = table.newScan().withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).withFilter(filter).plan(table.snapshot(new ScanVersion.Latest()));
         ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withFilter(filter);
         if (recheckedByCaller) {
             request = request.withFilterRecheckedByCaller();

@@ -138,7 +138,7 @@ public class TestScanErrors
     private static ScanPlan plan(PaimonTable table)
             throws IOException
     {
-        return table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        return new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
     }
 
     private Path firstManifest(PaimonTable table)

@@ -107,7 +107,7 @@ public class TestScanPlannerAgainstPaimon
 
             // entries filtered while reading: the same plan and counters as the rules applied after merging
             PaimonTable paimonTable = table(scan);
-            ScanPlan merged = paimonTable.newScan().withoutEntryFiltering().plan(paimonTable.snapshot(version(scan.version())));
+            ScanPlan merged = new ScanPlanner(paimonTable).withoutEntryFiltering().plan(paimonTable.snapshot(version(scan.version())));
             assertThat(plan.splits()).isEqualTo(merged.splits());
             assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
         }
@@ -169,7 +169,7 @@ public class TestScanPlannerAgainstPaimon
         ReferenceScan unfiltered = ReferenceScan.of(tableName);
         ReferenceScan scan = unfiltered.withFilter(filter.paimon(ReferenceReader.rowType(warehouse, unfiltered)));
         PaimonTable table = table(scan);
-        ScanPlan plan = table.newScan().withFilter(filter.tarn(table.schema())).plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).withFilter(filter.tarn(table.schema())).plan(table.snapshot(new ScanVersion.Latest()));
         Set<String> tarnFiles = plan.files().stream().map(file -> file.file().fileName()).collect(Collectors.toSet());
         Set<String> paimonFiles = ReferencePlan.plan(warehouse, scan).stream().map(PlannedFile::fileName).collect(Collectors.toSet());
         int allFiles = ReferencePlan.plan(warehouse, unfiltered).size();
@@ -183,7 +183,7 @@ public class TestScanPlannerAgainstPaimon
         assertThat(plan.metrics().filesPlanned()).isEqualTo(tarnFiles.size());
 
         // entries filtered while reading: the same plan and counters as the rules applied after merging
-        ScanPlan merged = table.newScan().withFilter(filter.tarn(table.schema())).withoutEntryFiltering().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan merged = new ScanPlanner(table).withFilter(filter.tarn(table.schema())).withoutEntryFiltering().plan(table.snapshot(new ScanVersion.Latest()));
         assertThat(plan.splits()).isEqualTo(merged.splits());
         assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
         assertThat(plan.metrics().entriesRead()).isLessThanOrEqualTo(merged.metrics().entriesRead());
@@ -212,7 +212,7 @@ public class TestScanPlannerAgainstPaimon
             throws IOException
     {
         PaimonTable table = table(scan);
-        ScanPlanner planner = table.newScan();
+        ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {
             planner = planner.withFilter(filter.get().tarn(table.schema()));
         }

@@ -12,6 +12,7 @@ import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
@@ -303,7 +304,7 @@ public class TestSortCompaction
     private void assertFilesFollow(PaimonTable table, String partition, Function<List<Object>, byte[]> key)
             throws IOException
     {
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         List<PlannedFile> files = plan.files().stream()
                 .filter(file -> partition.equals(file.partition().value(0, plan.readSchema().partitionType().fields().get(0).type())))
                 .sorted(Comparator.comparingLong(file -> file.file().minSequenceNumber()))
@@ -340,7 +341,7 @@ public class TestSortCompaction
     private int keptFiles(PaimonTable table, int xLow, int yLow)
             throws IOException
     {
-        ScanPlan plan = table.newScan().withFilter(query(table, xLow, yLow)).plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).withFilter(query(table, xLow, yLow)).plan(table.snapshot(new ScanVersion.Latest()));
         return plan.files().size();
     }
 
@@ -350,7 +351,7 @@ public class TestSortCompaction
     private List<int[][]> filePoints(PaimonTable table, String partition)
             throws IOException
     {
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         List<DataField> fields = plan.readSchema().fields();
         List<int[][]> points = new ArrayList<>();
         for (PlannedFile file : plan.files()) {
@@ -411,7 +412,7 @@ public class TestSortCompaction
     private List<String> fileNames(PaimonTable table, String partition)
             throws IOException
     {
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         return plan.files().stream()
                 .filter(file -> partition.equals(file.partition().value(0, plan.readSchema().partitionType().fields().get(0).type())))
                 .map(file -> file.file().fileName())

@@ -11,6 +11,7 @@ import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -118,7 +119,7 @@ public class TestAppendTableWriter
             throws Exception
     {
         PaimonTable copy = copyWithTarn("ref.append_all_types", "ref.append_all_types_small_files", Map.of("target-file-size", "4kb"));
-        ScanPlan plan = copy.newScan().plan(copy.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(copy).plan(copy.snapshot(new ScanVersion.Latest()));
         assertThat(plan.files()).hasSizeGreaterThan(1);
         assertThat(ReferenceReader.read(warehouse, "ref.append_all_types_small_files").text())
                 .isEqualTo(ReferenceReader.read(warehouse, "ref.append_all_types").text());
@@ -144,7 +145,7 @@ public class TestAppendTableWriter
         PaimonTable source = table("ref.append_partitioned");
         // the rows of partition dt=2024-01-01 as of tag t1 replace that partition
         Predicate firstDay = Predicates.equal(FieldRef.of(source.schema().rowType().field("dt").orElseThrow()), "2024-01-01");
-        ScanPlan tagged = source.newScan().withFilter(firstDay).plan(source.snapshot(new ScanVersion.TagName("t1")));
+        ScanPlan tagged = new ScanPlanner(source).withFilter(firstDay).plan(source.snapshot(new ScanVersion.TagName("t1")));
         List<ManifestEntry> adds;
         try (AppendTableWriter writer = new AppendTableWriter(target, allocator)) {
             TableRead.forEachBatch(source, tagged, ReadRequest.of(tagged.readSchema().fields()).withFilter(firstDay), allocator, writer::write);
@@ -179,7 +180,7 @@ public class TestAppendTableWriter
         catalog.createTable(Identifier.parse(copyName), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
                 schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
         PaimonTable copy = table(copyName);
-        ScanPlan plan = source.newScan().plan(source.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest()));
         try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
             TableRead.forEachBatch(source, plan, ReadRequest.of(plan.readSchema().fields()).withBatchSize(13), allocator, writer::write);
             new TableCommit(copy, "tarn-writer-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);
@@ -212,7 +213,7 @@ public class TestAppendTableWriter
     private String tarnRows(PaimonTable table)
             throws IOException
     {
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));

@@ -1,15 +1,15 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.types.ValueComparator;
 
 import java.io.IOException;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -18,41 +18,26 @@ import static java.util.Objects.requireNonNull;
  * The merge functions of Paimon's merge engines (option {@code merge-engine}), following Paimon
  * 1.3's {@code DeduplicateMergeFunction}, {@code PartialUpdateMergeFunction},
  * {@code AggregateMergeFunction} and {@code FirstRowMergeFunction}.
+ * <p>
+ * Public for the merge-on-read split reader of {@code io.tarn.storage.read} only: not API.
  */
-final class MergeFunctions
+public final class MergeFunctions
 {
     private static final String FIELDS_PREFIX = "fields.";
 
     private MergeFunctions() {}
 
-    enum Engine
-    {
-        DEDUPLICATE, PARTIAL_UPDATE, AGGREGATION, FIRST_ROW
-    }
-
-    static Engine engine(String table, TableSchema schema)
-            throws UnsupportedTableFeatureException
-    {
-        String value = schema.option("merge-engine", "deduplicate").trim().toLowerCase(Locale.ROOT);
-        return switch (value) {
-            case "deduplicate" -> Engine.DEDUPLICATE;
-            case "partial-update" -> Engine.PARTIAL_UPDATE;
-            case "aggregation" -> Engine.AGGREGATION;
-            case "first-row" -> Engine.FIRST_ROW;
-            default -> throw new UnsupportedTableFeatureException("Table %s: merge-engine '%s' is not supported".formatted(table, value));
-        };
-    }
-
     /**
      * A merge function over records whose values are {@code fields} (for partial-update and
      * aggregation: every field of {@code schema}, in schema order).
      */
-    static MergeFunction create(String table, TableSchema schema, List<DataField> fields)
+    public static MergeFunction create(String table, TableSchema schema, List<DataField> fields)
             throws UnsupportedTableFeatureException
     {
         requireNonNull(table, "table is null");
-        boolean ignoreDelete = booleanOption(schema, "ignore-delete");
-        return switch (engine(table, schema)) {
+        TableOptions options = new TableOptions(table, schema.options());
+        boolean ignoreDelete = options.ignoreDelete();
+        return switch (options.mergeEngine()) {
             case DEDUPLICATE -> new Deduplicate(ignoreDelete);
             case FIRST_ROW -> new FirstRow(table, ignoreDelete);
             case PARTIAL_UPDATE -> partialUpdate(table, schema, fields, ignoreDelete);
@@ -63,7 +48,7 @@ final class MergeFunctions
     private static MergeFunction partialUpdate(String table, TableSchema schema, List<DataField> fields, boolean ignoreDelete)
             throws UnsupportedTableFeatureException
     {
-        boolean removeRecordOnDelete = booleanOption(schema, "partial-update.remove-record-on-delete");
+        boolean removeRecordOnDelete = new TableOptions(table, schema.options()).flag("partial-update.remove-record-on-delete");
         SequenceGroups groups = SequenceGroups.parse(table, schema, fields);
         if (ignoreDelete && (removeRecordOnDelete || schema.options().containsKey(SequenceGroups.REMOVE_ON_SEQUENCE_GROUP))) {
             throw new UnsupportedTableFeatureException("Table %s: option 'ignore-delete' conflicts with '%s'"
@@ -102,8 +87,9 @@ final class MergeFunctions
     private static MergeFunction aggregation(String table, TableSchema schema, List<DataField> fields)
             throws UnsupportedTableFeatureException
     {
-        boolean removeRecordOnDelete = booleanOption(schema, "aggregation.remove-record-on-delete");
-        List<String> sequenceFields = sequenceFields(schema);
+        TableOptions options = new TableOptions(table, schema.options());
+        boolean removeRecordOnDelete = options.flag("aggregation.remove-record-on-delete");
+        List<String> sequenceFields = options.sequenceFields();
         String defaultFunction = schema.options().get("fields.default-aggregate-function");
         FieldAggregator[] aggregators = new FieldAggregator[fields.size()];
         for (int i = 0; i < fields.size(); i++) {
@@ -133,8 +119,9 @@ final class MergeFunctions
     private static FieldAggregator aggregator(String table, TableSchema schema, DataField field, String function, boolean removeRecordOnDelete)
             throws UnsupportedTableFeatureException
     {
-        FieldAggregator aggregator = FieldAggregator.create(table, field.name(), field.type(), function, new FieldAggregator.Options(schema.options(), field.name()));
-        if (booleanOption(schema, FIELDS_PREFIX + field.name() + ".ignore-retract")) {
+        TableOptions options = new TableOptions(table, schema.options());
+        FieldAggregator aggregator = FieldAggregator.create(table, field.name(), field.type(), function, new FieldAggregator.Options(options, field.name()));
+        if (options.flag(FIELDS_PREFIX + field.name() + ".ignore-retract")) {
             if (removeRecordOnDelete) {
                 throw new UnsupportedTableFeatureException(("Table %s: options 'aggregation.remove-record-on-delete' and 'fields.%s.ignore-retract' conflict")
                         .formatted(table, field.name()));
@@ -145,22 +132,10 @@ final class MergeFunctions
     }
 
     /**
-     * The user sequence fields ({@code sequence.field}, comma separated), possibly empty.
-     */
-    static List<String> sequenceFields(TableSchema schema)
-    {
-        String value = schema.options().get("sequence.field");
-        if (value == null || value.isBlank()) {
-            return List.of();
-        }
-        return List.of(value.split(","));
-    }
-
-    /**
      * Orders two values of a sequence column as Paimon's generated record comparator does: nulls
      * first whatever the sort order, other values by {@code type}, reversed when descending.
      */
-    static int compareSequenceValues(DataType type, boolean ascending, Object left, Object right)
+    public static int compareSequenceValues(DataType type, boolean ascending, Object left, Object right)
     {
         if (left == null || right == null) {
             return left == null ? (right == null ? 0 : -1) : 1;
@@ -169,20 +144,6 @@ final class MergeFunctions
         return ascending ? order : -order;
     }
 
-    static boolean sequenceAscending(TableSchema schema)
-    {
-        return !schema.option("sequence.field.sort-order", "ascending").trim().equalsIgnoreCase("descending");
-    }
-
-    private static boolean booleanOption(TableSchema schema, String key)
-    {
-        return Boolean.parseBoolean(schema.option(key, "false").trim());
-    }
-
-    /**
-     * Sets the NOT NULL columns of {@code row} from {@code values}, as Paimon does when a row
-     * starts from a retraction.
-     */
     static void initNotNull(String table, List<DataField> fields, Object[] row, Object[] values)
             throws CorruptFileException
     {

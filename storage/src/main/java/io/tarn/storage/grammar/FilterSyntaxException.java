@@ -1,25 +1,25 @@
-package io.tarn.cli.where;
+package io.tarn.storage.grammar;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * A {@code --where} expression that cannot be turned into a predicate: malformed text, an unknown
- * column, a literal that does not fit its column's type, or a column type that cannot be filtered.
- * The message names the problem, the 1-based position, and shows the expression with a caret under
- * that position.
+ * A filter expression ({@code --where}, see {@link FilterParser}) that cannot be turned into a
+ * predicate: malformed text, an unknown column, a literal that does not fit its column's type, or a
+ * column type that cannot be filtered. The message names the problem, the 1-based position, and
+ * shows the expression with a caret under that position.
  */
-public class WhereSyntaxException
+public class FilterSyntaxException
         extends IllegalArgumentException
 {
     private final String expression;
     private final int position;
 
-    public WhereSyntaxException(String problem, String expression, int position)
+    public FilterSyntaxException(String problem, String expression, int position)
     {
         this(problem, expression, position, null);
     }
 
-    public WhereSyntaxException(String problem, String expression, int position, Throwable cause)
+    public FilterSyntaxException(String problem, String expression, int position, Throwable cause)
     {
         super(message(problem, expression, position), cause);
         this.expression = expression;

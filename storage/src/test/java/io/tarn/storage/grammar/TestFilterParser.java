@@ -1,4 +1,4 @@
-package io.tarn.cli.where;
+package io.tarn.storage.grammar;
 
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
@@ -18,7 +18,7 @@ import java.util.List;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-public class TestWhereParser
+public class TestFilterParser
 {
     private static final DataField ID = new DataField(1, "id", DataTypes.bigint().withNullable(false));
     private static final DataField NAME = new DataField(2, "name", DataTypes.string());
@@ -130,7 +130,7 @@ public class TestWhereParser
     public void testConjunctions()
     {
         assertParses("id<5 AND name='x'", Predicates.and(Predicates.lessThan(ref(ID), 5L), Predicates.equal(ref(NAME), "x")));
-        Predicate parsed = WhereParser.parse("  id BETWEEN 1 AND 10 and name is not null aNd day = 2020-01-01\t", SCHEMA);
+        Predicate parsed = FilterParser.parse("  id BETWEEN 1 AND 10 and name is not null aNd day = 2020-01-01\t", SCHEMA);
         assertThat(parsed).isEqualTo(Predicates.and(
                 Predicates.greaterOrEqual(ref(ID), 1L),
                 Predicates.lessOrEqual(ref(ID), 10L),
@@ -138,7 +138,7 @@ public class TestWhereParser
                 Predicates.equal(ref(DAY), 18262)));
         assertThat(parsed).isInstanceOf(Predicate.And.class);
         assertThat(((Predicate.And) parsed).children()).hasSize(4);
-        assertThat(WhereParser.parse("id >= 5 and name in ('a','b') and day = 2020-01-01 and ltz < 2020-01-01T10:00:00.5Z", SCHEMA))
+        assertThat(FilterParser.parse("id >= 5 and name in ('a','b') and day = 2020-01-01 and ltz < 2020-01-01T10:00:00.5Z", SCHEMA))
                 .hasToString("id >= 5 AND name IN ('a', 'b') AND day = DATE '2020-01-01' AND ltz < TIMESTAMP '2020-01-01 10:00:00.5 UTC'");
     }
 
@@ -146,8 +146,8 @@ public class TestWhereParser
     public void testCaseInsensitiveColumnsMustBeUnique()
     {
         RowType schema = RowType.of(List.of(new DataField(1, "Abc", DataTypes.integer()), new DataField(2, "ABC", DataTypes.integer())));
-        assertThat(WhereParser.parse("Abc = 1", schema)).isEqualTo(Predicates.equal(FieldRef.of(schema.fields().get(0)), 1));
-        assertThat(WhereParser.parse("\"ABC\" = 1", schema)).isEqualTo(Predicates.equal(FieldRef.of(schema.fields().get(1)), 1));
+        assertThat(FilterParser.parse("Abc = 1", schema)).isEqualTo(Predicates.equal(FieldRef.of(schema.fields().get(0)), 1));
+        assertThat(FilterParser.parse("\"ABC\" = 1", schema)).isEqualTo(Predicates.equal(FieldRef.of(schema.fields().get(1)), 1));
         assertError("aBc = 1", schema, "Column name aBc matches several columns when case is ignored (Abc, ABC)", 0);
         assertError("\"abc\" = 1", schema, "Unknown column abc; the columns are Abc, ABC", 0);
     }
@@ -236,8 +236,8 @@ public class TestWhereParser
     @Test
     public void testMessagePointsAtThePosition()
     {
-        assertThatThrownBy(() -> WhereParser.parse("id = 1 and\tzzz = 2", SCHEMA))
-                .isInstanceOfSatisfying(WhereSyntaxException.class, e -> {
+        assertThatThrownBy(() -> FilterParser.parse("id = 1 and\tzzz = 2", SCHEMA))
+                .isInstanceOfSatisfying(FilterSyntaxException.class, e -> {
                     assertThat(e.position()).isEqualTo(11);
                     assertThat(e.expression()).isEqualTo("id = 1 and\tzzz = 2");
                     assertThat(e).hasMessageEndingWith(
@@ -254,7 +254,7 @@ public class TestWhereParser
 
     private static void assertParses(String expression, Predicate expected)
     {
-        assertThat(WhereParser.parse(expression, SCHEMA)).as(expression).isEqualTo(expected);
+        assertThat(FilterParser.parse(expression, SCHEMA)).as(expression).isEqualTo(expected);
     }
 
     private static void assertError(String expression, String message, int position)
@@ -264,9 +264,9 @@ public class TestWhereParser
 
     private static void assertError(String expression, RowType schema, String message, int position)
     {
-        assertThatThrownBy(() -> WhereParser.parse(expression, schema))
+        assertThatThrownBy(() -> FilterParser.parse(expression, schema))
                 .as(expression)
-                .isInstanceOfSatisfying(WhereSyntaxException.class, e -> {
+                .isInstanceOfSatisfying(FilterSyntaxException.class, e -> {
                     assertThat(e.getMessage()).as(expression).contains(message);
                     assertThat(e.position()).as("position in " + expression).isEqualTo(position);
                 });

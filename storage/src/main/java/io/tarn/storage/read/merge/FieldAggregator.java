@@ -1,6 +1,7 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataType;
 import io.tarn.types.TypeRoot;
@@ -12,8 +13,6 @@ import java.math.RoundingMode;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.Objects;
 
 import static java.util.Objects.requireNonNull;
 
@@ -51,17 +50,17 @@ abstract class FieldAggregator
     /**
      * A column's {@code fields.<column>.*} options that tune its aggregate function.
      */
-    record Options(Map<String, String> tableOptions, String field)
+    record Options(TableOptions tableOptions, String field)
     {
         Options
         {
-            tableOptions = Map.copyOf(tableOptions);
+            requireNonNull(tableOptions, "tableOptions is null");
             requireNonNull(field, "field is null");
         }
 
         private String option(String name)
         {
-            return tableOptions.get("fields." + field + "." + name);
+            return tableOptions.get("fields." + field + "." + name).orElse(null);
         }
 
         String listAggDelimiter()
@@ -72,7 +71,7 @@ abstract class FieldAggregator
 
         boolean distinct()
         {
-            return Boolean.parseBoolean(Objects.requireNonNullElse(option("distinct"), "false").trim());
+            return tableOptions.flag("fields." + field + ".distinct");
         }
 
         List<String> nestedKey()

@@ -1,4 +1,4 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import java.io.IOException;
 
@@ -9,9 +9,10 @@ import java.io.IOException;
  *
  * <p>{@code add} throws {@link io.tarn.storage.UnsupportedTableFeatureException} for records the
  * engine cannot merge (Paimon's reader fails on them too) and
- * {@link io.tarn.storage.CorruptFileException} for records that break the schema.
+ * {@link io.tarn.storage.CorruptFileException} for records that break the schema. Public for the
+ * merge-on-read split reader only: not API.
  */
-interface MergeFunction
+public interface MergeFunction
 {
     void reset();
 

@@ -1,4 +1,4 @@
-package io.tarn.storage.table;
+package io.tarn.storage.fs;
 
 import io.tarn.storage.InvalidNameException;
 

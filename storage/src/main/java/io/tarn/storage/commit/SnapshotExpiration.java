@@ -1,4 +1,4 @@
-package io.tarn.storage.snapshot;
+package io.tarn.storage.commit;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.MissingFileException;
@@ -8,8 +8,11 @@ import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotManager;
+import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.table.TablePaths;
+import io.tarn.storage.fs.TablePaths;
 
 import java.io.IOException;
 import java.util.ArrayList;

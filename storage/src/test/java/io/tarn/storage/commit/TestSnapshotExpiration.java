@@ -1,6 +1,7 @@
-package io.tarn.storage.snapshot;
+package io.tarn.storage.commit;
 
 import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.table.PaimonTable;

@@ -1,11 +1,14 @@
-package io.tarn.storage.table;
+package io.tarn.storage.schema;
 
 import io.tarn.index.fileindex.FileIndexOptions;
 import io.tarn.index.fileindex.MemorySizes;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 
+import io.tarn.storage.fs.TablePaths;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -23,6 +26,11 @@ public final class TableOptions
     public static final String BUCKET_FUNCTION_TYPE = "bucket-function.type";
     public static final String DELETION_VECTORS_ENABLED = "deletion-vectors.enabled";
     public static final String MERGE_ENGINE = "merge-engine";
+    public static final String IGNORE_DELETE = "ignore-delete";
+    // the spellings of ignore-delete before Paimon 0.9, which Paimon still reads when the key is unset
+    private static final List<String> IGNORE_DELETE_FALLBACK_KEYS = List.of("first-row.ignore-delete", "deduplicate.ignore-delete", "partial-update.ignore-delete");
+    public static final String SEQUENCE_FIELD = "sequence.field";
+    public static final String SEQUENCE_FIELD_SORT_ORDER = "sequence.field.sort-order";
     public static final String SPLIT_TARGET_SIZE = "source.split.target-size";
     public static final String SPLIT_OPEN_FILE_COST = "source.split.open-file-cost";
     public static final String PARTITION_DEFAULT_NAME = "partition.default-name";
@@ -71,6 +79,56 @@ public final class TableOptions
     public MergeEngine mergeEngine()
     {
         return get(MERGE_ENGINE).map(value -> MergeEngine.parse(value, tableName)).orElse(MergeEngine.DEDUPLICATE);
+    }
+
+    /**
+     * Whether merges drop retractions ({@code ignore-delete}, or its older spellings when unset).
+     */
+    public boolean ignoreDelete()
+    {
+        if (options.containsKey(IGNORE_DELETE)) {
+            return booleanOption(IGNORE_DELETE, false);
+        }
+        for (String key : IGNORE_DELETE_FALLBACK_KEYS) {
+            if (options.containsKey(key)) {
+                return booleanOption(key, false);
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The user sequence fields ({@code sequence.field}, comma separated, trimmed), possibly empty.
+     */
+    public List<String> sequenceFields()
+    {
+        String value = options.get(SEQUENCE_FIELD);
+        if (value == null || value.isBlank()) {
+            return List.of();
+        }
+        return Arrays.stream(value.split(",")).map(String::trim).toList();
+    }
+
+    /**
+     * Whether the sequence fields order records ascending ({@code sequence.field.sort-order}).
+     */
+    public boolean sequenceAscending()
+    {
+        String value = options.getOrDefault(SEQUENCE_FIELD_SORT_ORDER, "ascending");
+        return switch (value.trim().toLowerCase(Locale.ROOT)) {
+            case "ascending" -> true;
+            case "descending" -> false;
+            default -> throw invalid(SEQUENCE_FIELD_SORT_ORDER, value, null);
+        };
+    }
+
+    /**
+     * A boolean option that is false when unset; as in Paimon, only {@code true} and
+     * {@code false} (any case) are booleans.
+     */
+    public boolean flag(String key)
+    {
+        return booleanOption(key, false);
     }
 
     public long splitTargetSize()

@@ -1,35 +1,35 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * One record of a primary-key data file: its sequence number, row kind ({@code _VALUE_KIND}: 0
- * +I, 1 -U, 2 +U, 3 -D) and the values of the columns being merged, in internal representation.
+ * +I, 1 -U, 2 +U, 3 -D) and the values of the columns being merged, in internal representation. Public for the merge-on-read split reader only: not API.
  */
-final class KeyValue
+public final class KeyValue
 {
-    static final byte INSERT = 0;
-    static final byte UPDATE_BEFORE = 1;
-    static final byte UPDATE_AFTER = 2;
-    static final byte DELETE = 3;
+    public static final byte INSERT = 0;
+    public static final byte UPDATE_BEFORE = 1;
+    public static final byte UPDATE_AFTER = 2;
+    public static final byte DELETE = 3;
 
     private final long sequenceNumber;
     private final byte kind;
     private final Object[] values;
 
-    KeyValue(long sequenceNumber, byte kind, Object[] values)
+    public KeyValue(long sequenceNumber, byte kind, Object[] values)
     {
         this.sequenceNumber = sequenceNumber;
         this.kind = kind;
         this.values = requireNonNull(values, "values is null");
     }
 
-    long sequenceNumber()
+    public long sequenceNumber()
     {
         return sequenceNumber;
     }
 
-    byte kind()
+    public byte kind()
     {
         return kind;
     }
@@ -37,12 +37,12 @@ final class KeyValue
     /**
      * The values array itself, not a copy: merge functions build new arrays instead of changing it.
      */
-    Object[] values()
+    public Object[] values()
     {
         return values;
     }
 
-    boolean isRetract()
+    public boolean isRetract()
     {
         return kind == UPDATE_BEFORE || kind == DELETE;
     }

@@ -1,4 +1,4 @@
-package io.tarn.storage.table;
+package io.tarn.storage.schema;
 
 import java.util.Locale;
 

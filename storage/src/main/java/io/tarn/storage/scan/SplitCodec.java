@@ -1,18 +1,16 @@
-package io.tarn.trino;
+package io.tarn.storage.scan;
 
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.SimpleStats;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.ManifestEntry;
-import io.tarn.storage.scan.DataSplit;
-import io.tarn.storage.scan.DeletionFile;
-import io.tarn.storage.scan.PlannedFile;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -22,19 +20,20 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * Compact binary forms of a {@link DataSplit} and of a {@link ManifestEntry}, which travel
- * between the coordinator and the workers (splits out, written files back), so that workers
- * read exactly the files planning chose without reading manifests. The bytes come from this
- * connector's own nodes, not from a table file; a version byte still guards against a node of
- * another build.
+ * The one binary form of a {@link DataSplit}, and of a {@link ManifestEntry}, that every front end
+ * ships between the node that plans and the nodes that read (Trino's splits and written files,
+ * the C ABI's split descriptors), so that readers read exactly the files planning chose without
+ * reading manifests. A version byte guards against a node of another build. The bytes may come
+ * from a caller of the C ABI, so decoding checks every length and count against the bytes that
+ * remain and refuses trailing bytes; it fails with {@link IllegalArgumentException}.
  */
-final class DataSplitCodec
+public final class SplitCodec
 {
     private static final int VERSION = 1;
 
-    private DataSplitCodec() {}
+    private SplitCodec() {}
 
-    static byte[] encode(DataSplit split)
+    public static byte[] encode(DataSplit split)
     {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -65,18 +64,16 @@ final class DataSplitCodec
         return bytes.toByteArray();
     }
 
-    static DataSplit decode(byte[] encoded)
+    public static DataSplit decode(byte[] encoded)
     {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-            int version = in.readByte();
-            if (version != VERSION) {
-                throw new IllegalArgumentException("Split encoded with version " + version + ", this worker reads version " + VERSION);
-            }
+            checkVersion(in, "Split");
             BinaryRow partition = readRow(in);
             int bucket = in.readInt();
             int totalBuckets = in.readInt();
             boolean mergeRequired = in.readBoolean();
-            int fileCount = in.readInt();
+            // a file takes far more than 16 bytes: a larger count cannot be true
+            int fileCount = readCount(in, 16);
             List<PlannedFile> files = new ArrayList<>(fileCount);
             for (int i = 0; i < fileCount; i++) {
                 BinaryRow filePartition = readRow(in);
@@ -85,21 +82,28 @@ final class DataSplitCodec
                 DataFileMeta meta = readFile(in);
                 Optional<DeletionFile> deletion = Optional.empty();
                 if (in.readBoolean()) {
-                    deletion = Optional.of(new DeletionFile(in.readUTF(), in.readInt(), in.readInt(), readOptionalLong(in)));
+                    String indexFile = in.readUTF();
+                    int offset = in.readInt();
+                    int length = in.readInt();
+                    if (offset < 0 || length < 0) {
+                        throw new IllegalArgumentException("Split is corrupt: deletion vector range %s+%s of %s".formatted(offset, length, meta.fileName()));
+                    }
+                    deletion = Optional.of(new DeletionFile(indexFile, offset, length, readOptionalLong(in)));
                 }
                 files.add(new PlannedFile(filePartition, fileBucket, fileTotalBuckets, meta, deletion));
             }
+            checkEnd(in, "Split");
             return new DataSplit(partition, bucket, totalBuckets, files, mergeRequired);
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Malformed Tarn split", e);
+            throw corrupt("Split", e);
         }
     }
 
     /**
      * A manifest entry a writer produced, on its way from a worker to the committing coordinator.
      */
-    static byte[] encode(ManifestEntry entry)
+    public static byte[] encode(ManifestEntry entry)
     {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -116,18 +120,54 @@ final class DataSplitCodec
         return bytes.toByteArray();
     }
 
-    static ManifestEntry decodeEntry(byte[] encoded)
+    public static ManifestEntry decodeEntry(byte[] encoded)
     {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(encoded))) {
-            int version = in.readByte();
-            if (version != VERSION) {
-                throw new IllegalArgumentException("Manifest entry encoded with version " + version + ", this coordinator reads version " + VERSION);
-            }
-            return new ManifestEntry(FileKind.valueOf(in.readUTF()), readRow(in), in.readInt(), in.readInt(), readFile(in));
+            checkVersion(in, "Manifest entry");
+            ManifestEntry entry = new ManifestEntry(FileKind.valueOf(in.readUTF()), readRow(in), in.readInt(), in.readInt(), readFile(in));
+            checkEnd(in, "Manifest entry");
+            return entry;
         }
         catch (IOException e) {
-            throw new UncheckedIOException("Malformed Tarn manifest entry", e);
+            throw corrupt("Manifest entry", e);
         }
+    }
+
+    private static IllegalArgumentException corrupt(String what, IOException e)
+    {
+        String problem = e instanceof EOFException ? "it ends early" : e.toString();
+        return new IllegalArgumentException("%s is corrupt: %s".formatted(what, problem), e);
+    }
+
+    private static void checkVersion(DataInputStream in, String what)
+            throws IOException
+    {
+        int version = in.readByte();
+        if (version != VERSION) {
+            throw new IllegalArgumentException("%s encoded with version %s; this build reads version %s".formatted(what, version, VERSION));
+        }
+    }
+
+    private static void checkEnd(DataInputStream in, String what)
+            throws IOException
+    {
+        if (in.available() > 0) {
+            throw new IllegalArgumentException("%s is corrupt: %s bytes follow its end".formatted(what, in.available()));
+        }
+    }
+
+    /**
+     * A count of items that each take at least {@code itemBytes}: checked against the bytes left,
+     * so that a corrupt count cannot make the decoder allocate for items that are not there.
+     */
+    private static int readCount(DataInputStream in, int itemBytes)
+            throws IOException
+    {
+        int count = in.readInt();
+        if (count < 0 || (long) count * itemBytes > in.available()) {
+            throw new IllegalArgumentException("Split is corrupt: a count of %s exceeds the %s bytes left".formatted(count, in.available()));
+        }
+        return count;
     }
 
     private static void writeFile(DataOutputStream out, DataFileMeta file)
@@ -204,7 +244,7 @@ final class DataSplitCodec
     {
         BinaryRow min = readRow(in);
         BinaryRow max = readRow(in);
-        int size = in.readInt();
+        int size = readCount(in, 8);
         List<Long> nullCounts = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             long count = in.readLong();
@@ -222,7 +262,11 @@ final class DataSplitCodec
     private static BinaryRow readRow(DataInputStream in)
             throws IOException
     {
-        return BinaryRow.fromSerialized(readBytes(in));
+        byte[] bytes = readBytes(in);
+        if (bytes == null) {
+            throw new IllegalArgumentException("Split is corrupt: a row is missing");
+        }
+        return BinaryRow.fromSerialized(bytes);
     }
 
     private static void writeBytes(DataOutputStream out, byte[] bytes)
@@ -240,8 +284,11 @@ final class DataSplitCodec
             throws IOException
     {
         int length = in.readInt();
-        if (length < 0) {
+        if (length == -1) {
             return null;
+        }
+        if (length < 0 || length > in.available()) {
+            throw new IllegalArgumentException("Split is corrupt: a length of %s exceeds the %s bytes left".formatted(length, in.available()));
         }
         return in.readNBytes(length);
     }
@@ -273,7 +320,8 @@ final class DataSplitCodec
     private static List<String> readStrings(DataInputStream in)
             throws IOException
     {
-        int size = in.readInt();
+        // a string takes at least its two length bytes
+        int size = readCount(in, 2);
         List<String> values = new ArrayList<>(size);
         for (int i = 0; i < size; i++) {
             values.add(in.readUTF());

@@ -1,4 +1,4 @@
-package io.tarn.cli.where;
+package io.tarn.storage.grammar;
 
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Literals;
@@ -29,8 +29,10 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Parses the {@code --where} expression of the command line into a {@link Predicate} over a table
- * schema.
+ * Parses a filter expression into a {@link Predicate} over a table schema: the one filter grammar
+ * of every front end ({@code tarn dump --where}, the C ABI's {@code where} argument), which is why
+ * it lives below them. Error messages call the text the {@code --where} expression, the name users
+ * of both know it by.
  *
  * <pre>
  * expression := clause (AND clause)*
@@ -53,7 +55,7 @@ import static java.util.Objects.requireNonNull;
  * its midnight. A time or timestamp literal may not have more fraction digits than the column's
  * precision. ARRAY, MAP, MULTISET and ROW columns only take IS [NOT] NULL.
  */
-public final class WhereParser
+public final class FilterParser
 {
     private static final Pattern NUMBER = Pattern.compile("[+-]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][+-]?\\d+)?");
     private static final Pattern DATE = Pattern.compile("(\\d{4})-(\\d{2})-(\\d{2})");
@@ -66,7 +68,7 @@ public final class WhereParser
     private final List<Token> tokens;
     private int next;
 
-    private WhereParser(String expression, RowType schema)
+    private FilterParser(String expression, RowType schema)
     {
         this.expression = expression;
         this.schema = schema;
@@ -76,7 +78,7 @@ public final class WhereParser
     /**
      * The predicate of {@code expression} over the columns of {@code schema}.
      *
-     * @throws WhereSyntaxException if the expression is malformed, names an unknown column, has a
+     * @throws FilterSyntaxException if the expression is malformed, names an unknown column, has a
      * literal that does not convert exactly to its column's type, or compares a column whose type
      * cannot be compared
      */
@@ -84,7 +86,7 @@ public final class WhereParser
     {
         requireNonNull(expression, "expression is null");
         requireNonNull(schema, "schema is null");
-        return new WhereParser(expression, schema).expression();
+        return new FilterParser(expression, schema).expression();
     }
 
     private Predicate expression()
@@ -261,7 +263,7 @@ public final class WhereParser
             };
         }
         catch (DateTimeException | ArithmeticException e) {
-            throw new WhereSyntaxException("Literal " + token.text() + " is not a valid value of column " + field.name() + " of type " + type.asSqlString() + ": " + e.getMessage(),
+            throw new FilterSyntaxException("Literal " + token.text() + " is not a valid value of column " + field.name() + " of type " + type.asSqlString() + ": " + e.getMessage(),
                     expression, token.position(), e);
         }
     }
@@ -274,14 +276,14 @@ public final class WhereParser
             integer = number.toBigIntegerExact();
         }
         catch (ArithmeticException e) {
-            throw new WhereSyntaxException("Number " + token.text() + " is not a whole number, as column " + field.name() + " of type " + field.type().asSqlString() + " needs",
+            throw new FilterSyntaxException("Number " + token.text() + " is not a whole number, as column " + field.name() + " of type " + field.type().asSqlString() + " needs",
                     expression, token.position(), e);
         }
         try {
             return Literals.coerce(field.type(), integer);
         }
         catch (IllegalArgumentException e) {
-            throw new WhereSyntaxException("Number " + token.text() + " is out of the range of column " + field.name() + " of type " + field.type().asSqlString(),
+            throw new FilterSyntaxException("Number " + token.text() + " is out of the range of column " + field.name() + " of type " + field.type().asSqlString(),
                     expression, token.position(), e);
         }
     }
@@ -295,7 +297,7 @@ public final class WhereParser
             scaled = number.setScale(type.scale());
         }
         catch (ArithmeticException e) {
-            throw new WhereSyntaxException("Number " + token.text() + " has more fraction digits than column " + field.name() + " of type " + type.asSqlString() + " keeps",
+            throw new FilterSyntaxException("Number " + token.text() + " has more fraction digits than column " + field.name() + " of type " + type.asSqlString() + " keeps",
                     expression, token.position(), e);
         }
         if (scaled.precision() > type.precision()) {
@@ -400,7 +402,7 @@ public final class WhereParser
         return token.kind() == Kind.STRING || token.kind() == Kind.BARE;
     }
 
-    private WhereSyntaxException mismatch(DataField field, Token token, String expected)
+    private FilterSyntaxException mismatch(DataField field, Token token, String expected)
     {
         return error("Column " + field.name() + " of type " + field.type().asSqlString() + " needs " + expected + " but found " + describe(token), token);
     }
@@ -452,9 +454,9 @@ public final class WhereParser
         };
     }
 
-    private WhereSyntaxException error(String problem, Token token)
+    private FilterSyntaxException error(String problem, Token token)
     {
-        return new WhereSyntaxException(problem, expression, token.position());
+        return new FilterSyntaxException(problem, expression, token.position());
     }
 
     private enum Kind
@@ -507,7 +509,7 @@ public final class WhereParser
                 position++;
                 String digits = quoted('\'', "hex literal");
                 if (!HEX.matcher(digits).matches()) {
-                    throw new WhereSyntaxException("Hex literal X'" + digits + "' needs an even number of hex digits", expression, start);
+                    throw new FilterSyntaxException("Hex literal X'" + digits + "' needs an even number of hex digits", expression, start);
                 }
                 return new Token(Kind.HEX, digits, start);
             }
@@ -524,7 +526,7 @@ public final class WhereParser
                 }
                 String literal = text.substring(start, position);
                 if (!NUMBER.matcher(literal).matches() && !DATE.matcher(literal).matches() && !TIME.matcher(literal).matches() && !TIMESTAMP.matcher(literal).matches()) {
-                    throw new WhereSyntaxException("Malformed literal " + literal + "; expected a number, a date, a time or a timestamp", expression, start);
+                    throw new FilterSyntaxException("Malformed literal " + literal + "; expected a number, a date, a time or a timestamp", expression, start);
                 }
                 return new Token(Kind.BARE, literal, start);
             }
@@ -534,7 +536,7 @@ public final class WhereParser
                 case '"':
                     String name = quoted('"', "quoted column name");
                     if (name.isEmpty()) {
-                        throw new WhereSyntaxException("Empty quoted column name", expression, start);
+                        throw new FilterSyntaxException("Empty quoted column name", expression, start);
                     }
                     return new Token(Kind.QUOTED_NAME, name, start);
                 case '(':
@@ -566,9 +568,9 @@ public final class WhereParser
                         position += 2;
                         return new Token(Kind.OPERATOR, "!=", start);
                     }
-                    throw new WhereSyntaxException("Unexpected character '!'; did you mean != ?", expression, start);
+                    throw new FilterSyntaxException("Unexpected character '!'; did you mean != ?", expression, start);
                 default:
-                    throw new WhereSyntaxException("Unexpected character '" + new String(Character.toChars(text.codePointAt(start))) + "'", expression, start);
+                    throw new FilterSyntaxException("Unexpected character '" + new String(Character.toChars(text.codePointAt(start))) + "'", expression, start);
             }
         }
 
@@ -602,7 +604,7 @@ public final class WhereParser
             position++;
             while (true) {
                 if (position >= text.length()) {
-                    throw new WhereSyntaxException("Unterminated " + what + "; it has no closing " + quote, expression, start);
+                    throw new FilterSyntaxException("Unterminated " + what + "; it has no closing " + quote, expression, start);
                 }
                 char c = text.charAt(position++);
                 if (c == quote) {

@@ -1,0 +1,594 @@
+package io.tarn.storage.read;
+
+import io.tarn.index.fileindex.FileIndexResult;
+import io.tarn.index.predicate.SelectivityEstimator;
+import io.tarn.index.predicate.StatsEvaluator;
+import io.tarn.index.predicate.StatsProvider;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.deletion.DeletionVectorReader;
+import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.scan.DeletionFile;
+import io.tarn.storage.scan.FileIndexFilter;
+import io.tarn.storage.scan.FileStatistics;
+import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.schema.TableOptions;
+import io.tarn.types.DataField;
+import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.reader.CarriedColumn;
+import io.tarn.vector.reader.DictionaryIds;
+import io.tarn.vector.reader.ParquetReadOptions;
+import io.tarn.vector.reader.ParquetReader;
+import io.tarn.vector.reader.ReaderMetrics;
+import io.tarn.vector.filter.BatchFilter;
+import io.tarn.vector.filter.FilterProbes;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.roaringbitmap.RoaringBitmap;
+import org.roaringbitmap.RoaringBitmapWriter;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads one split of raw-readable files (append tables, primary-key tables with deletion vectors,
+ * first-row tables) as Arrow batches: each Parquet file with its deletion vector as a row
+ * selection and the filter for row-group pruning. With a filter, a file's index (embedded or
+ * {@code .index} file, see {@link FileIndexFilter}) may skip the file or narrow the selection to
+ * the rows its bitmap index gives, after the deletion vector is subtracted; then, unless the
+ * bitmap answered the whole filter exactly, the filter columns of the selected rows are read first
+ * and the rows that satisfy the filter become the row selection of the other columns, so pages
+ * without a matching row are not decoded at all (late materialization). A file whose statistics
+ * prove that every row matches the filter is read without testing it.
+ *
+ * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
+ * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
+ * {@code +U}. Deletion vectors guarantee that no other live row of the key exists, so dropping the
+ * retractions is the whole merge. {@code _VALUE_KIND} is read only from files that may hold a
+ * retraction: a file whose metadata counts no -U/-D row ({@code deleteRowCount} 0, which Paimon's
+ * writer counts exactly; absent in files of Paimon 0.8 and older) is read as an append file, its batches
+ * handed out without a copy. Paimon drops retractions whenever it compacts a table with deletion
+ * vectors, so this is the usual case.
+ *
+ * <p>Ownership: the batch returned by {@link #root()} belongs to this reader and stays valid until
+ * the next {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
+ * {@link #close()} releases.
+ */
+final class RawSplitReader
+        implements SplitReader
+{
+    private static final byte UPDATE_BEFORE = 1;
+    private static final byte DELETE = 3;
+    private static final int FILTER_BATCH_SIZE = 8192;
+    // a filter pass decodes the filter columns and selects rows, which then cost more to read:
+    // for a caller that tests rows anyway, it pays back only when it drops a fifth of them or more
+    private static final double RECHECKED_FILTER_MIN_KEPT_FRACTION = 0.8;
+
+    private final PaimonTable table;
+    private final TableSchema readSchema;
+    private final DataSplit split;
+    private final ReadRequest request;
+    private final BufferAllocator allocator;
+    private final List<DataField> readColumns;
+    private final Map<Integer, Integer> columnIndexByFieldId = new HashMap<>();
+    // the filter evaluated on decoded batches; empty when it is evaluated first, on its own columns
+    private final Optional<Predicate> residualFilter;
+    private final List<DataField> filterColumns;
+    private final Map<Integer, Integer> filterColumnIndexByFieldId = new HashMap<>();
+    private final int valueKindColumn;
+    // the columns of a file without _VALUE_KIND: a prefix of readColumns
+    private final List<DataField> columnsWithoutKind;
+    private final Optional<FileIndexFilter> indexFilter;
+    // the batch rows are copied into when some are dropped; created on first use
+    private VectorSchemaRoot output;
+    // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
+    private final Map<String, RoaringBitmap> rowSelections;
+    private FileStatistics fileStatistics;
+    private boolean currentFileAllMatch;
+    // whether rows of the current file are tested against the filter here
+    private boolean currentFileTestsRows;
+
+    private int nextFile;
+    private ParquetReader current;
+    private VectorSchemaRoot currentRoot;
+    // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
+    private boolean currentReadsKinds;
+    private boolean currentCopies;
+    // what root() returns when the output is not the reader's own batch: output, or a view
+    private VectorSchemaRoot result;
+    // whether the rows of result are those of the file reader's batch (not a copy of some of them)
+    private boolean resultIsReaderBatch;
+    // filter-column values of the current file's matching rows, which its reader copies from
+    private final List<CarriedColumn> currentCarried = new ArrayList<>();
+    private ReadMetrics metrics = ReadMetrics.EMPTY;
+    private final FilterProbes filterProbes = new FilterProbes();
+    private long currentFileRowsDeleted;
+    // the current reader decodes again rows that a filter pass already decoded
+    private boolean currentFileReadAgain;
+
+    RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
+    {
+        this(table, readSchema, split, request, allocator, null);
+    }
+
+    /**
+     * Reads only the given rows of each file of the split: how a merge whose survivors are known
+     * reads its value columns. The selections must not select a retraction (-U/-D) row: the
+     * files are read without {@code _VALUE_KIND}.
+     */
+    static RawSplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
+            Map<String, RoaringBitmap> rowSelections)
+    {
+        return new RawSplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"));
+    }
+
+    private RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, RoaringBitmap> rowSelections)
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.readSchema = requireNonNull(readSchema, "readSchema is null");
+        this.split = requireNonNull(split, "split is null");
+        this.request = requireNonNull(request, "request is null");
+        this.rowSelections = rowSelections == null ? Map.of() : Map.copyOf(rowSelections);
+        List<DataField> filterFields = filterColumns(request);
+        boolean filterFirst = !filterFields.isEmpty() && !filterOnly(request, filterFields);
+        this.filterColumns = filterFirst ? filterFields : List.of();
+        for (int i = 0; i < filterColumns.size(); i++) {
+            filterColumnIndexByFieldId.put(filterColumns.get(i).id(), i);
+        }
+        this.residualFilter = filterFirst ? Optional.empty() : request.filter();
+        List<DataField> columns = new ArrayList<>(request.columns());
+        if (!filterFirst) {
+            for (DataField field : filterFields) {
+                if (columns.stream().noneMatch(column -> column.id() == field.id())) {
+                    columns.add(field);
+                }
+            }
+        }
+        if (!readSchema.primaryKeys().isEmpty()) {
+            columns.add(SystemFields.VALUE_KIND);
+        }
+        this.readColumns = List.copyOf(columns);
+        for (int i = 0; i < readColumns.size(); i++) {
+            columnIndexByFieldId.put(readColumns.get(i).id(), i);
+        }
+        this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
+        this.columnsWithoutKind = valueKindColumn < 0 ? readColumns : readColumns.subList(0, valueKindColumn);
+        this.indexFilter = request.filter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
+                ? Optional.of(new FileIndexFilter(table, request.filter().get()))
+                : Optional.empty();
+        this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
+    }
+
+    @Override
+    public boolean nextBatch()
+            throws IOException
+    {
+        while (true) {
+            if (current == null) {
+                if (nextFile == split.files().size()) {
+                    return false;
+                }
+                PlannedFile file = split.files().get(nextFile++);
+                RoaringBitmap chosen = rowSelections.get(file.file().fileName());
+                if (chosen != null && chosen.isEmpty()) {
+                    continue;
+                }
+                if (!openFile(file)) {
+                    continue;
+                }
+            }
+            if (!nextFromCurrent()) {
+                closeCurrentFile();
+                continue;
+            }
+            int rows = currentRoot.getRowCount();
+            if (!currentCopies) {
+                metrics = metrics.plus(returned(rows, 0));
+                result = currentRoot;
+                resultIsReaderBatch = true;
+                return true;
+            }
+            int[] selected = residualFilter.isPresent() && currentFileTestsRows
+                    ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId, Map.of(), filterProbes)
+                    : allRows(rows);
+            if (currentReadsKinds) {
+                selected = withoutRetractions(selected);
+            }
+            metrics = metrics.plus(returned(selected.length, rows - selected.length));
+            if (selected.length == 0) {
+                continue;
+            }
+            if (selected.length == rows) {
+                // every row stays (the usual case: no retraction, no residual filter): the
+                // requested vectors of the reader's batch are the result, without a copy
+                result = view();
+                resultIsReaderBatch = true;
+                return true;
+            }
+            copySelected(selected);
+            result = output;
+            resultIsReaderBatch = false;
+            return true;
+        }
+    }
+
+    @Override
+    public VectorSchemaRoot root()
+    {
+        return result;
+    }
+
+    /**
+     * The counters so far: those of the files read to their end, and the bytes the open file has
+     * read. A consumer that polls between batches (Trino's physical input) sees the bytes of the
+     * last file before the reader learns it is at its end.
+     */
+    @Override
+    public ReadMetrics metrics()
+    {
+        ReadMetrics counted = metrics.withFilterProbes(metrics.filterProbes() + filterProbes.count());
+        if (current == null) {
+            return counted;
+        }
+        return counted.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, 0, 0, current.metrics().bytesRead()));
+    }
+
+    /**
+     * The heap the reader of the current file holds (the loaded parts of its column chunks,
+     * pages, dictionaries and decoded values); its Arrow memory is the allocator's.
+     */
+    @Override
+    public long retainedHeapBytes()
+    {
+        return current == null ? 0 : current.retainedHeapBytes();
+    }
+
+    @Override
+    public Optional<DictionaryIds> dictionaryIds(int column)
+    {
+        if (!request.dictionaryIds() || current == null || !resultIsReaderBatch) {
+            return Optional.empty();
+        }
+        return current.dictionaryIds(columnIndexByFieldId.get(request.columns().get(column).id()));
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            closeCurrentFile();
+        }
+        finally {
+            if (output != null) {
+                output.close();
+            }
+            allocator.close();
+        }
+    }
+
+    private FileStatistics fileStatistics()
+    {
+        if (fileStatistics == null) {
+            fileStatistics = new FileStatistics(table, readSchema);
+        }
+        return fileStatistics;
+    }
+
+    /**
+     * Opens a file for reading, unless its file index proves that no live row matches.
+     */
+    private boolean openFile(PlannedFile file)
+            throws IOException
+    {
+        DataFileMeta meta = file.file();
+        RoaringBitmap chosen = rowSelections.get(meta.fileName());
+        // a given selection never selects a retraction
+        currentReadsKinds = valueKindColumn >= 0 && chosen == null && mayHoldRetractions(meta);
+        List<DataField> columns = currentReadsKinds ? readColumns : columnsWithoutKind;
+        currentCopies = columns.size() != request.columns().size() || residualFilter.isPresent();
+        // statistics that prove every row of the file matches leave nothing to test, and nothing
+        // for the reader to prune (it would read the column indexes for it)
+        StatsProvider stats = request.filter().isPresent() ? fileStatistics().valueStats(file) : null;
+        currentFileAllMatch = stats != null && StatsEvaluator.allMatch(request.filter().get(), stats);
+        currentFileTestsRows = stats != null && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
+        ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
+        if (request.dictionaryIds()) {
+            options = options.withDictionaryIds();
+        }
+        if (request.filter().isPresent() && !currentFileAllMatch) {
+            options = options.withFilter(request.filter().get());
+        }
+        currentFileRowsDeleted = 0;
+        // the survivors of a merge were chosen by a pass over the key columns of every row
+        currentFileReadAgain = chosen != null;
+        RoaringBitmap selection = chosen == null ? null : chosen.clone();
+        if (file.deletionFile().isPresent()) {
+            RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
+            if (selection == null) {
+                selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
+            }
+            selection.andNot(deleted);
+            currentFileRowsDeleted = deleted.getLongCardinality();
+        }
+        boolean selectionExact = false;
+        if (indexFilter.isPresent() && !currentFileAllMatch) {
+            FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
+            long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
+            FileIndexResult result = outcome.result();
+            if (result instanceof FileIndexResult.Rows rows) {
+                // evaluated after subtracting the deletion vector
+                selection = selection == null ? rows.rows().clone() : RoaringBitmap.and(selection, rows.rows());
+                if (selection.isEmpty()) {
+                    result = FileIndexResult.SKIP;
+                }
+            }
+            if (result.skip()) {
+                metrics = metrics.plus(ReadMetrics.fileIndex(1, 0, live, outcome.indexesIgnored()));
+                return false;
+            }
+            // a bitmap that answers the whole filter exactly leaves nothing to test on the rows
+            selectionExact = result instanceof FileIndexResult.Rows && result.exact();
+            long selected = result instanceof FileIndexResult.Rows ? selection.getLongCardinality() : live;
+            long skipped = live - selected;
+            metrics = metrics.plus(ReadMetrics.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
+        }
+        if (!filterColumns.isEmpty() && !selectionExact && currentFileTestsRows) {
+            current = readMatchingRows(file, selection, options);
+            currentFileReadAgain |= current != null;
+            return current != null;
+        }
+        if (selection != null) {
+            options = options.withRowSelection(selection);
+        }
+        current = DataFileReaders.open(table, file, options, allocator);
+        return true;
+    }
+
+    /**
+     * Whether the file's statistics suggest that the filter keeps so many of its rows that testing
+     * them costs more than handing the rest to a caller that tests them again anyway.
+     */
+    private boolean keepsMostRows(StatsProvider stats)
+    {
+        OptionalDouble kept = SelectivityEstimator.fraction(request.filter().orElseThrow(), stats);
+        return kept.isPresent() && kept.getAsDouble() >= RECHECKED_FILTER_MIN_KEPT_FRACTION;
+    }
+
+    /**
+     * Whether a primary-key file may hold -U/-D rows: Paimon's writer counts them exactly in the
+     * file's {@code deleteRowCount}; files of Paimon 0.8 and older lack the count.
+     */
+    static boolean mayHoldRetractions(DataFileMeta meta)
+    {
+        return meta.deleteRowCount().isEmpty() || meta.deleteRowCount().getAsLong() > 0;
+    }
+
+    private boolean nextFromCurrent()
+            throws IOException
+    {
+        if (!DataFileReaders.nextBatch(table, current)) {
+            return false;
+        }
+        currentRoot = current.root();
+        return true;
+    }
+
+    /**
+     * Finds the rows of a file that satisfy the filter from its filter columns alone, then opens
+     * the file again for {@code options}' columns of only those rows (late materialization), or
+     * returns null when no row matches. The filter also prunes row groups and pages of the filter
+     * columns here, and the reader tells which file rows each batch holds.
+     */
+    private ParquetReader readMatchingRows(PlannedFile file, RoaringBitmap selection, ParquetReadOptions options)
+            throws IOException
+    {
+        long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
+        Map<Integer, CarriedColumn> carried = new HashMap<>();
+        try (ParquetReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
+            RoaringBitmap matches = matchingRows(filterReader, carried, options.columns());
+            metrics = metrics.plus(new ReadMetrics(0, 0, 0, 0, 0, 0, live - matches.getLongCardinality(), 0, 0));
+            if (matches.isEmpty()) {
+                // opened and read, though only for the filter columns
+                ReaderMetrics filterMetrics = filterReader.metrics();
+                metrics = metrics.plus(new ReadMetrics(1, filterMetrics.rowGroups() - filterMetrics.rowGroupsSkipped(), filterMetrics.rowGroupsSkipped(), 0, 0, 0, 0, 0, 0));
+                carried.values().forEach(CarriedColumn::close);
+                return null;
+            }
+            ParquetReadOptions rows = options.withRowSelection(matches);
+            if (!carried.isEmpty()) {
+                // the selection is exact: a filter could only prune pages, which would misalign the carried values
+                rows = rows.withoutFilter();
+            }
+            ParquetReader reader = DataFileReaders.reopen(table, filterReader, rows, allocator, carried);
+            currentCarried.addAll(carried.values());
+            return reader;
+        }
+        catch (IOException | RuntimeException e) {
+            carried.values().forEach(CarriedColumn::close);
+            throw e;
+        }
+    }
+
+    private ParquetReadOptions filterPassOptions(RoaringBitmap selection)
+    {
+        // the filter columns are read for the filter alone: equality tests of strings compare in the pages
+        ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
+                .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
+                .withFilter(request.filter().orElseThrow())
+                .withFilterColumnsMatched();
+        return selection == null ? options : options.withRowSelection(selection);
+    }
+
+    /**
+     * The file positions of the rows that satisfy the filter. On the way, the values of those
+     * rows of the fixed-width filter columns that {@code readColumns} reads too go to
+     * {@code carried} (by field id), so that the read of the rows does not decode them again.
+     */
+    private RoaringBitmap matchingRows(ParquetReader reader, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
+            throws IOException
+    {
+        Predicate filter = request.filter().orElseThrow();
+        // positions arrive in ascending order, which the writer appends without searching
+        RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().get();
+        int[] positions = new int[0];
+        boolean first = true;
+        while (DataFileReaders.nextBatch(table, reader)) {
+            VectorSchemaRoot batch = reader.root();
+            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId, reader.filterMatches(), filterProbes);
+            if (first) {
+                for (DataField column : readColumns) {
+                    Integer index = filterColumnIndexByFieldId.get(column.id());
+                    if (index != null && CarriedColumn.canCarry(batch.getVector(index))) {
+                        carried.put(column.id(), new CarriedColumn(batch.getVector(index).getField(), allocator));
+                    }
+                }
+                first = false;
+            }
+            for (Map.Entry<Integer, CarriedColumn> column : carried.entrySet()) {
+                column.getValue().append(batch.getVector(filterColumnIndexByFieldId.get(column.getKey())), selected, selected.length);
+            }
+            if (positions.length < batch.getRowCount()) {
+                positions = new int[batch.getRowCount()];
+            }
+            reader.batchPositions(positions);
+            for (int row : selected) {
+                matches.add(positions[row]);
+            }
+        }
+        ReaderMetrics filterMetrics = reader.metrics();
+        metrics = metrics.plus(new ReadMetrics(0, 0, 0, filterMetrics.pagesSkipped(), filterMetrics.rowsRead(), 0, 0, 0, filterMetrics.bytesRead()));
+        return matches.get();
+    }
+
+    private void closeCurrentFile()
+    {
+        if (current == null) {
+            return;
+        }
+        ReaderMetrics fileMetrics = current.metrics();
+        ReadMetrics fileRead = new ReadMetrics(1, fileMetrics.rowGroups() - fileMetrics.rowGroupsSkipped(), fileMetrics.rowGroupsSkipped(),
+                fileMetrics.pagesSkipped(), fileMetrics.rowsRead(), currentFileRowsDeleted, 0, 0, fileMetrics.bytesRead());
+        metrics = metrics.plus(currentFileReadAgain ? fileRead.asReadAgain() : fileRead);
+        current.close();
+        currentCarried.forEach(CarriedColumn::close);
+        currentCarried.clear();
+        current = null;
+        currentRoot = null;
+        result = null;
+        resultIsReaderBatch = false;
+    }
+
+    private RoaringBitmap readDeletionVector(DeletionFile range, DataFileMeta meta)
+            throws IOException
+    {
+        RoaringBitmap deleted;
+        try {
+            deleted = DeletionVectorReader.read(table.fileIO().newInputFile(table.indexFilePath(range.indexFileName())), range);
+        }
+        catch (CorruptFileException e) {
+            throw new CorruptFileException("Table " + table.name() + ", deletion vector of " + meta.fileName() + ": " + e.getMessage(), e);
+        }
+        if (!deleted.isEmpty() && Integer.toUnsignedLong(deleted.last()) >= meta.rowCount()) {
+            throw new CorruptFileException("Table " + table.name() + ": the deletion vector of " + meta.fileName() + " in index file " + range.indexFileName()
+                    + " deletes row " + Integer.toUnsignedLong(deleted.last()) + ", but the file has " + meta.rowCount() + " rows");
+        }
+        return deleted;
+    }
+
+    /**
+     * The requested columns of the current batch, sharing its vectors; owned by the file reader.
+     */
+    private VectorSchemaRoot view()
+    {
+        List<FieldVector> vectors = new ArrayList<>(request.columns().size());
+        for (DataField column : request.columns()) {
+            vectors.add(currentRoot.getVector(columnIndexByFieldId.get(column.id())));
+        }
+        return new VectorSchemaRoot(vectors);
+    }
+
+    private void copySelected(int[] selected)
+    {
+        if (output == null) {
+            output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), allocator);
+        }
+        output.allocateNew();
+        for (int column = 0; column < request.columns().size(); column++) {
+            FieldVector source = currentRoot.getVector(columnIndexByFieldId.get(request.columns().get(column).id()));
+            FieldVector target = output.getVector(column);
+            for (int row = 0; row < selected.length; row++) {
+                target.copyFromSafe(selected[row], row, source);
+            }
+            target.setValueCount(selected.length);
+        }
+        output.setRowCount(selected.length);
+    }
+
+
+    private int[] withoutRetractions(int[] selected)
+    {
+        TinyIntVector kinds = (TinyIntVector) currentRoot.getVector(valueKindColumn);
+        int kept = 0;
+        int[] live = new int[selected.length];
+        for (int row : selected) {
+            byte kind = kinds.get(row);
+            if (kind != UPDATE_BEFORE && kind != DELETE) {
+                live[kept++] = row;
+            }
+        }
+        return kept == selected.length ? selected : Arrays.copyOf(live, kept);
+    }
+
+    private static ReadMetrics returned(long rows, long filtered)
+    {
+        return new ReadMetrics(0, 0, 0, 0, 0, 0, filtered, rows, 0);
+    }
+
+    private static int[] allRows(int count)
+    {
+        int[] rows = new int[count];
+        for (int i = 0; i < count; i++) {
+            rows[i] = i;
+        }
+        return rows;
+    }
+
+    /**
+     * The fields the filter reads, in the order of the read schema.
+     */
+    private List<DataField> filterColumns(ReadRequest request)
+    {
+        if (request.filter().isEmpty()) {
+            return List.of();
+        }
+        Predicate filter = request.filter().get();
+        List<DataField> fields = new ArrayList<>();
+        for (int fieldId : filter.fieldIds()) {
+            fields.add(readSchema.rowType().fieldById(fieldId)
+                    .orElseThrow(() -> new IllegalArgumentException("Table " + table.name() + " has no column with field id " + fieldId + " for the filter " + filter)));
+        }
+        return fields;
+    }
+
+    /**
+     * Whether every output column is a filter column: then nothing is saved by evaluating the
+     * filter first, and it is evaluated on the decoded batches.
+     */
+    private static boolean filterOnly(ReadRequest request, List<DataField> filterFields)
+    {
+        return request.columns().stream().allMatch(column -> filterFields.stream().anyMatch(field -> field.id() == column.id()));
+    }
+}
