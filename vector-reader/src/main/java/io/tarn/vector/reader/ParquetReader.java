@@ -45,6 +45,12 @@ import static java.util.Objects.requireNonNull;
  * violation is a {@link ParquetCorruptionException} naming the file and column, an unsupported
  * feature a {@link ParquetUnsupportedException}. The reader works in a child allocator closed by
  * {@link #close()}.
+ * <p>
+ * The reader orchestrates: {@link SchemaBinding} binds the columns to the file's leaves,
+ * {@link RowGroupPruner} and {@link PageIndexPruner} prune by the filter,
+ * {@link ColumnChunkOpener} opens a {@link ColumnReader} (over a {@link PageReader}) per leaf
+ * and row group, {@link RowGroupSelection} walks the row selection, {@link BatchSizer} sizes the
+ * batches, and {@link FieldAssembler}s write the decoded leaves into the batch.
  */
 public final class ParquetReader
         implements AutoCloseable
