@@ -1,7 +1,7 @@
 package io.tarn.trino;
 
 import io.airlift.slice.Slices;
-import io.tarn.vector.DictionaryIds;
+import io.tarn.vector.reader.DictionaryIds;
 import io.trino.spi.block.Bitmap;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;

@@ -10,7 +10,7 @@ import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
-import io.tarn.vector.DictionaryIds;
+import io.tarn.vector.reader.DictionaryIds;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;

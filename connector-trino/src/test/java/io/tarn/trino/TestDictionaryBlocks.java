@@ -1,6 +1,6 @@
 package io.tarn.trino;
 
-import io.tarn.vector.DictionaryIds;
+import io.tarn.vector.reader.DictionaryIds;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;
 import org.testng.annotations.Test;

@@ -6,10 +6,10 @@ import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
-import io.tarn.vector.CarriedColumn;
+import io.tarn.vector.reader.CarriedColumn;
 import io.tarn.vector.ParquetCorruptionException;
-import io.tarn.vector.ParquetReadOptions;
-import io.tarn.vector.ParquetReader;
+import io.tarn.vector.reader.ParquetReadOptions;
+import io.tarn.vector.reader.ParquetReader;
 import io.tarn.vector.ParquetUnsupportedException;
 import org.apache.arrow.memory.BufferAllocator;
 

@@ -1,7 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.storage.fs.InputFile;
-import io.tarn.vector.ParquetInput;
+import io.tarn.vector.io.ParquetInput;
 
 import java.io.IOException;
 

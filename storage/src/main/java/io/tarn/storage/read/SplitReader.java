@@ -4,7 +4,7 @@ import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.schema.TableSchema;
-import io.tarn.vector.DictionaryIds;
+import io.tarn.vector.reader.DictionaryIds;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

@@ -21,6 +21,8 @@ import static java.util.Objects.requireNonNull;
  * value equals one of the literals, which a reader can answer on the encoded page bytes without
  * decoding the column ({@link LeafMatches}). {@code literals} are the UTF-8 or raw bytes that a
  * value must equal.
+ * <p>
+ * Internal to the vector-reader module: public only for the reader package.
  */
 public record ByteEqualityLeaf(Predicate leaf, List<byte[]> literals)
 {

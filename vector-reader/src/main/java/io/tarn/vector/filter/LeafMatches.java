@@ -7,6 +7,8 @@ import static java.util.Objects.requireNonNull;
  * ({@code valid}) and which equal one of its literals ({@code equal}): bit {@code i % 64} of word
  * {@code i / 64} for row {@code i}; bits past the last row are clear, and no row is equal without
  * being valid. The arrays belong to the reader that fills them and change with its next batch.
+ * Callers hold them only as the values of {@code ParquetReader.filterMatches()}, passed on to
+ * {@link BatchFilter}.
  */
 public record LeafMatches(int rows, long[] equal, long[] valid)
 {

@@ -4,7 +4,7 @@ import io.airlift.compress.Compressor;
 import io.airlift.compress.lz4.Lz4Compressor;
 import io.airlift.compress.snappy.SnappyCompressor;
 import io.airlift.compress.zstd.ZstdCompressor;
-import io.tarn.vector.NativeZstd;
+import io.tarn.vector.reader.decoders.NativeZstd;
 import org.apache.parquet.format.CompressionCodec;
 
 import java.io.ByteArrayOutputStream;

@@ -1,0 +1,29 @@
+package io.tarn.vector.reader;
+
+/**
+ * Counters of one {@link ParquetReader}: row groups in the file; row groups skipped by statistics
+ * or dictionaries; data pages skipped without being decompressed (by the row selection or by the
+ * column index); rows decoded into batches; rows of the row groups read that were left out by
+ * the row selection or by page statistics; bytes read from the input.
+ */
+public record ReaderMetrics(long rowGroups, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsSkippedBySelection, long bytesRead)
+{
+    /**
+     * The same figures while a reader runs: the reader and its page readers add to them,
+     * {@link ParquetReader#metrics()} copies them out. Owned by one reader, not thread safe.
+     */
+    static final class Accumulator
+    {
+        long rowGroups;
+        long rowGroupsSkipped;
+        long pagesSkipped;
+        long rowsRead;
+        long rowsSkippedBySelection;
+        long bytesRead;
+
+        ReaderMetrics snapshot()
+        {
+            return new ReaderMetrics(rowGroups, rowGroupsSkipped, pagesSkipped, rowsRead, rowsSkippedBySelection, bytesRead);
+        }
+    }
+}
