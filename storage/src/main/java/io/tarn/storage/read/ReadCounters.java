@@ -1,7 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.storage.metrics.Counters;
-import io.tarn.vector.ReaderMetrics;
+import io.tarn.vector.reader.ReaderMetrics;
 
 import static io.tarn.storage.metrics.Counter.BYTES_READ;
 import static io.tarn.storage.metrics.Counter.FILES_READ;
