@@ -164,7 +164,7 @@ public class BenchmarkFileIndex
     private Table paimonTable;
     private BufferAllocator allocator;
     private double generationSeconds = -1;
-    private Counters lastTarnReadMetrics = Counters.EMPTY;
+    private Counters lastTarnReadMetrics = Counters.empty(Counter.Stage.READING);
     private Counters lastTarnScanMetrics;
     private int lastPaimonFilesPlanned;
     private long lastTarnPlanNanos;
@@ -360,7 +360,7 @@ public class BenchmarkFileIndex
         long planStart = System.nanoTime();
         ScanPlan plan = tarnPlan(query);
         lastTarnPlanNanos = System.nanoTime() - planStart;
-        Counters metrics = Counters.EMPTY;
+        Counters metrics = Counters.empty(Counter.Stage.READING);
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {

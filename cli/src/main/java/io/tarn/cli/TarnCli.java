@@ -142,7 +142,7 @@ public final class TarnCli
                     Long.toString(file.file().rowCount()), Long.toString(file.file().fileSize()), Long.toString(file.file().schemaId()),
                     file.file().fileName(), file.deletionFile().map(TarnCli::describe).orElse("-")));
         }
-        err.println(counters(plan.snapshot().map(Snapshot::id), plan.metrics().asMap(Counter.Stage.PLANNING)));
+        err.println(counters(plan.snapshot().map(Snapshot::id), plan.metrics().asMap()));
     }
 
     private void read(CommandLine commandLine, boolean printRows)
@@ -182,8 +182,8 @@ public final class TarnCli
                 sort.writeTo(out);
             }
         }
-        Map<String, Long> counters = new LinkedHashMap<>(plan.metrics().asMap(Counter.Stage.PLANNING));
-        counters.putAll(metrics.asMap(Counter.Stage.READING));
+        Map<String, Long> counters = new LinkedHashMap<>(plan.metrics().asMap());
+        counters.putAll(metrics.asMap());
         if (!printRows) {
             double seconds = elapsedNanos / 1e9;
             out.printf(Locale.ROOT, "rows=%d seconds=%.3f rows_per_second=%.0f%n", metrics.get(Counter.ROWS_RETURNED), seconds, metrics.get(Counter.ROWS_RETURNED) / Math.max(seconds, 1e-9));

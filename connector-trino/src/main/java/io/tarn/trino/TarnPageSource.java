@@ -268,7 +268,7 @@ final class TarnPageSource
         counters.put("files_in_splits", fileCount);
         counters.put("file_reads_wait_millis", TimeUnit.NANOSECONDS.toMillis(fileReservation.waitNanos()));
         counters.put("file_reads_over_limit", fileReservation.overdrawn() ? 1L : 0L);
-        currentMetrics().asMap(Counter.Stage.READING).forEach((key, value) -> counters.put(key, value));
+        currentMetrics().asMap().forEach((key, value) -> counters.put(key, value));
         return TarnSplitSource.counters(counters);
     }
 

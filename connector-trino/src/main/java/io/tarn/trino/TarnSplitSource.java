@@ -1,7 +1,6 @@
 package io.tarn.trino;
 
 import io.tarn.index.predicate.Predicate;
-import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
@@ -112,7 +111,7 @@ final class TarnSplitSource
             }
             ScanPlan plan = planner.plan(snapshot);
             Map<String, Long> counters = new LinkedHashMap<>();
-            plan.metrics().asMap(Counter.Stage.PLANNING).forEach((key, value) -> counters.put("planning." + key, value));
+            plan.metrics().asMap().forEach((key, value) -> counters.put("planning." + key, value));
             counters.put("planning.dynamic_filter_used", dynamic.isAll() ? 0L : 1L);
             List<TarnSplit> result = new ArrayList<>();
             long rowsPlanned = 0;

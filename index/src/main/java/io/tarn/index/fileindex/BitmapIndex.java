@@ -109,7 +109,6 @@ public final class BitmapIndex
                 blockStart = payload.position();
                 bodyStart = payload.position();
                 // a bitmap ends where the next stored bitmap starts
-                int next = UNKNOWN_LENGTH;
                 int nextStart = -1;
                 for (int i = valueCount - 1; i >= 0; i--) {
                     int offset = offsets[i];

@@ -79,15 +79,19 @@ public final class Literals
         TypeRoot root = type.root();
         BigInteger integral = integralValue(value);
         switch (root) {
-            case TINYINT:
+            case TINYINT -> {
                 return integral == null ? null : integral.byteValueExact();
-            case SMALLINT:
+            }
+            case SMALLINT -> {
                 return integral == null ? null : integral.shortValueExact();
-            case INT:
+            }
+            case INT -> {
                 return integral == null ? null : integral.intValueExact();
-            case BIGINT:
+            }
+            case BIGINT -> {
                 return integral == null ? null : integral.longValueExact();
-            case FLOAT:
+            }
+            case FLOAT -> {
                 if (value instanceof Double doubleValue) {
                     float narrowed = doubleValue.floatValue();
                     return Double.isNaN(doubleValue) || narrowed == doubleValue ? narrowed : null;
@@ -97,7 +101,8 @@ public final class Literals
                     return new BigDecimal(converted).toBigIntegerExact().equals(integral) ? converted : null;
                 }
                 return null;
-            case DOUBLE:
+            }
+            case DOUBLE -> {
                 if (value instanceof Float floatValue) {
                     return floatValue.doubleValue();
                 }
@@ -106,7 +111,8 @@ public final class Literals
                     return new BigDecimal(converted).toBigIntegerExact().equals(integral) ? converted : null;
                 }
                 return null;
-            case DECIMAL:
+            }
+            case DECIMAL -> {
                 BigDecimal decimal = null;
                 if (integral != null) {
                     decimal = new BigDecimal(integral);
@@ -127,9 +133,11 @@ public final class Literals
                     throw new ArithmeticException("Too many digits for " + type.asSqlString());
                 }
                 return decimal;
-            case DATE:
+            }
+            case DATE -> {
                 return value instanceof LocalDate date ? Math.toIntExact(date.toEpochDay()) : null;
-            case TIME:
+            }
+            case TIME -> {
                 if (value instanceof LocalTime time) {
                     long nanos = time.toNanoOfDay();
                     if (nanos % 1_000_000 != 0) {
@@ -138,12 +146,16 @@ public final class Literals
                     return (int) (nanos / 1_000_000);
                 }
                 return null;
-            case TIMESTAMP:
+            }
+            case TIMESTAMP -> {
                 return value instanceof LocalDateTime dateTime ? Timestamp.of(dateTime) : null;
-            case TIMESTAMP_LTZ:
+            }
+            case TIMESTAMP_LTZ -> {
                 return value instanceof Instant instant ? Timestamp.of(instant) : null;
-            default:
+            }
+            default -> {
                 return null;
+            }
         }
     }
 
@@ -248,28 +260,28 @@ public final class Literals
         }
         try {
             switch (type.root()) {
-                case DATE:
+                case DATE -> {
                     if (value instanceof Integer days) {
                         return "DATE '" + LocalDate.ofEpochDay(days) + "'";
                     }
-                    break;
-                case TIME:
+                }
+                case TIME -> {
                     if (value instanceof Integer millis) {
                         return "TIME '" + TIME_FORMAT.format(LocalTime.ofNanoOfDay(millis * 1_000_000L)) + "'";
                     }
-                    break;
-                case TIMESTAMP:
+                }
+                case TIMESTAMP -> {
                     if (value instanceof Timestamp timestamp) {
                         return "TIMESTAMP '" + TIMESTAMP_FORMAT.format(timestamp.toLocalDateTime()) + "'";
                     }
-                    break;
-                case TIMESTAMP_LTZ:
+                }
+                case TIMESTAMP_LTZ -> {
                     if (value instanceof Timestamp timestamp) {
                         return "TIMESTAMP '" + TIMESTAMP_FORMAT.format(timestamp.toLocalDateTime()) + " UTC'";
                     }
-                    break;
-                default:
-                    break;
+                }
+                default -> {
+                }
             }
         }
         catch (DateTimeException e) {

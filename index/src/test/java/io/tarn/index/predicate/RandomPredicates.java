@@ -205,15 +205,19 @@ final class RandomPredicates
             return leaf();
         }
         switch (random.nextInt(4)) {
-            case 0:
+            case 0 -> {
                 return new Not(predicate(depth - 1));
-            case 1:
+            }
+            case 1 -> {
                 return new And(children(depth - 1));
-            case 2:
+            }
+            case 2 -> {
                 return new Or(children(depth - 1));
-            default:
+            }
+            default -> {
                 // the factories simplify and flatten; their results must behave the same
                 return random.nextBoolean() ? Predicates.and(children(depth - 1)) : Predicates.or(children(depth - 1));
+            }
         }
     }
 

@@ -531,46 +531,56 @@ public final class FilterParser
                 return new Token(Kind.BARE, literal, start);
             }
             switch (c) {
-                case '\'':
+                case '\'' -> {
                     return new Token(Kind.STRING, quoted('\'', "string"), start);
-                case '"':
+                }
+                case '"' -> {
                     String name = quoted('"', "quoted column name");
                     if (name.isEmpty()) {
                         throw new FilterSyntaxException("Empty quoted column name", expression, start);
                     }
                     return new Token(Kind.QUOTED_NAME, name, start);
-                case '(':
+                }
+                case '(' -> {
                     position++;
                     return new Token(Kind.OPEN, "(", start);
-                case ')':
+                }
+                case ')' -> {
                     position++;
                     return new Token(Kind.CLOSE, ")", start);
-                case ',':
+                }
+                case ',' -> {
                     position++;
                     return new Token(Kind.COMMA, ",", start);
-                case '=':
+                }
+                case '=' -> {
                     position++;
                     return new Token(Kind.OPERATOR, "=", start);
-                case '<':
+                }
+                case '<' -> {
                     position++;
                     if (position < text.length() && (text.charAt(position) == '=' || text.charAt(position) == '>')) {
                         position++;
                     }
                     return new Token(Kind.OPERATOR, text.substring(start, position), start);
-                case '>':
+                }
+                case '>' -> {
                     position++;
                     if (position < text.length() && text.charAt(position) == '=') {
                         position++;
                     }
                     return new Token(Kind.OPERATOR, text.substring(start, position), start);
-                case '!':
+                }
+                case '!' -> {
                     if (position + 1 < text.length() && text.charAt(position + 1) == '=') {
                         position += 2;
                         return new Token(Kind.OPERATOR, "!=", start);
                     }
                     throw new FilterSyntaxException("Unexpected character '!'; did you mean != ?", expression, start);
-                default:
+                }
+                default -> {
                     throw new FilterSyntaxException("Unexpected character '" + new String(Character.toChars(text.codePointAt(start))) + "'", expression, start);
+                }
             }
         }
 

@@ -93,7 +93,7 @@ final class MergeSplitReader
     private int filesOnlyInValuePass;
 
     private PriorityQueue<FileCursor> queue;
-    private Counters metrics = Counters.EMPTY;
+    private Counters metrics = Counters.empty(Counter.Stage.READING);
 
     /**
      * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})

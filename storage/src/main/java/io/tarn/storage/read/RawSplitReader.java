@@ -115,7 +115,7 @@ final class RawSplitReader
     private boolean resultIsReaderBatch;
     // filter-column values of the current file's matching rows, which its reader copies from
     private final List<CarriedColumn> currentCarried = new ArrayList<>();
-    private Counters metrics = Counters.EMPTY;
+    private Counters metrics = Counters.empty(Counter.Stage.READING);
     private final FilterProbes filterProbes = new FilterProbes();
     private long currentFileRowsDeleted;
     // the current reader decodes again rows that a filter pass already decoded

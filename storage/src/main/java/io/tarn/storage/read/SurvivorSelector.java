@@ -93,7 +93,7 @@ final class SurvivorSelector
     private final List<DataField> sequenceFields;
     private final List<DataField> columns;
     private final List<DataField> columnsWithKind;
-    private Counters metrics = Counters.EMPTY;
+    private Counters metrics = Counters.empty(Counter.Stage.READING);
 
     private SurvivorSelector(PaimonTable table, TableSchema readSchema)
             throws UnsupportedTableFeatureException
@@ -196,9 +196,10 @@ final class SurvivorSelector
                     }
                     merge.start();
                     merge.add(cursor);
-                    boolean more;
-                    while ((more = advance(cursor)) && cursor.repeatsKey) {
+                    boolean more = advance(cursor);
+                    while (more && cursor.repeatsKey) {
                         merge.add(cursor);
+                        more = advance(cursor);
                     }
                     merge.finish();
                     if (!more) {

@@ -1,5 +1,6 @@
 package io.tarn.storage.read;
 
+import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
@@ -29,7 +30,7 @@ public final class TableRead
     public static Counters forEachBatch(PaimonTable table, ScanPlan plan, ReadRequest request, BufferAllocator allocator, BatchConsumer consumer)
             throws IOException
     {
-        Counters metrics = Counters.EMPTY;
+        Counters metrics = Counters.empty(Counter.Stage.READING);
         for (DataSplit split : plan.splits()) {
             try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {

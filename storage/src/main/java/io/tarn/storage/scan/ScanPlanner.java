@@ -506,7 +506,7 @@ public final class ScanPlanner
 
         Counters toCounters(long splits)
         {
-            return Counters.EMPTY
+            return Counters.empty(Counter.Stage.PLANNING)
                     .with(Counter.MANIFESTS_PLANNED, manifestsPlanned)
                     .with(Counter.MANIFESTS_READ, manifestsPlanned - manifestsSkippedByPartition - manifestsSkippedByLevel)
                     .with(Counter.MANIFESTS_SKIPPED_BY_PARTITION, manifestsSkippedByPartition)

@@ -24,13 +24,16 @@ record StatsMode(Kind kind, int truncateLength)
     {
         String value = text.trim().toLowerCase(Locale.ROOT);
         switch (value) {
-            case "none":
+            case "none" -> {
                 return new StatsMode(Kind.NONE, 0);
-            case "counts":
+            }
+            case "counts" -> {
                 return new StatsMode(Kind.COUNTS, 0);
-            case "full":
+            }
+            case "full" -> {
                 return new StatsMode(Kind.FULL, 0);
-            default:
+            }
+            default -> {
                 Matcher matcher = TRUNCATE.matcher(value);
                 if (matcher.matches()) {
                     try {
@@ -41,6 +44,7 @@ record StatsMode(Kind kind, int truncateLength)
                     }
                 }
                 throw new IllegalArgumentException("Table " + tableName + " has an invalid stats mode '" + text + "': expected none, counts, full or truncate(N)");
+            }
         }
     }
 

@@ -151,7 +151,7 @@ public class TestFileIndexPruning
         Predicate filter = Predicates.equal(k, 3);
         Result withIndex = read(indexed, filter);
         Result withoutIndex = read(plain, filter);
-        System.out.printf("Bitmap equality: with index %s; without %s%n", withIndex.metrics().asMap(Counter.Stage.READING), withoutIndex.metrics().asMap(Counter.Stage.READING));
+        System.out.printf("Bitmap equality: with index %s; without %s%n", withIndex.metrics().asMap(), withoutIndex.metrics().asMap());
         assertThat(withIndex.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(300);
         assertThat(withoutIndex.metrics().get(Counter.ROWS_RETURNED)).isEqualTo(300);
         assertThat(withIndex.metrics().get(Counter.ROWS_SELECTED_BY_INDEX)).isEqualTo(300);

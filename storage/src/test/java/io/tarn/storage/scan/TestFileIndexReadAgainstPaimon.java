@@ -153,12 +153,12 @@ public class TestFileIndexReadAgainstPaimon
 
         if (tableName.equals(PaimonFileIndexTables.EVOLVED)) {
             // Paimon's evaluator needs the filter in each file's schema; rows are what counts here
-            System.out.printf("%s WHERE %s: Tarn reads %d files, %d rows; %s%n", tableName, filter, tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap(Counter.Stage.READING));
+            System.out.printf("%s WHERE %s: Tarn reads %d files, %d rows; %s%n", tableName, filter, tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
             return;
         }
         PaimonFileIndexTables.PaimonReads paimon = PaimonFileIndexTables.reads(warehouse, tableName, paimonFilter);
         System.out.printf("%s WHERE %s: Paimon reads %d files, %d rows; Tarn reads %d files, %d rows; %s%n",
-                tableName, filter, paimon.files(), paimon.rows(), tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap(Counter.Stage.READING));
+                tableName, filter, paimon.files(), paimon.rows(), tarn.files(), tarn.rowsSelected(), tarn.metrics().asMap());
         assertThat(tarn.files()).as("files read").isLessThanOrEqualTo(paimon.files());
         assertThat(tarn.rowsSelected()).as("rows read").isLessThanOrEqualTo(paimon.rows());
     }
@@ -329,7 +329,7 @@ public class TestFileIndexReadAgainstPaimon
             assertThat(planned.rows()).as("%s, %s, index files checked in planning", corruption, filter).isEqualTo(expected.text());
             assertThat(planned.plan().files()).hasSameSizeAs(read.plan().files());
             assertThat(planned.plan().metrics().get(Counter.FILES_SKIPPED_BY_INDEX_FILE)).isZero();
-            assertThat(planned.plan().metrics().get(Counter.INDEXES_IGNORED)).isEqualTo(read.plan().files().size());
+            assertThat(planned.plan().metrics().get(Counter.INDEXES_IGNORED_IN_PLANNING)).isEqualTo(read.plan().files().size());
         }
     }
 
@@ -356,7 +356,7 @@ public class TestFileIndexReadAgainstPaimon
         // the name statistics of two files admit the absent name; their Bloom filters are gone
         assertThat(read.plan().files()).hasSize(2);
         assertThat(read.plan().metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(2);
-        assertThat(read.plan().metrics().get(Counter.INDEXES_IGNORED)).isEqualTo(2);
+        assertThat(read.plan().metrics().get(Counter.INDEXES_IGNORED_IN_PLANNING)).isEqualTo(2);
         assertThat(read.metrics().get(Counter.INDEXES_IGNORED)).isEqualTo(2);
         assertThat(read.files()).isEqualTo(2);
     }

@@ -111,7 +111,7 @@ public class TestScanPlannerAgainstPaimon
             PaimonTable paimonTable = table(scan);
             ScanPlan merged = new ScanPlanner(paimonTable).withoutEntryFiltering().plan(paimonTable.snapshot(version(scan.version())));
             assertThat(plan.splits()).isEqualTo(merged.splits());
-            assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
+            assertThat(plan.metrics().with(Counter.ENTRIES_READ, 0)).isEqualTo(merged.metrics().with(Counter.ENTRIES_READ, 0));
         }
     }
 
@@ -175,7 +175,7 @@ public class TestScanPlannerAgainstPaimon
         Set<String> tarnFiles = plan.files().stream().map(file -> file.file().fileName()).collect(Collectors.toSet());
         Set<String> paimonFiles = ReferencePlan.plan(warehouse, scan).stream().map(PlannedFile::fileName).collect(Collectors.toSet());
         int allFiles = ReferencePlan.plan(warehouse, unfiltered).size();
-        System.out.printf("%s WHERE %s: %d files, Paimon plans %d, Tarn plans %d (%s)%n", tableName, filter, allFiles, paimonFiles.size(), tarnFiles.size(), plan.metrics().asMap(Counter.Stage.PLANNING));
+        System.out.printf("%s WHERE %s: %d files, Paimon plans %d, Tarn plans %d (%s)%n", tableName, filter, allFiles, paimonFiles.size(), tarnFiles.size(), plan.metrics().asMap());
 
         CanonicalRows expected = ReferenceReader.read(warehouse, scan);
         assertThat(ReferenceSubsetReader.readFiles(warehouse, scan, tarnFiles).text())
@@ -187,7 +187,7 @@ public class TestScanPlannerAgainstPaimon
         // entries filtered while reading: the same plan and counters as the rules applied after merging
         ScanPlan merged = new ScanPlanner(table).withFilter(filter.tarn(table.schema())).withoutEntryFiltering().plan(table.snapshot(new ScanVersion.Latest()));
         assertThat(plan.splits()).isEqualTo(merged.splits());
-        assertThat(plan.metrics()).usingRecursiveComparison().ignoringFields("entriesRead").isEqualTo(merged.metrics());
+        assertThat(plan.metrics().with(Counter.ENTRIES_READ, 0)).isEqualTo(merged.metrics().with(Counter.ENTRIES_READ, 0));
         assertThat(plan.metrics().get(Counter.ENTRIES_READ)).isLessThanOrEqualTo(merged.metrics().get(Counter.ENTRIES_READ));
     }
 

@@ -38,7 +38,8 @@ final class DeltaByteArrayDecoder
     public void read(ValueBuffer out, int count)
     {
         check(count);
-        int[] offsets = out.offsets(count);
+        // room for the offsets of every value, which the loop writes through out.offsets
+        out.offsets(count);
         for (int i = 0; i < count; i++) {
             next();
             byte[] target = out.bytes(previousLength);
