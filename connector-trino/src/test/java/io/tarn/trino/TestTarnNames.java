@@ -182,7 +182,7 @@ public class TestTarnNames
         assertThat(ReferenceReader.read(warehouse, "s.deep31")).isEqualTo(CanonicalRows.of(List.of("[".repeat(31) + "1" + "]".repeat(31))));
 
         assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.s.deep32 AS SELECT %s AS a".formatted(nestedArray(32))))
-                .hasMessageContaining("Table s.deep32: column 'a'")
+                .hasMessageContaining("Cannot create table s.deep32: column 'a'")
                 .hasMessageContaining("nests 65 levels deep in Parquet; at most 64 levels can be read back");
         assertThatThrownBy(() -> runner.execute("CREATE TABLE tarn.s.deep_map (m map(integer, %s))".formatted(nestedArrayType(31))))
                 .hasMessageContaining("column 'm'");

@@ -231,7 +231,7 @@ public class TestTarnPathContainment
         editJson(snapshotFile, snapshot -> ((ObjectNode) snapshot).put("deltaManifestList", "../../../../../../outside/victim.parquet"));
 
         assertThatThrownBy(() -> runner.execute("SELECT * FROM tarn.s.tampered_snapshot"))
-                .hasMessageContaining("Table s.tampered_snapshot")
+                .hasMessageContaining("Cannot plan table s.tampered_snapshot")
                 .hasMessageContaining("'../../../../../../outside/victim.parquet'")
                 .hasMessageContaining("not a plain file name");
         // rolling back deletes what only snapshot 2 referenced: it must refuse, not follow the name

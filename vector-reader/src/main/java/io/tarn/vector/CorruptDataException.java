@@ -13,4 +13,9 @@ public final class CorruptDataException
     {
         super(message);
     }
+
+    public CorruptDataException(String message, Throwable cause)
+    {
+        super(message, cause);
+    }
 }

@@ -362,7 +362,7 @@ final class PageReader
             }
             catch (ParquetCorruptionException e) {
                 if (bufferEnd >= limit) {
-                    throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage());
+                    throw new CorruptDataException("Corrupt page header at chunk offset " + chunkPosition + ": " + e.getCause().getMessage(), e);
                 }
                 // a header longer than the bytes loaded (large statistics): load more
                 ensureLoaded(chunkPosition, (int) Math.min(limit, chunkPosition + 2L * (bufferEnd - chunkPosition)));

@@ -79,7 +79,7 @@ public final class PageDecompressor
             throw e;
         }
         catch (RuntimeException | IOException e) {
-            throw new CorruptDataException("Cannot decompress " + codec + " page: " + e);
+            throw new CorruptDataException("Cannot decompress " + codec + " page: " + e, e);
         }
         if (produced != uncompressedSize) {
             throw new CorruptDataException(codec + " page decompressed to " + produced + " bytes, but the header says " + uncompressedSize);
