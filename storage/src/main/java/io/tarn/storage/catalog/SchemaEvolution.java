@@ -114,8 +114,8 @@ final class SchemaEvolution
     }
 
     /**
-     * The type with fresh ids for its nested ROW fields, numbered depth first after the highest
-     * id, as Paimon numbers the fields of a new column.
+     * The type with fresh ids for its nested ROW fields, numbered after the highest id as Paimon
+     * numbers the fields of a new column: a field after the fields nested in it.
      */
     private DataType renumber(DataType type)
     {
@@ -135,8 +135,8 @@ final class SchemaEvolution
         RowType row = (RowType) type;
         List<DataField> renumbered = new ArrayList<>();
         for (DataField field : row.fields()) {
-            int id = ++highestFieldId;
-            renumbered.add(new DataField(id, field.name(), renumber(field.type()), field.description(), field.defaultValue()));
+            DataType fieldType = renumber(field.type());
+            renumbered.add(new DataField(++highestFieldId, field.name(), fieldType, field.description(), field.defaultValue()));
         }
         return new RowType(renumbered, row.nullable());
     }
