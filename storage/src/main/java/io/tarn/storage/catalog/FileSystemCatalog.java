@@ -248,10 +248,12 @@ public class FileSystemCatalog
 
     /**
      * Applies {@code changes}, in order, to the latest schema of the table's main branch and
-     * publishes the result as the next schema file; returns it. All changes land in one schema or
-     * none does. A lost race with another schema change is retried on the schema that won (a
-     * bounded number of times, apart by a random pause); see {@link SchemaChangeCommit} for the
-     * NOT NULL column check and the window it leaves.
+     * publishes the result as the next schema file; returns it. The changes land together in one
+     * schema or none does, unless rows committed concurrently with a NOT NULL column are found
+     * after it was published: then a further schema drops that column again. A lost race with
+     * another schema change is retried on the schema that won (a bounded number of times, apart
+     * by a random pause); see {@link SchemaChangeCommit} for the NOT NULL column check and the
+     * window it leaves.
      *
      * @throws ColumnAlreadyExistsException if an added or renamed column's name is taken
      * @throws ColumnNotFoundException if a column to rename, drop or add after is missing

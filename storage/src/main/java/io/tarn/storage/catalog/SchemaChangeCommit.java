@@ -35,9 +35,11 @@ import static java.util.Objects.requireNonNull;
  * A NOT NULL column needs a table without rows. The latest snapshot is checked before the schema
  * is published, and the snapshots committed since are checked after it: a concurrent INSERT that
  * committed in between added files written without the column. Then the column is dropped again
- * by a further schema and the change fails. One window remains, which only the commit of the
- * writer could close: a writer that read the schema before the change and commits its snapshot
- * after the second check adds rows that read the NOT NULL column as null.
+ * by a further schema and the change fails (readers of the table in that moment saw the column
+ * without values in those rows). One window remains, which only the commit of the writer could
+ * close: a writer that read the schema before the change and commits its snapshot after the
+ * second check adds rows that read the NOT NULL column as null, as neither Tarn's
+ * {@code TableCommit} nor Paimon's commit refuses files written with an older schema.
  */
 final class SchemaChangeCommit
 {
