@@ -3,6 +3,7 @@ package io.tarn.storage.catalog;
 import io.tarn.storage.ColumnAlreadyExistsException;
 import io.tarn.storage.ColumnNotFoundException;
 import io.tarn.storage.TableNotEmptyException;
+import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.fs.InputFile;
@@ -279,6 +280,18 @@ public class TestSchemaChangeCommit
         assertThat(altered.id()).isEqualTo(1);
         assertThat(PaimonTable.load(catalog, Identifier.parse("db.calm_nn")).latestSchema()).isEqualTo(altered);
         assertThat(ReferenceReader.read(Path.of(paimon.warehouse()), "db.calm_nn")).isEqualTo(CanonicalRows.of(List.of("1\t2")));
+    }
+
+    @Test
+    public void testBadRequests()
+    {
+        SchemaChange drop = new SchemaChange.DropColumn("a");
+        assertThatThrownBy(() -> catalog.alterTable(Identifier.parse("db.missing"), List.of(drop)))
+                .isInstanceOf(TableNotFoundException.class)
+                .hasMessageContaining("db.missing");
+        assertThatThrownBy(() -> catalog.alterTable(Identifier.parse("db.missing"), List.of()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("No schema change for table db.missing");
     }
 
     private String tarnRows(String name)
