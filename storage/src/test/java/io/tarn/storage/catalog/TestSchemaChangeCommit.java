@@ -2,6 +2,7 @@ package io.tarn.storage.catalog;
 
 import io.tarn.storage.ColumnAlreadyExistsException;
 import io.tarn.storage.ColumnNotFoundException;
+import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.TableNotEmptyException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.fs.FileIO;
@@ -280,6 +281,25 @@ public class TestSchemaChangeCommit
         assertThat(altered.id()).isEqualTo(1);
         assertThat(PaimonTable.load(catalog, Identifier.parse("db.calm_nn")).latestSchema()).isEqualTo(altered);
         assertThat(ReferenceReader.read(Path.of(paimon.warehouse()), "db.calm_nn")).isEqualTo(CanonicalRows.of(List.of("1\t2")));
+    }
+
+    @Test
+    public void testGivesUpAfterLosingEveryRace()
+            throws Exception
+    {
+        paimon.create("stormy", Schema.newBuilder().column("a", INT()).build());
+        Identifier stormy = Identifier.parse("db.stormy");
+        SchemaManager schemas = new SchemaManager(new LocalFileIO(), catalog.tablePath(stormy), "main");
+        // another writer publishes every schema id just before this change can
+        FileIO fileIO = new HookedFileIO(new LocalFileIO(), path -> {
+            long id = Long.parseLong(path.substring(path.lastIndexOf('-') + 1));
+            assertThat(schemas.commit(schemas.latest().orElseThrow().withId(id))).isTrue();
+        }, path -> {});
+        assertThatThrownBy(() -> new FileSystemCatalog(fileIO, paimon.warehouse()).alterTable(stormy,
+                List.of(new SchemaChange.AddColumn("b", DataTypes.integer(), Optional.empty(), ColumnPosition.last()))))
+                .isInstanceOf(CommitConflictException.class)
+                .hasMessage("Schema 20 of table db.stormy was written concurrently 20 times in a row; run the change again");
+        assertThat(schemas.latest().orElseThrow().fieldNames()).containsExactly("a");
     }
 
     @Test
