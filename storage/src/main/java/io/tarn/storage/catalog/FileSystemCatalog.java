@@ -17,7 +17,6 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.BranchManager;
 import io.tarn.storage.schema.NestingDepth;
 import io.tarn.storage.schema.TableOptions;
-import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -269,7 +268,9 @@ public class FileSystemCatalog
         if (changes.isEmpty()) {
             throw new IllegalArgumentException("No schema change for table " + identifier);
         }
-        return new SchemaChangeCommit(PaimonTable.load(this, identifier)).commit(List.copyOf(changes));
+        String location = tablePath(identifier);
+        FileIO tableFileIO = new ContainedFileIO(fileIO, location, "Table " + identifier);
+        return new SchemaChangeCommit(tableFileIO, location, identifier.fullName()).commit(List.copyOf(changes));
     }
 
     /**

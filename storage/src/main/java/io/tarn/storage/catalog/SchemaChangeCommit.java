@@ -1,20 +1,28 @@
 package io.tarn.storage.catalog;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.MissingFileException;
 import io.tarn.storage.SnapshotNotFoundException;
 import io.tarn.storage.TableNotEmptyException;
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.TablePaths;
 import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.manifest.ManifestListFile;
 import io.tarn.storage.schema.NestingDepth;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.schema.TableOptions;
+import io.tarn.storage.snapshot.BranchManager;
 import io.tarn.storage.snapshot.Snapshot;
-import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.snapshot.SnapshotManager;
 import io.tarn.types.DataField;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -24,7 +32,7 @@ import java.util.stream.Collectors;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Publishes the next schema of one branch of a table with a list of {@link SchemaChange}s
+ * Publishes the next schema of the main branch of a table with a list of {@link SchemaChange}s
  * applied, as {@link FileSystemCatalog#alterTable} describes.
  * <p>
  * The changes are a function of the latest schema. When another writer publishes the same schema
@@ -46,13 +54,22 @@ final class SchemaChangeCommit
     // each lost race means another change landed, so this bounds only a storm of changes
     private static final int MAX_ATTEMPTS = 20;
 
-    private final PaimonTable table;
+    private final FileIO fileIO;
+    private final String location;
+    private final String tableName;
     private final SchemaManager schemas;
+    private final SnapshotManager snapshots;
 
-    SchemaChangeCommit(PaimonTable table)
+    /**
+     * @param fileIO the file system confined to the table directory {@code location}
+     */
+    SchemaChangeCommit(FileIO fileIO, String location, String tableName)
     {
-        this.table = requireNonNull(table, "table is null");
-        this.schemas = new SchemaManager(table.fileIO(), table.location(), table.branch());
+        this.fileIO = requireNonNull(fileIO, "fileIO is null");
+        this.location = requireNonNull(location, "location is null");
+        this.tableName = requireNonNull(tableName, "tableName is null");
+        this.schemas = new SchemaManager(fileIO, location, BranchManager.MAIN_BRANCH);
+        this.snapshots = new SnapshotManager(fileIO, location, BranchManager.MAIN_BRANCH);
     }
 
     /**
@@ -80,12 +97,12 @@ final class SchemaChangeCommit
         boolean needsEmptyTable = changes.stream().anyMatch(SchemaEvolution::needsEmptyTable);
         Proposal committed = commitWithRetry(current -> {
             if (!needsEmptyTable) {
-                return new Proposal(SchemaEvolution.apply(table.name(), current, changes, false), List.of(), 0);
+                return new Proposal(SchemaEvolution.apply(tableName, current, changes, false), List.of(), 0);
             }
-            Optional<Snapshot> latest = table.snapshotManager().latest();
+            Optional<Snapshot> latest = snapshots.latest();
             // a snapshot without a record count (written by an old Paimon) counts as holding rows
             boolean empty = latest.isEmpty() || latest.get().totalRecordCount().orElse(1L) == 0;
-            TableSchema next = SchemaEvolution.apply(table.name(), current, changes, empty);
+            TableSchema next = SchemaEvolution.apply(tableName, current, changes, empty);
             List<DataField> added = next.fields().stream()
                     .filter(field -> field.id() > current.highestFieldId() && !field.type().nullable())
                     .toList();
@@ -104,28 +121,55 @@ final class SchemaChangeCommit
     private boolean rowsWrittenBefore(TableSchema schema, long checkedSnapshot)
             throws IOException
     {
-        Optional<Snapshot> latest = table.snapshotManager().latest();
+        Optional<Snapshot> latest = snapshots.latest();
         if (latest.isEmpty() || latest.get().id() <= checkedSnapshot || latest.get().totalRecordCount().orElse(1L) == 0) {
             return false;
         }
         for (long id = checkedSnapshot + 1; id <= latest.get().id(); id++) {
             Snapshot snapshot;
             try {
-                snapshot = table.snapshotManager().snapshot(id);
+                snapshot = snapshots.snapshot(id);
             }
             catch (SnapshotNotFoundException e) {
                 // expired already: what it added cannot be told any more
                 return true;
             }
-            for (ManifestFileMeta manifest : table.readManifestList(snapshot.deltaManifestList())) {
-                for (ManifestEntry entry : table.readManifest(manifest.fileName())) {
-                    if (entry.kind() == FileKind.ADD && entry.file().schemaId() < schema.id() && entry.file().rowCount() > 0) {
-                        return true;
-                    }
+            for (ManifestEntry entry : delta(snapshot)) {
+                if (entry.kind() == FileKind.ADD && entry.file().schemaId() < schema.id() && entry.file().rowCount() > 0) {
+                    return true;
                 }
             }
         }
         return false;
+    }
+
+    /**
+     * The entries of the delta manifests of {@code snapshot}: the files it added and removed.
+     */
+    private List<ManifestEntry> delta(Snapshot snapshot)
+            throws IOException
+    {
+        List<ManifestEntry> entries = new ArrayList<>();
+        for (ManifestFileMeta manifest : ManifestListFile.read(readManifestFile(snapshot.deltaManifestList()), snapshot.deltaManifestList())) {
+            entries.addAll(ManifestFile.read(readManifestFile(manifest.fileName()), manifest.fileName()));
+        }
+        return entries;
+    }
+
+    private byte[] readManifestFile(String fileName)
+            throws IOException
+    {
+        // a name read from metadata is one file under manifest/, as PaimonTable reads it
+        if (!TablePaths.isPlainFileName(fileName)) {
+            throw new CorruptFileException("Table %s: metadata names file '%s' under %s/manifest, which is not a plain file name".formatted(tableName, fileName.replace("\0", "\\0"), location));
+        }
+        String path = location + "/manifest/" + fileName;
+        try {
+            return fileIO.newInputFile(path).readAllBytes();
+        }
+        catch (MissingFileException e) {
+            throw new MissingFileException("Table %s: metadata file %s does not exist".formatted(tableName, path), e);
+        }
     }
 
     /**
@@ -135,7 +179,7 @@ final class SchemaChangeCommit
     private TableNotEmptyException dropAgain(List<DataField> columns)
     {
         String names = columns.stream().map(field -> "'" + field.name() + "'").collect(Collectors.joining(", "));
-        String message = "Unable to add NOT NULL column %s for non-empty table: %s (rows were committed concurrently".formatted(names, table.name());
+        String message = "Unable to add NOT NULL column %s for non-empty table: %s (rows were committed concurrently".formatted(names, tableName);
         Set<Integer> ids = columns.stream().map(DataField::id).collect(Collectors.toSet());
         try {
             TableSchema restored = commitWithRetry(current -> new Proposal(
@@ -150,21 +194,27 @@ final class SchemaChangeCommit
         }
     }
 
+    private TableSchema latestSchema()
+            throws IOException
+    {
+        return schemas.latest().orElseThrow(() -> new MissingFileException("Table %s has no schema file under %s".formatted(tableName, location)));
+    }
+
     private Proposal commitWithRetry(Proposer proposer)
             throws IOException
     {
         for (int attempt = 1; ; attempt++) {
-            Proposal proposal = proposer.propose(table.latestSchema());
+            Proposal proposal = proposer.propose(latestSchema());
             TableSchema next = proposal.schema();
             // as at CREATE: nothing is published that places files outside the table or that the
             // reader could not read back
-            new TableOptions(table.name(), next.options()).checkPaths(table.location());
-            NestingDepth.check(table.name(), next.fields());
+            new TableOptions(tableName, next.options()).checkPaths(location);
+            NestingDepth.check(tableName, next.fields());
             if (schemas.commit(next)) {
                 return proposal;
             }
             if (attempt == MAX_ATTEMPTS) {
-                throw new CommitConflictException("Schema %s of table %s was written concurrently %s times in a row; run the change again".formatted(next.id(), table.name(), MAX_ATTEMPTS));
+                throw new CommitConflictException("Schema %s of table %s was written concurrently %s times in a row; run the change again".formatted(next.id(), tableName, MAX_ATTEMPTS));
             }
             try {
                 // apart, so that racing writers do not collide again at once
@@ -172,7 +222,7 @@ final class SchemaChangeCommit
             }
             catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new CommitConflictException("Schema %s of table %s was written concurrently and the retry was interrupted".formatted(next.id(), table.name()));
+                throw new CommitConflictException("Schema %s of table %s was written concurrently and the retry was interrupted".formatted(next.id(), tableName));
             }
         }
     }

@@ -12,6 +12,7 @@ import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.PaimonTables;
@@ -318,7 +319,7 @@ public class TestSchemaChangeCommit
             throws IOException
     {
         PaimonTable table = PaimonTable.load(catalog, Identifier.parse(name));
-        ScanPlan plan = table.newScan().plan(table.snapshot(new ScanVersion.Latest()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         List<String> lines = new ArrayList<>();
         TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
