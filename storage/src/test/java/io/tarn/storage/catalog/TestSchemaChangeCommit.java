@@ -5,6 +5,7 @@ import io.tarn.storage.ColumnNotFoundException;
 import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.TableNotEmptyException;
 import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.fs.InputFile;
@@ -22,6 +23,7 @@ import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.types.ArrayType;
 import io.tarn.types.DataField;
+import io.tarn.types.DataType;
 import io.tarn.types.DataTypes;
 import io.tarn.types.RowType;
 import io.tarn.vector.rows.CanonicalRowFormatter;
@@ -301,6 +303,24 @@ public class TestSchemaChangeCommit
                 .isInstanceOf(CommitConflictException.class)
                 .hasMessage("Schema 20 of table db.stormy was written concurrently 20 times in a row; run the change again");
         assertThat(schemas.latest().orElseThrow().fieldNames()).containsExactly("a");
+    }
+
+    @Test
+    public void testRefusesColumnsTheReaderCannotRead()
+            throws Exception
+    {
+        paimon.create("deep", Schema.newBuilder().column("a", INT()).build());
+        // each ARRAY nests two Parquet levels: 32 of them are one level too many
+        DataType type = DataTypes.integer();
+        for (int i = 0; i < 32; i++) {
+            type = new ArrayType(type, true);
+        }
+        SchemaChange tooDeep = new SchemaChange.AddColumn("b", type, Optional.empty(), ColumnPosition.last());
+        assertThatThrownBy(() -> catalog.alterTable(Identifier.parse("db.deep"), List.of(tooDeep)))
+                .isInstanceOf(UnsupportedTableFeatureException.class)
+                .hasMessageStartingWith("Table db.deep: column 'b' of type ")
+                .hasMessageContaining("at most 64 levels can be read back");
+        assertThat(new SchemaManager(catalog.fileIO(), catalog.tablePath(Identifier.parse("db.deep")), "main").listIds()).containsExactly(0L);
     }
 
     @Test
