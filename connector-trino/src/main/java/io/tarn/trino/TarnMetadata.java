@@ -6,6 +6,7 @@ import io.tarn.storage.DatabaseNotEmptyException;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.catalog.SchemaChange;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.scan.SplitCodec;
@@ -741,32 +742,27 @@ final class TarnMetadata
     @Override
     public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
     {
-        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.addColumn(table, column, position));
+        alter((TarnTableHandle) tableHandle, TarnSchemaChanges.addColumn(column, position));
     }
 
     @Override
     public void renameColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle source, String target)
     {
-        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.renameColumn(table, ((TarnColumnHandle) source).fieldId(), target));
+        alter((TarnTableHandle) tableHandle, TarnSchemaChanges.renameColumn((TarnColumnHandle) source, target));
     }
 
     @Override
     public void dropColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column)
     {
-        alter((TarnTableHandle) tableHandle, table -> TarnSchemaChanges.dropColumn(table, ((TarnColumnHandle) column).fieldId()));
-    }
-
-    private interface SchemaChange
-    {
-        void apply(PaimonTable table)
-                throws IOException;
+        alter((TarnTableHandle) tableHandle, TarnSchemaChanges.dropColumn((TarnColumnHandle) column));
     }
 
     private void alter(TarnTableHandle handle, SchemaChange change)
     {
+        // the main branch only, as for every statement that changes a table
         PaimonTable table = tables.loadForChange(handle.schemaTableName());
         try {
-            change.apply(table);
+            TarnSchemaChanges.apply(tables.catalog(), table.identifier(), change);
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot alter table " + handle.schemaTableName(), e);

@@ -89,6 +89,27 @@ public class TestTarnSchemaChanges
     }
 
     @Test
+    public void testRefusedChangesKeepTheirErrorCodes()
+    {
+        runner.execute("CREATE TABLE tarn.c.refusals (id integer, p varchar) WITH (partitioned_by = ARRAY['p'])");
+        runner.execute("INSERT INTO tarn.c.refusals VALUES (1, 'a')");
+        assertFailsWithCode("ALTER TABLE tarn.c.refusals ADD COLUMN x integer NOT NULL", "NOT_SUPPORTED",
+                "Unable to add NOT NULL column 'x' for non-empty table: c.refusals");
+        assertFailsWithCode("ALTER TABLE tarn.c.refusals DROP COLUMN p", "TARN_UNSUPPORTED_FEATURE",
+                "Cannot drop column 'p' of table c.refusals: it is a partition, primary or bucket key");
+        assertFailsWithCode("ALTER TABLE tarn.c.refusals RENAME COLUMN p TO q", "TARN_UNSUPPORTED_FEATURE",
+                "Cannot rename column 'p' of table c.refusals: it is a partition, primary or bucket key");
+        assertThat(columns("refusals")).containsExactly("id", "p");
+    }
+
+    private void assertFailsWithCode(String query, String errorCode, String message)
+    {
+        assertThatThrownBy(() -> runner.execute(query)).hasMessage(message);
+        assertThat(runner.execute("SELECT error_code FROM system.runtime.queries WHERE query = '%s' AND state = 'FAILED'".formatted(query.replace("'", "''"))).getOnlyColumnAsSet())
+                .contains(errorCode);
+    }
+
+    @Test
     public void testConcurrentAddColumns()
             throws Exception
     {

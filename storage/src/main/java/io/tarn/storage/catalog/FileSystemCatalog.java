@@ -1,9 +1,13 @@
 package io.tarn.storage.catalog;
 
+import io.tarn.storage.ColumnAlreadyExistsException;
+import io.tarn.storage.ColumnNotFoundException;
 import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.DatabaseNotEmptyException;
 import io.tarn.storage.InvalidNameException;
+import io.tarn.storage.TableNotEmptyException;
 import io.tarn.storage.TableNotFoundException;
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.fs.ContainedFileIO;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
@@ -239,6 +243,34 @@ public class FileSystemCatalog
             throw new CommitConflictException("Table %s was created concurrently in warehouse %s".formatted(identifier.fullName(), warehouse));
         }
         return schema;
+    }
+
+    /**
+     * Applies {@code changes}, in order, to the latest schema of the table's main branch and
+     * publishes the result as the next schema file; returns it. The changes land together in one
+     * schema or none does, unless rows committed concurrently with a NOT NULL column are found
+     * after it was published: then a further schema drops that column again. A lost race with
+     * another schema change is retried on the schema that won (a bounded number of times, apart
+     * by a random pause); see {@link SchemaChangeCommit} for the NOT NULL column check and the
+     * window it leaves.
+     *
+     * @throws ColumnAlreadyExistsException if an added or renamed column's name is taken
+     * @throws ColumnNotFoundException if a column to rename, drop or add after is missing
+     * @throws TableNotEmptyException if a NOT NULL column is added to a table holding rows
+     * @throws UnsupportedTableFeatureException if a key column or the only column would be
+     * renamed or dropped, or the table's options ask for external data paths
+     * @throws CommitConflictException if other schema changes kept winning the race
+     */
+    public TableSchema alterTable(Identifier identifier, List<SchemaChange> changes)
+            throws IOException
+    {
+        requireNonNull(changes, "changes is null");
+        if (changes.isEmpty()) {
+            throw new IllegalArgumentException("No schema change for table " + identifier);
+        }
+        String location = tablePath(identifier);
+        FileIO tableFileIO = new ContainedFileIO(fileIO, location, "Table " + identifier);
+        return new SchemaChangeCommit(tableFileIO, location, identifier.fullName()).commit(List.copyOf(changes));
     }
 
     /**
