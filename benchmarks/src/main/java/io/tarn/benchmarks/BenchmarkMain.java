@@ -167,7 +167,7 @@ public final class BenchmarkMain
                         + "Paimon merged the manifests as it does by default). Generation took %.1f s.%n%n",
                 PlanningTableGenerator.tableName(), totalFiles, state.partitions, state.filesPerPartition, generationMillis / 1000.0));
         out.append("All three planners plan the same files in every scenario (checked by file name before measuring). ");
-        out.append("Each plan resolves the latest snapshot and plans from it; Paimon's catalog caches are off, as Tarn caches no manifests. ");
+        out.append("Each plan resolves the latest snapshot and plans from it; caches are off on both sides (Paimon's catalog caches, Tarn's manifest cache). ");
         out.append("The machine is shared, so besides JMH's means (one fork per benchmark, run one after another) the report gives medians of an ");
         out.append("interleaved run in one JVM (Tarn, Paimon 1 thread, Paimon default, rotated each round), which load drift affects far less.\n\n");
         out.append("## JMH: mean time per plan (ms/op, ± 99.9% confidence half-width)\n\n");
