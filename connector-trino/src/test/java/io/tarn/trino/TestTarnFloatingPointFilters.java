@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -163,7 +164,8 @@ public class TestTarnFloatingPointFilters
                 assertThat(selectIds(table, example.getKey())).as("%s WHERE %s", table, example.getKey()).containsExactlyInAnyOrderElementsOf(trino);
             }
         }
-        for (String predicate : List.of("d < 0", "r > 0", "d <> 0", "NOT (d < 1)", "d NOT IN (0, 1.5E0)", "r IN (REAL '-0.0', 7)", "d BETWEEN -0.0E0 AND 0", "p > -0.0E0")) {
+        for (String predicate : List.of("d < 0", "r > 0", "d <> 0", "NOT (d < 1)", "d NOT IN (0, 1.5E0)", "r IN (REAL '-0.0', 7)", "d BETWEEN -0.0E0 AND 0", "p > -0.0E0",
+                "r = REAL '-2.5' OR r IN (-0.0E0, REAL '0.0', 0)")) {
             assertSameAsTrino(predicate, "issue example");
         }
     }
@@ -195,13 +197,68 @@ public class TestTarnFloatingPointFilters
             throw e;
         }
         for (String table : TABLES) {
-            assertThat(selectIds(table, predicate)).as("%s: %s WHERE %s", context, table, predicate).containsExactlyInAnyOrderElementsOf(expected);
+            List<Integer> expectedOfTable = expected;
+            Optional<String> planned = plannedFilter(table, predicate);
+            if (planned.isPresent()) {
+                // what the connector enforces (a partition column's domain) is not in the plan's filter
+                expectedOfTable = trinoIdsOrElse("(" + planned.get() + ") AND (" + predicate + ")", expected);
+                if (!expectedOfTable.equals(expected)) {
+                    System.out.printf("Trino evaluates %s over a scan of %s, not %s: %s rows against %s over VALUES%n", planned.get(), table, predicate, expectedOfTable.size(), expected.size());
+                }
+            }
+            assertThat(selectIds(table, predicate)).as("%s: %s WHERE %s", context, table, predicate).containsExactlyInAnyOrderElementsOf(expectedOfTable);
         }
+    }
+
+    /**
+     * The filter Trino applies to the rows a scan of {@code table} returns, when it is not the
+     * predicate written. Trino rebuilds it from the domain it hands the connector, and that can
+     * change the answer: Trino 483's IN over REAL and DOUBLE misses a zero of the other sign than
+     * its literal's (over {@code VALUES}, {@code r IN (REAL '-2.5', REAL '-0.0')} finds no 0.0 row,
+     * while {@code r = REAL '-0.0'} does), and its planner turns {@code r = REAL '-2.5' OR r IN
+     * (-0.0E0, REAL '0.0', 0)} into just that IN (seed 9544409841521). Tarn returns the zero rows
+     * of both signs; Trino's own filter then drops half of them. Tarn is measured against the rows
+     * of the values written that pass both Trino's filter and the predicate (the connector enforces
+     * what the plan leaves out, the domain of a partition column), so that Trino's rewrite does not
+     * count against it.
+     */
+    private Optional<String> plannedFilter(String table, String predicate)
+    {
+        String plan = (String) runner.execute("EXPLAIN SELECT id FROM tarn.f." + table + " WHERE " + predicate).getOnlyValue();
+        String marker = "filterPredicate = ";
+        int start = plan.indexOf(marker);
+        if (start < 0 || plan.indexOf(marker, start + 1) >= 0) {
+            return Optional.empty();
+        }
+        start += marker.length();
+        int end = plan.indexOf('\n', start);
+        String line = plan.substring(start, end < 0 ? plan.length() : end).strip();
+        if (!line.endsWith("]")) {
+            return Optional.empty();
+        }
+        // the plan spells NOT as a function
+        String filter = line.substring(0, line.length() - 1).replace("$not(", "NOT (");
+        return filter.equals("(" + predicate + ")") ? Optional.empty() : Optional.of(filter);
     }
 
     private List<Integer> trinoIds(String predicate)
     {
         return idsOf(runner.execute("SELECT id FROM " + valuesRelation + " WHERE " + predicate).getMaterializedRows());
+    }
+
+    /**
+     * Trino's answer for a filter taken from a plan, or {@code fallback} when Trino cannot run
+     * that text as SQL.
+     */
+    private List<Integer> trinoIdsOrElse(String plannedFilter, List<Integer> fallback)
+    {
+        try {
+            return trinoIds(plannedFilter);
+        }
+        catch (QueryFailedException e) {
+            System.out.println("Trino cannot run its planned filter " + plannedFilter + " as SQL: " + e.getMessage());
+            return fallback;
+        }
     }
 
     private List<Integer> selectIds(String table, String predicate)

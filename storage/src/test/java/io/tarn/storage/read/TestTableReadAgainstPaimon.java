@@ -64,11 +64,34 @@ public class TestTableReadAgainstPaimon
         for (ReferenceTable table : readableTables()) {
             ReferenceTables.create(warehouse, table);
         }
-        catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
+        catalog = openCatalog(warehouse);
+    }
+
+    /**
+     * The catalog Tarn reads the tables Paimon wrote into {@code warehouse} through.
+     */
+    protected FileSystemCatalog openCatalog(Path warehouse)
+            throws IOException
+    {
+        return new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
     }
 
     @AfterClass(alwaysRun = true)
     public void deleteTables()
+            throws IOException
+    {
+        closeCatalog();
+        deleteLocalTables();
+    }
+
+    /**
+     * Releases what {@link #openCatalog} started.
+     */
+    protected void closeCatalog()
+            throws IOException
+    {}
+
+    private void deleteLocalTables()
             throws IOException
     {
         if (allocator != null) {

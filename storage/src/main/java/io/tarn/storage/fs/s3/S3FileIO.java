@@ -1,0 +1,448 @@
+package io.tarn.storage.fs.s3;
+
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.FileStatus;
+import io.tarn.storage.fs.InputFile;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
+import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.PutObjectRequest;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Files of an object store, through the S3 API: paths are {@code s3://bucket/key} (also
+ * {@code s3a://}, {@code s3n://} and {@code oss://}, kept as written). Directories are key
+ * prefixes: they exist while an object lies below them, and {@link #mkdirs} does nothing.
+ * <p>
+ * The snapshot commit needs a create that exactly one of several writers wins. Object stores have
+ * no rename, so {@link #tryCreateAtomically} is a PUT with {@code If-None-Match: *}: a 412 answer
+ * means another writer created the object first. Before the first such commit to a bucket, the
+ * store is asked to prove it honours the condition (a second conditional PUT of a probe object
+ * must fail); a store that ignores it could let two writers both commit the same snapshot, and
+ * one would be lost, so committing to it is refused unless {@link S3Settings#allowUnsafeCommits}.
+ */
+public final class S3FileIO
+        implements FileIO, Closeable
+{
+    // a PUT answered 409 (another conditional write to the key in flight) is tried again this often
+    private static final int CONFLICT_ATTEMPTS = 5;
+
+    private final S3Client client;
+    private final S3Settings settings;
+    private final Set<String> bucketsProvenConditional = ConcurrentHashMap.newKeySet();
+    private final AtomicLong requests = new AtomicLong();
+    private final AtomicLong bytesRead = new AtomicLong();
+
+    public S3FileIO(S3Settings settings)
+    {
+        this.settings = requireNonNull(settings, "settings is null");
+        this.client = newClient(settings);
+    }
+
+    /**
+     * Whether {@code path} names an object-store location this class serves.
+     */
+    public static boolean handles(String path)
+    {
+        return S3Location.isObjectStorePath(path);
+    }
+
+    /**
+     * Requests sent so far, for the scan counters.
+     */
+    public long requestCount()
+    {
+        return requests.get();
+    }
+
+    /**
+     * Bytes of object bodies read so far.
+     */
+    public long bytesRead()
+    {
+        return bytesRead.get();
+    }
+
+    @Override
+    public InputFile newInputFile(String path)
+    {
+        return new S3InputFile(this, path, S3Location.parse(path));
+    }
+
+    @Override
+    public boolean exists(String path)
+            throws IOException
+    {
+        S3Location location = S3Location.parse(path);
+        if (!location.key().isEmpty() && objectLength(path, location) >= 0) {
+            return true;
+        }
+        // a directory exists while an object lies below it
+        ListObjectsV2Response below = listPage(location, 1, null);
+        return !below.contents().isEmpty() || !below.commonPrefixes().isEmpty();
+    }
+
+    @Override
+    public List<FileStatus> list(String directory)
+            throws IOException
+    {
+        S3Location location = S3Location.parse(directory);
+        String base = directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
+        String prefix = location.directoryPrefix();
+        List<FileStatus> entries = new ArrayList<>();
+        String token = null;
+        do {
+            ListObjectsV2Response page = listPage(location, 1000, token);
+            for (S3Object object : page.contents()) {
+                String name = object.key().substring(prefix.length());
+                if (!name.isEmpty()) {
+                    entries.add(new FileStatus(base + "/" + name, object.size(), object.lastModified() == null ? 0 : object.lastModified().toEpochMilli(), false));
+                }
+            }
+            for (CommonPrefix common : page.commonPrefixes()) {
+                String name = common.prefix().substring(prefix.length());
+                if (name.endsWith("/")) {
+                    name = name.substring(0, name.length() - 1);
+                }
+                if (!name.isEmpty()) {
+                    entries.add(new FileStatus(base + "/" + name, 0, 0, true));
+                }
+            }
+            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+        }
+        while (token != null);
+        return entries;
+    }
+
+    @Override
+    public OutputStream newOutputStream(String path)
+            throws IOException
+    {
+        S3Location location = requireKey(path);
+        if (objectLength(path, location) >= 0) {
+            throw new FileAlreadyExistsException(path);
+        }
+        return new S3OutputStream(this, path, location);
+    }
+
+    @Override
+    public void writeFile(String path, byte[] content, boolean overwrite)
+            throws IOException
+    {
+        S3Location location = requireKey(path);
+        if (!overwrite && !putIfAbsent(path, location, content)) {
+            throw new FileAlreadyExistsException(path);
+        }
+        if (overwrite) {
+            put(path, location, content, false);
+        }
+    }
+
+    @Override
+    public boolean tryCreateAtomically(String path, byte[] content)
+            throws IOException
+    {
+        S3Location location = requireKey(path);
+        checkConditionalWrites(path, location);
+        if (putIfAbsent(path, location, content)) {
+            return true;
+        }
+        // a PUT the SDK retried after it had in fact landed also answers 412: the object is ours
+        // when it holds exactly what we wrote (a snapshot names its commit, so no other writer's is equal)
+        return Arrays.equals(readObject(path, location), content);
+    }
+
+    @Override
+    public boolean delete(String path)
+            throws IOException
+    {
+        S3Location location = S3Location.parse(path);
+        if (location.key().isEmpty() || objectLength(path, location) < 0) {
+            // no object: at most a directory, which has no object of its own to delete
+            return false;
+        }
+        call(path, "delete", () -> client.deleteObject(DeleteObjectRequest.builder().bucket(location.bucket()).key(location.key()).build()));
+        return true;
+    }
+
+    @Override
+    public void mkdirs(String path)
+    {
+        // directories of an object store are key prefixes: nothing to create
+        S3Location.parse(path);
+    }
+
+    @Override
+    public boolean rename(String source, String target)
+            throws IOException
+    {
+        throw new IOException("Cannot rename %s to %s: an object store has no rename, and copying a table object by object is not atomic".formatted(source, target));
+    }
+
+    @Override
+    public void close()
+    {
+        client.close();
+    }
+
+    @Override
+    public String toString()
+    {
+        return "S3FileIO{" + settings + "}";
+    }
+
+    S3Client client()
+    {
+        return client;
+    }
+
+    void countRequest()
+    {
+        requests.incrementAndGet();
+    }
+
+    void countBytesRead(long bytes)
+    {
+        bytesRead.addAndGet(bytes);
+    }
+
+    /**
+     * The length of the object at {@code location}, or -1 if there is none.
+     */
+    long objectLength(String path, S3Location location)
+            throws IOException
+    {
+        try {
+            return call(path, "read", () -> client.headObject(HeadObjectRequest.builder().bucket(location.bucket()).key(location.key()).build()).contentLength());
+        }
+        catch (S3ObjectMissingException e) {
+            return -1;
+        }
+    }
+
+    /**
+     * Runs one request, counted, with a failure turned into an {@link IOException} naming the
+     * object and what was done to it; a 404 becomes {@link S3ObjectMissingException}.
+     */
+    <T> T call(String path, String action, SdkCall<T> request)
+            throws IOException
+    {
+        countRequest();
+        try {
+            return request.run();
+        }
+        catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw new S3ObjectMissingException(path);
+            }
+            throw new IOException("Cannot %s %s: %s (HTTP %s)".formatted(action, path, message(e), e.statusCode()), e);
+        }
+        catch (SdkException e) {
+            throw new IOException("Cannot %s %s: %s".formatted(action, path, e.getMessage()), e);
+        }
+    }
+
+    void put(String path, S3Location location, byte[] content, boolean ifAbsent)
+            throws IOException
+    {
+        PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(location.bucket()).key(location.key()).contentLength((long) content.length);
+        if (ifAbsent) {
+            request.ifNoneMatch("*");
+        }
+        call(path, "write", () -> client.putObject(request.build(), RequestBody.fromBytes(content)));
+    }
+
+    /**
+     * Creates the object unless one exists; {@code false} if one did.
+     */
+    boolean putIfAbsent(String path, S3Location location, byte[] content)
+            throws IOException
+    {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                put(path, location, content, true);
+                return true;
+            }
+            catch (IOException e) {
+                int status = e.getCause() instanceof S3Exception s3 ? s3.statusCode() : 0;
+                if (status == 412) {
+                    return false;
+                }
+                if (status != 409 || attempt == CONFLICT_ATTEMPTS) {
+                    throw e;
+                }
+                // 409: a concurrent conditional write to the same key is in flight; its outcome decides
+                sleep(path, Duration.ofMillis(50L * attempt));
+            }
+        }
+    }
+
+    private byte[] readObject(String path, S3Location location)
+            throws IOException
+    {
+        byte[] bytes = call(path, "read", () -> client.getObject(builder -> builder.bucket(location.bucket()).key(location.key()), ResponseTransformer.toBytes()).asByteArray());
+        countBytesRead(bytes.length);
+        return bytes;
+    }
+
+    private ListObjectsV2Response listPage(S3Location location, int maxKeys, String continuationToken)
+            throws IOException
+    {
+        ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
+                .bucket(location.bucket())
+                .prefix(location.directoryPrefix())
+                .delimiter("/")
+                .maxKeys(maxKeys);
+        if (continuationToken != null) {
+            request.continuationToken(continuationToken);
+        }
+        try {
+            return call(location.toString(), "list", () -> client.listObjectsV2(request.build()));
+        }
+        catch (S3ObjectMissingException e) {
+            throw new IOException("Cannot list %s: the bucket %s does not exist".formatted(location, location.bucket()), e);
+        }
+    }
+
+    /**
+     * Proves once per bucket, before its first commit, that the store refuses a second
+     * conditional create of one key.
+     */
+    private void checkConditionalWrites(String path, S3Location location)
+            throws IOException
+    {
+        if (settings.allowUnsafeCommits() || bucketsProvenConditional.contains(location.bucket())) {
+            return;
+        }
+        int slash = location.key().lastIndexOf('/');
+        String probeKey = (slash < 0 ? "" : location.key().substring(0, slash + 1)) + "_tarn-conditional-write-probe-" + UUID.randomUUID();
+        S3Location probe = new S3Location(location.scheme(), location.bucket(), probeKey);
+        String probePath = probe.toString();
+        byte[] content = probeKey.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        try {
+            if (!putIfAbsent(probePath, probe, content)) {
+                throw new IOException("Cannot probe %s for conditional writes: the new probe object %s exists already".formatted(settings, probePath));
+            }
+            if (putIfAbsent(probePath, probe, content)) {
+                throw new IOException(("Refusing to commit %s: the object store (%s) does not honour conditional writes (If-None-Match: *), " +
+                        "so two writers committing at once could both write snapshot files and one commit would be lost. " +
+                        "Use a store that honours them (AWS S3, MinIO, S3Proxy, OSS), or set %s=true if this table has a single writer").formatted(path, settings, S3Settings.ALLOW_UNSAFE_COMMITS));
+            }
+        }
+        finally {
+            try {
+                call(probePath, "delete", () -> client.deleteObject(DeleteObjectRequest.builder().bucket(probe.bucket()).key(probe.key()).build()));
+            }
+            catch (IOException e) {
+                // the probe is not part of any table; a leftover one is harmless
+            }
+        }
+        bucketsProvenConditional.add(location.bucket());
+    }
+
+    private static S3Location requireKey(String path)
+    {
+        S3Location location = S3Location.parse(path);
+        if (location.key().isEmpty()) {
+            throw new IllegalArgumentException("Not an object path (no key after the bucket): " + path);
+        }
+        return location;
+    }
+
+    private static String message(S3Exception e)
+    {
+        if (e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null) {
+            return e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage();
+        }
+        return e.getMessage();
+    }
+
+    private static void sleep(String path, Duration duration)
+            throws IOException
+    {
+        try {
+            Thread.sleep(duration.toMillis());
+        }
+        catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("Interrupted while writing " + path);
+        }
+    }
+
+    private static S3Client newClient(S3Settings settings)
+    {
+        S3ClientBuilder builder = S3Client.builder()
+                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64))
+                .forcePathStyle(settings.pathStyleAccess())
+                .credentialsProvider(credentials(settings))
+                .region(Region.of(settings.region().orElseGet(S3FileIO::defaultRegion)));
+        settings.endpoint().ifPresent(endpoint -> {
+            builder.endpointOverride(endpoint);
+            // S3-compatible stores (MinIO, Ceph, OSS, older S3Proxy) do not all accept the
+            // checksum trailers that the SDK adds by default since 2.30; send them only when required
+            builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED);
+            builder.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
+        });
+        return builder.build();
+    }
+
+    private static AwsCredentialsProvider credentials(S3Settings settings)
+    {
+        if (settings.accessKey().isPresent()) {
+            return StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey().get(), settings.secretKey().orElseThrow()));
+        }
+        return DefaultCredentialsProvider.builder().build();
+    }
+
+    private static String defaultRegion()
+    {
+        try {
+            return DefaultAwsRegionProviderChain.builder().build().getRegion().id();
+        }
+        catch (SdkException e) {
+            // no region configured anywhere: S3-compatible stores accept any, AWS redirects
+            return "us-east-1";
+        }
+    }
+
+    /**
+     * One SDK request.
+     */
+    @FunctionalInterface
+    interface SdkCall<T>
+    {
+        T run();
+    }
+}

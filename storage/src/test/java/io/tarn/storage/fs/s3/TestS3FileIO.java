@@ -1,0 +1,226 @@
+package io.tarn.storage.fs.s3;
+
+import io.tarn.s3server.S3ProxyServer;
+import io.tarn.storage.MissingFileException;
+import io.tarn.storage.fs.FileStatus;
+import io.tarn.storage.fs.InputFile;
+import io.tarn.testing.TemporaryDirectories;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The file operations of the table format against a real S3-compatible server (S3Proxy on
+ * 127.0.0.1, in its own process).
+ */
+public class TestS3FileIO
+{
+    private Path serverDirectory;
+    private S3ProxyServer server;
+    private S3FileIO fileIO;
+
+    @BeforeClass
+    public void startServer()
+            throws IOException
+    {
+        serverDirectory = TemporaryDirectories.create("tarn-s3-fileio");
+        server = S3ProxyServer.start(serverDirectory);
+        server.bucket("tarn-bucket");
+        fileIO = new S3FileIO(S3Settings.fromProperties(server.clientProperties()));
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void stopServer()
+            throws IOException
+    {
+        if (fileIO != null) {
+            fileIO.close();
+        }
+        if (server != null) {
+            server.close();
+        }
+        TemporaryDirectories.deleteRecursively(serverDirectory);
+    }
+
+    @Test
+    public void testWriteReadAndRanges()
+            throws IOException
+    {
+        byte[] content = "0123456789abcdef".getBytes(StandardCharsets.UTF_8);
+        fileIO.writeFile("s3://tarn-bucket/t1/data/file.bin", content, false);
+        InputFile file = fileIO.newInputFile("s3://tarn-bucket/t1/data/file.bin");
+        assertThat(file.length()).isEqualTo(16);
+        assertThat(file.readAllBytes()).isEqualTo(content);
+        byte[] buffer = new byte[8];
+        file.readFully(10, buffer, 2, 6);
+        assertThat(new String(buffer, 2, 6, StandardCharsets.UTF_8)).isEqualTo("abcdef");
+        assertThatThrownBy(() -> file.readFully(12, new byte[8], 0, 8)).isInstanceOf(EOFException.class).hasMessageContaining("s3://tarn-bucket/t1/data/file.bin");
+        assertThatThrownBy(() -> file.readFully(40, new byte[8], 0, 8)).isInstanceOf(EOFException.class);
+        try (var input = file.openRandomAccess()) {
+            byte[] one = new byte[1];
+            input.readFully(15, one, 0, 1);
+            assertThat((char) one[0]).isEqualTo('f');
+        }
+        assertThatThrownBy(() -> fileIO.writeFile("s3://tarn-bucket/t1/data/file.bin", content, false)).isInstanceOf(FileAlreadyExistsException.class);
+        fileIO.writeFile("s3://tarn-bucket/t1/data/file.bin", new byte[] {1}, true);
+        assertThat(fileIO.newInputFile("s3://tarn-bucket/t1/data/file.bin").readAllBytes()).containsExactly(1);
+    }
+
+    @Test
+    public void testMissingObjectsAreNamed()
+    {
+        assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/none/file").length()).isInstanceOf(MissingFileException.class).hasMessageContaining("s3://tarn-bucket/none/file");
+        assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/none/file").readAllBytes()).isInstanceOf(MissingFileException.class).hasMessageContaining("s3://tarn-bucket/none/file");
+        assertThatThrownBy(() -> fileIO.list("s3://no-such-bucket/x")).isInstanceOf(IOException.class).hasMessageContaining("no-such-bucket");
+    }
+
+    @Test
+    public void testDirectoriesAreKeyPrefixes()
+            throws IOException
+    {
+        fileIO.mkdirs("s3://tarn-bucket/t2/empty");
+        assertThat(fileIO.exists("s3://tarn-bucket/t2/empty")).isFalse();
+        fileIO.writeFile("s3://tarn-bucket/t2/a", new byte[1], false);
+        fileIO.writeFile("s3://tarn-bucket/t2/sub/b", new byte[2], false);
+        fileIO.writeFile("s3://tarn-bucket/t2/sub/deeper/c", new byte[3], false);
+        assertThat(fileIO.exists("s3://tarn-bucket/t2")).isTrue();
+        assertThat(fileIO.exists("s3://tarn-bucket/t2/sub")).isTrue();
+        assertThat(fileIO.exists("s3://tarn-bucket/t2/a")).isTrue();
+        assertThat(fileIO.exists("s3://tarn-bucket/t2/s")).isFalse();
+        List<FileStatus> entries = fileIO.list("s3://tarn-bucket/t2/");
+        assertThat(entries).extracting(FileStatus::path).containsExactlyInAnyOrder("s3://tarn-bucket/t2/a", "s3://tarn-bucket/t2/sub");
+        assertThat(entries).filteredOn(FileStatus::directory).extracting(FileStatus::name).containsExactly("sub");
+        assertThat(entries).filteredOn(entry -> !entry.directory()).extracting(FileStatus::length).containsExactly(1L);
+        assertThat(fileIO.list("s3://tarn-bucket/t2/none")).isEmpty();
+        assertThat(fileIO.delete("s3://tarn-bucket/t2/a")).isTrue();
+        assertThat(fileIO.delete("s3://tarn-bucket/t2/a")).isFalse();
+        assertThatThrownBy(() -> fileIO.rename("s3://tarn-bucket/t2/sub", "s3://tarn-bucket/t3")).isInstanceOf(IOException.class).hasMessageContaining("no rename");
+    }
+
+    @Test
+    public void testListingFollowsPages()
+            throws IOException
+    {
+        // placed by the server's back end: a thousand PUTs would take seconds
+        Path many = Files.createDirectories(server.bucket("tarn-bucket").resolve("many"));
+        for (int i = 0; i < 1005; i++) {
+            Files.write(many.resolve("f-" + i), new byte[0]);
+        }
+        assertThat(fileIO.list("s3://tarn-bucket/many")).hasSize(1005);
+    }
+
+    @Test
+    public void testLargeStreamIsUploadedInParts()
+            throws IOException
+    {
+        byte[] content = new byte[S3OutputStream.PART_SIZE + 12345];
+        new Random(7).nextBytes(content);
+        try (OutputStream out = fileIO.newOutputStream("s3://tarn-bucket/t4/large")) {
+            for (int offset = 0; offset < content.length; offset += 100_000) {
+                out.write(content, offset, Math.min(100_000, content.length - offset));
+            }
+            assertThat(fileIO.exists("s3://tarn-bucket/t4/large")).as("visible before close").isFalse();
+        }
+        assertThat(fileIO.newInputFile("s3://tarn-bucket/t4/large").readAllBytes()).isEqualTo(content);
+        try (OutputStream out = fileIO.newOutputStream("s3://tarn-bucket/t4/small")) {
+            out.write(content, 0, 10);
+        }
+        assertThat(fileIO.newInputFile("s3://tarn-bucket/t4/small").length()).isEqualTo(10);
+        assertThatThrownBy(() -> fileIO.newOutputStream("s3://tarn-bucket/t4/small")).isInstanceOf(FileAlreadyExistsException.class);
+    }
+
+    @Test
+    public void testExactlyOneConcurrentCreateWins()
+            throws Exception
+    {
+        assertThat(fileIO.tryCreateAtomically("s3://tarn-bucket/t5/snapshot-1", bytes("first"))).isTrue();
+        assertThat(fileIO.tryCreateAtomically("s3://tarn-bucket/t5/snapshot-1", bytes("second"))).isFalse();
+        assertThat(fileIO.newInputFile("s3://tarn-bucket/t5/snapshot-1").readAllBytes()).isEqualTo(bytes("first"));
+        // the same content again: an SDK retry of a PUT that had landed
+        assertThat(fileIO.tryCreateAtomically("s3://tarn-bucket/t5/snapshot-1", bytes("first"))).isTrue();
+
+        int writers = 8;
+        ExecutorService executor = Executors.newFixedThreadPool(writers);
+        try {
+            for (int round = 0; round < 5; round++) {
+                String path = "s3://tarn-bucket/t5/snapshot-race-" + round;
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<Boolean>> results = new ArrayList<>();
+                for (int writer = 0; writer < writers; writer++) {
+                    byte[] content = bytes("writer " + writer);
+                    Callable<Boolean> create = () -> {
+                        start.await();
+                        return fileIO.tryCreateAtomically(path, content);
+                    };
+                    results.add(executor.submit(create));
+                }
+                start.countDown();
+                int won = 0;
+                int winner = -1;
+                for (int writer = 0; writer < writers; writer++) {
+                    if (results.get(writer).get()) {
+                        won++;
+                        winner = writer;
+                    }
+                }
+                assertThat(won).as("round %s", round).isEqualTo(1);
+                assertThat(fileIO.newInputFile(path).readAllBytes()).isEqualTo(bytes("writer " + winner));
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+    }
+
+    @Test
+    public void testSettingsTakeTrinoAndPaimonSpellings()
+    {
+        Map<String, String> paimon = new HashMap<>();
+        paimon.put("s3.endpoint", "http://127.0.0.1:9000");
+        paimon.put("s3.access-key", "a");
+        paimon.put("s3.secret-key", "s");
+        paimon.put("s3.path.style.access", "true");
+        S3Settings settings = S3Settings.fromProperties(paimon);
+        assertThat(settings.accessKey()).contains("a");
+        assertThat(settings.secretKey()).contains("s");
+        assertThat(settings.pathStyleAccess()).isTrue();
+        assertThat(settings.toString()).doesNotContain("s3.secret").doesNotContain("=s,");
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.path-style-access", "yes"))).hasMessageContaining("s3.path-style-access must be true or false: yes");
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.endpoint", "localhost"))).hasMessageContaining("s3.endpoint");
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.aws-access-key", "a"))).hasMessageContaining("s3.aws-secret-key");
+    }
+
+    @Test
+    public void testPathsOutsideTheObjectStoreAreRefused()
+    {
+        assertThatThrownBy(() -> fileIO.newInputFile("/local/file")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("/local/file");
+        assertThatThrownBy(() -> fileIO.writeFile("s3://b", new byte[0], true)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Files.exists(serverDirectory)).isTrue();
+    }
+
+    private static byte[] bytes(String text)
+    {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}
