@@ -10,20 +10,25 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The arguments of one subcommand: {@code --name value} options from a known set, and the
- * positional arguments in order.
+ * The arguments of one subcommand: {@code --name value} options from a known set, the
+ * positional arguments in order, and the storage settings of repeatable {@code --conf KEY=VALUE}
+ * options (such as {@code s3.endpoint}), allowed before or after the table name.
  */
-record CommandLine(Map<String, String> options, List<String> positional)
+record CommandLine(Map<String, String> options, List<String> positional, Map<String, String> configuration)
 {
+    static final String CONFIGURATION = "conf";
+
     CommandLine
     {
         options = Map.copyOf(requireNonNull(options, "options is null"));
         positional = List.copyOf(requireNonNull(positional, "positional is null"));
+        configuration = Map.copyOf(requireNonNull(configuration, "configuration is null"));
     }
 
     static CommandLine parse(List<String> arguments, Set<String> knownOptions)
     {
         Map<String, String> options = new HashMap<>();
+        Map<String, String> configuration = new HashMap<>();
         List<String> positional = new ArrayList<>();
         for (int i = 0; i < arguments.size(); i++) {
             String argument = arguments.get(i);
@@ -47,11 +52,20 @@ record CommandLine(Map<String, String> options, List<String> positional)
             if (!knownOptions.contains(name)) {
                 throw new UsageException("Unknown option --" + name + "; known options: --" + String.join(", --", knownOptions.stream().sorted().toList()));
             }
-            if (options.put(name, value) != null) {
+            if (name.equals(CONFIGURATION)) {
+                int separator = value.indexOf('=');
+                if (separator <= 0) {
+                    throw new UsageException("Option --conf needs KEY=VALUE, got: " + value);
+                }
+                if (configuration.put(value.substring(0, separator).strip(), value.substring(separator + 1)) != null) {
+                    throw new UsageException("Setting " + value.substring(0, separator).strip() + " is given twice with --conf");
+                }
+            }
+            else if (options.put(name, value) != null) {
                 throw new UsageException("Option --" + name + " is given twice");
             }
         }
-        return new CommandLine(options, positional);
+        return new CommandLine(options, positional, configuration);
     }
 
     Optional<String> option(String name)

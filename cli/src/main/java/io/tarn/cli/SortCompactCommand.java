@@ -30,12 +30,12 @@ import static java.util.Objects.requireNonNull;
  */
 final class SortCompactCommand
 {
-    static final String USAGE = "  sort-compact --warehouse DIR [--branch B] (--zorder a,b | --hilbert a,b | --order a,b) [--partition p=v[,q=w]]... [--memory SIZE] [--spill-directory DIR] DB.TABLE\n"
+    static final String USAGE = "  sort-compact --warehouse DIR [--conf KEY=VALUE]... [--branch B] (--zorder a,b | --hilbert a,b | --order a,b) [--partition p=v[,q=w]]... [--memory SIZE] [--spill-directory DIR] DB.TABLE\n"
             + "      rewrites the chosen partitions (default: all) of an append table sorted by the columns into files of target-file-size,\n"
             + "      as one OVERWRITE snapshot; --memory bounds the sort buffer (default 128mb), beyond which sorted runs spill to disk\n"
             + "      under --spill-directory (default <tmpdir>/tarn-spill; what killed runs left there is removed at start)";
 
-    private static final Set<String> OPTIONS = Set.of("warehouse", "branch", "zorder", "hilbert", "order", "memory", "spill-directory");
+    private static final Set<String> OPTIONS = Set.of("warehouse", "branch", "zorder", "hilbert", "order", "memory", "spill-directory", CommandLine.CONFIGURATION);
     private static final String PARTITION = "--partition";
 
     private final PrintStream out;

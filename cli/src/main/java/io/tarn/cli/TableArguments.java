@@ -2,14 +2,13 @@ package io.tarn.cli;
 
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
-import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.catalog.Warehouse;
 import io.tarn.storage.grammar.VersionParser;
 import io.tarn.storage.grammar.VersionSyntaxException;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -22,17 +21,30 @@ import java.util.Set;
  */
 final class TableArguments
 {
-    static final Set<String> OPTIONS = Set.of("warehouse", "branch", "snapshot", "tag", "timestamp");
+    static final Set<String> OPTIONS = Set.of("warehouse", "branch", "snapshot", "tag", "timestamp", CommandLine.CONFIGURATION);
 
     private TableArguments() {}
 
     static PaimonTable loadTable(CommandLine commandLine)
             throws IOException
     {
-        String warehouse = Path.of(commandLine.requiredOption("warehouse")).toAbsolutePath().normalize().toString();
         Identifier identifier = Identifier.parse(commandLine.singlePositional("table name (DB.TABLE)"));
-        FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), warehouse);
+        FileSystemCatalog catalog = warehouse(commandLine).catalog();
         return PaimonTable.load(catalog, identifier, commandLine.option("branch").map(TableArguments::branchName).orElse(PaimonTable.MAIN_BRANCH));
+    }
+
+    /**
+     * The warehouse of {@code --warehouse}, a local directory or an object-store location, reached
+     * with the {@code --conf} settings.
+     */
+    static Warehouse warehouse(CommandLine commandLine)
+    {
+        try {
+            return Warehouse.open(commandLine.requiredOption("warehouse"), commandLine.configuration());
+        }
+        catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
     }
 
     static ScanVersion version(CommandLine commandLine)

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -130,6 +131,29 @@ public final class S3ProxyServer
             throws IOException
     {
         return Files.createDirectories(dataDirectory.resolve(bucket));
+    }
+
+    /**
+     * Copies the directory tree {@code source} into {@code bucket} under key prefix
+     * {@code prefix}: the objects a writer would have uploaded. Returns the copy's directory, where
+     * a local reader (Apache Paimon, say) reads the objects as files.
+     */
+    public Path copyIntoBucket(Path source, String bucket, String prefix)
+            throws IOException
+    {
+        Path target = bucket(bucket).resolve(prefix);
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path copy = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(copy);
+                }
+                else {
+                    Files.copy(path, copy);
+                }
+            }
+        }
+        return target;
     }
 
     @Override

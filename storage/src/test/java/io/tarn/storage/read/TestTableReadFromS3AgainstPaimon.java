@@ -7,9 +7,7 @@ import io.tarn.storage.fs.s3.S3FileIO;
 import io.tarn.testing.TemporaryDirectories;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.stream.Stream;
 
 /**
  * The reads of {@link TestTableReadAgainstPaimon}, every reference table at every version and
@@ -29,7 +27,7 @@ public class TestTableReadFromS3AgainstPaimon
     {
         serverDirectory = TemporaryDirectories.create("tarn-s3-read");
         server = S3ProxyServer.start(serverDirectory);
-        copyTree(warehouse, server.bucket("lake").resolve("paimon"));
+        server.copyIntoBucket(warehouse, "lake", "paimon");
         Warehouse onS3 = Warehouse.open("s3://lake/paimon", server.clientProperties());
         fileIO = (S3FileIO) onS3.fileIO();
         return onS3.catalog();
@@ -47,22 +45,6 @@ public class TestTableReadFromS3AgainstPaimon
         }
         if (serverDirectory != null) {
             TemporaryDirectories.deleteRecursively(serverDirectory);
-        }
-    }
-
-    private static void copyTree(Path source, Path target)
-            throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(source)) {
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Path copy = target.resolve(source.relativize(path).toString());
-                if (Files.isDirectory(path)) {
-                    Files.createDirectories(copy);
-                }
-                else {
-                    Files.copy(path, copy);
-                }
-            }
         }
     }
 }
