@@ -76,7 +76,7 @@ public class TarnConfig
     }
 
     @Config("warehouse")
-    @ConfigDescription("Root directory of the Paimon warehouse (a local path or file: URI)")
+    @ConfigDescription("Root of the Paimon warehouse: a local path, a file: URI or an object-store location (s3://bucket/path, s3a://, oss://)")
     public TarnConfig setWarehouse(String warehouse)
     {
         this.warehouse = warehouse;

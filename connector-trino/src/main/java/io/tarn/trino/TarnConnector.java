@@ -1,7 +1,9 @@
 package io.tarn.trino;
 
 import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.catalog.Warehouse;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.fs.s3.S3FileIO;
 import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.sort.SpillDirectory;
 import io.trino.spi.TrinoException;
@@ -20,11 +22,14 @@ import io.trino.spi.type.TypeManager;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 
+import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.time.Duration;
 import java.util.Set;
 
@@ -46,6 +51,7 @@ public class TarnConnector
     private static final Duration FILE_READ_MAX_WAIT = Duration.ofSeconds(2);
 
     private final String catalogName;
+    private final Warehouse warehouse;
     private final BufferAllocator allocator;
     private final BufferAllocator readerAllocator;
     private final TarnTables tables;
@@ -57,12 +63,12 @@ public class TarnConnector
     private final Set<Procedure> procedures;
     private final TarnSessionProperties sessionProperties;
 
-    public TarnConnector(String catalogName, TarnConfig config, TypeManager typeManager)
+    public TarnConnector(String catalogName, TarnConfig config, Map<String, String> storageProperties, TypeManager typeManager)
     {
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
         requireNonNull(config, "config is null");
-        String warehouse = warehouseDirectory(catalogName, config.getWarehouse());
-        this.tables = new TarnTables(new FileSystemCatalog(new LocalFileIO(), warehouse, new ManifestCache(config.getManifestCacheSize().toBytes())), config);
+        this.warehouse = warehouse(catalogName, config.getWarehouse(), storageProperties);
+        this.tables = new TarnTables(new FileSystemCatalog(warehouse.fileIO(), warehouse.location(), new ManifestCache(config.getManifestCacheSize().toBytes())), config);
         this.types = new TarnTypes(typeManager.getTypeOperators());
         this.tableProperties = new TarnTableProperties(typeManager);
         this.allocator = new RootAllocator();
@@ -90,6 +96,25 @@ public class TarnConnector
     }
 
     /**
+     * The warehouse: an object-store location ({@code s3://bucket/path}), reached with the
+     * {@code s3.*} properties, or a local directory, given as a path or a {@code file:} URI,
+     * that exists.
+     */
+    static Warehouse warehouse(String catalogName, String warehouse, Map<String, String> storageProperties)
+    {
+        String text = warehouse.trim();
+        if (S3FileIO.handles(text)) {
+            try {
+                return Warehouse.open(text, storageProperties);
+            }
+            catch (IllegalArgumentException e) {
+                throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: %s".formatted(catalogName, e.getMessage()), e);
+            }
+        }
+        return new Warehouse(warehouseDirectory(catalogName, text), new LocalFileIO());
+    }
+
+    /**
      * A local directory, given as a path or a {@code file:} URI, that exists.
      */
     static String warehouseDirectory(String catalogName, String warehouse)
@@ -99,7 +124,7 @@ public class TarnConnector
         if (text.contains("://") || text.startsWith("file:")) {
             URI uri = URI.create(text);
             if (!"file".equalsIgnoreCase(uri.getScheme())) {
-                throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: warehouse '%s' uses the file system '%s'; Tarn supports local directories (a path or a file: URI) only"
+                throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: warehouse '%s' uses the file system '%s'; Tarn supports local directories (a path or a file: URI) and object stores (s3://, s3a://, oss://)"
                         .formatted(catalogName, warehouse, uri.getScheme()));
             }
             path = Path.of(uri);
@@ -179,6 +204,14 @@ public class TarnConnector
         }
         finally {
             allocator.close();
+            if (warehouse.fileIO() instanceof Closeable closeable) {
+                try {
+                    closeable.close();
+                }
+                catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
         }
     }
 }

@@ -2,6 +2,7 @@ package io.tarn.trino;
 
 import io.airlift.configuration.ConfigPropertyMetadata;
 import io.airlift.configuration.ConfigurationFactory;
+import io.tarn.storage.fs.s3.S3Settings;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorContext;
@@ -24,6 +25,7 @@ public class TarnConnectorFactory
         implements ConnectorFactory
 {
     public static final String NAME = "tarn";
+    private static final String NATIVE_S3_ENABLED = "fs.native-s3.enabled";
 
     @Override
     public String getName()
@@ -37,12 +39,33 @@ public class TarnConnectorFactory
         requireNonNull(catalogName, "catalogName is null");
         requireNonNull(config, "config is null");
         TarnConfig tarnConfig = bind(catalogName, config);
-        return new TarnConnector(catalogName, tarnConfig, context.getTypeManager());
+        return new TarnConnector(catalogName, tarnConfig, storageProperties(config), context.getTypeManager());
+    }
+
+    /**
+     * The properties that say how to reach the warehouse's object store: the {@code s3.*}
+     * settings, spelled as Trino's native S3 file system or as Paimon spells them
+     * ({@link S3Settings}), and {@code fs.native-s3.enabled}, accepted so that a Paimon catalog
+     * file works with only {@code connector.name} changed.
+     */
+    static Map<String, String> storageProperties(Map<String, String> properties)
+    {
+        return properties.entrySet().stream()
+                .filter(entry -> isStorageProperty(entry.getKey()))
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
+    private static boolean isStorageProperty(String name)
+    {
+        return S3Settings.PROPERTY_NAMES.contains(name) || name.equals(NATIVE_S3_ENABLED);
     }
 
     static TarnConfig bind(String catalogName, Map<String, String> properties)
     {
-        ConfigurationFactory factory = new ConfigurationFactory(properties);
+        Map<String, String> configProperties = properties.entrySet().stream()
+                .filter(entry -> !isStorageProperty(entry.getKey()))
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
+        ConfigurationFactory factory = new ConfigurationFactory(configProperties);
         TarnConfig config;
         try {
             config = factory.build(TarnConfig.class);
@@ -53,10 +76,10 @@ public class TarnConnectorFactory
         Set<String> used = factory.getUsedProperties().stream()
                 .map(ConfigPropertyMetadata::name)
                 .collect(Collectors.toSet());
-        Set<String> unused = new TreeSet<>(properties.keySet());
+        Set<String> unused = new TreeSet<>(configProperties.keySet());
         unused.removeAll(used);
         if (!unused.isEmpty()) {
-            throw new TrinoException(CONFIGURATION_INVALID, "Unknown properties of Tarn catalog '%s': %s (known: warehouse, metastore, tarn.*)"
+            throw new TrinoException(CONFIGURATION_INVALID, "Unknown properties of Tarn catalog '%s': %s (known: warehouse, metastore, tarn.*, s3.endpoint, s3.region, s3.path-style-access, s3.aws-access-key, s3.aws-secret-key, s3.allow-unsafe-commits)"
                     .formatted(catalogName, String.join(", ", unused)));
         }
         return config;

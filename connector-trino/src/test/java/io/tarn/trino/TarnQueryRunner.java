@@ -61,7 +61,22 @@ final class TarnQueryRunner
         }
     }
 
+    /**
+     * A runner over a warehouse on an object store; {@code catalogProperties} say how to reach it.
+     */
+    static DistributedQueryRunner createOnObjectStore(String warehouse, Map<String, String> catalogProperties)
+            throws Exception
+    {
+        return create(warehouse, catalogProperties, Map.of(), "ref");
+    }
+
     private static DistributedQueryRunner create(Path warehouse, Map<String, String> extraCatalogProperties, Map<String, String> serverProperties, String defaultSchema)
+            throws Exception
+    {
+        return create(warehouse.toString(), extraCatalogProperties, serverProperties, defaultSchema);
+    }
+
+    private static DistributedQueryRunner create(String warehouse, Map<String, String> extraCatalogProperties, Map<String, String> serverProperties, String defaultSchema)
             throws Exception
     {
         Map<String, String> server = new HashMap<>(Map.of("query.max-memory-per-node", "256MB"));
@@ -77,7 +92,7 @@ final class TarnQueryRunner
         try {
             runner.installPlugin(new TarnPlugin());
             Map<String, String> properties = new HashMap<>(extraCatalogProperties);
-            properties.put("warehouse", warehouse.toString());
+            properties.put("warehouse", warehouse);
             properties.putIfAbsent("metastore", "filesystem");
             runner.createCatalog(CATALOG, TarnConnectorFactory.NAME, properties);
             return runner;

@@ -120,8 +120,27 @@ public class TestTarnConfig
         assertThatThrownBy(() -> TarnConnector.warehouseDirectory("tarn", "/no/such/warehouse"))
                 .isInstanceOf(TrinoException.class)
                 .hasMessageContaining("does not exist");
-        assertThatThrownBy(() -> TarnConnector.warehouseDirectory("tarn", "s3://bucket/warehouse"))
+        assertThatThrownBy(() -> TarnConnector.warehouseDirectory("tarn", "hdfs://namenode/warehouse"))
                 .isInstanceOf(TrinoException.class)
-                .hasMessageContaining("local directories");
+                .hasMessageContaining("local directories (a path or a file: URI) and object stores");
+        assertThatThrownBy(() -> TarnConnector.warehouse("tarn", "s3://bucket/warehouse", Map.of("s3.path-style-access", "maybe")))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("Catalog tarn: s3.path-style-access must be true or false: maybe");
+    }
+
+    @Test
+    public void testStoragePropertiesAreKeptApart()
+    {
+        Map<String, String> paimonCatalogFile = Map.of(
+                "warehouse", "s3://bucket/warehouse",
+                "fs.native-s3.enabled", "true",
+                "s3.endpoint", "http://127.0.0.1:9000",
+                "s3.access-key", "a",
+                "s3.secret-key", "s");
+        assertThat(TarnConnectorFactory.bind("paimon", paimonCatalogFile).getWarehouse()).isEqualTo("s3://bucket/warehouse");
+        assertThat(TarnConnectorFactory.storageProperties(paimonCatalogFile)).containsOnlyKeys("fs.native-s3.enabled", "s3.endpoint", "s3.access-key", "s3.secret-key");
+        assertThatThrownBy(() -> TarnConnectorFactory.bind("tarn", Map.of("warehouse", "s3://b/w", "s3.endpiont", "http://x")))
+                .isInstanceOf(TrinoException.class)
+                .hasMessageContaining("Unknown properties of Tarn catalog 'tarn': s3.endpiont");
     }
 }

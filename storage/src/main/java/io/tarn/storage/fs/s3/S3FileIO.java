@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Files of an object store, through the S3 API: paths are {@code s3://bucket/key} (also
  * {@code s3a://}, {@code s3n://} and {@code oss://}, kept as written). Directories are key
- * prefixes: they exist while an object lies below them, and {@link #mkdirs} does nothing.
+ * prefixes: they exist while an object lies below them, or their marker ({@link #mkdirs}).
  * <p>
  * The snapshot commit needs a create that exactly one of several writers wins. Object stores have
  * no rename, so {@link #tryCreateAtomically} is a PUT with {@code If-None-Match: *}: a 412 answer
@@ -189,19 +190,41 @@ public final class S3FileIO
             throws IOException
     {
         S3Location location = S3Location.parse(path);
-        if (location.key().isEmpty() || objectLength(path, location) < 0) {
-            // no object: at most a directory, which has no object of its own to delete
+        if (location.key().isEmpty()) {
             return false;
         }
-        call(path, "delete", () -> client.deleteObject(DeleteObjectRequest.builder().bucket(location.bucket()).key(location.key()).build()));
+        if (objectLength(path, location) >= 0) {
+            deleteObject(path, location);
+            return true;
+        }
+        // a directory: only its marker, if it has one, is an object of its own
+        ListObjectsV2Response below = listPage(location, 2, null);
+        S3Location marker = new S3Location(location.scheme(), location.bucket(), location.directoryPrefix());
+        boolean hasChildren = !below.commonPrefixes().isEmpty() || below.contents().stream().anyMatch(object -> !object.key().equals(marker.key()));
+        if (hasChildren) {
+            throw new DirectoryNotEmptyException(path);
+        }
+        if (below.contents().isEmpty()) {
+            return false;
+        }
+        deleteObject(path, marker);
         return true;
     }
 
+    /**
+     * Creates the directory marker ({@code key/}, an empty object), as Hadoop's S3A and so Apache
+     * Paimon do: a directory with no file yet, a database just created, exists only through it.
+     */
     @Override
     public void mkdirs(String path)
+            throws IOException
     {
-        // directories of an object store are key prefixes: nothing to create
-        S3Location.parse(path);
+        S3Location location = S3Location.parse(path);
+        if (location.key().isEmpty() || exists(path)) {
+            return;
+        }
+        S3Location marker = new S3Location(location.scheme(), location.bucket(), location.directoryPrefix());
+        put(path, marker, new byte[0], false);
     }
 
     @Override
@@ -307,6 +330,12 @@ public final class S3FileIO
                 sleep(path, Duration.ofMillis(50L * attempt));
             }
         }
+    }
+
+    private void deleteObject(String path, S3Location location)
+            throws IOException
+    {
+        call(path, "delete", () -> client.deleteObject(DeleteObjectRequest.builder().bucket(location.bucket()).key(location.key()).build()));
     }
 
     private byte[] readObject(String path, S3Location location)

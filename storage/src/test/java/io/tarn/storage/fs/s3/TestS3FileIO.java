@@ -99,8 +99,13 @@ public class TestS3FileIO
     public void testDirectoriesAreKeyPrefixes()
             throws IOException
     {
-        fileIO.mkdirs("s3://tarn-bucket/t2/empty");
         assertThat(fileIO.exists("s3://tarn-bucket/t2/empty")).isFalse();
+        fileIO.mkdirs("s3://tarn-bucket/t2/empty");
+        assertThat(fileIO.exists("s3://tarn-bucket/t2/empty")).isTrue();
+        assertThat(fileIO.list("s3://tarn-bucket/t2/empty")).isEmpty();
+        assertThat(fileIO.delete("s3://tarn-bucket/t2/empty")).isTrue();
+        assertThat(fileIO.exists("s3://tarn-bucket/t2/empty")).isFalse();
+        assertThat(fileIO.delete("s3://tarn-bucket/t2/empty")).isFalse();
         fileIO.writeFile("s3://tarn-bucket/t2/a", new byte[1], false);
         fileIO.writeFile("s3://tarn-bucket/t2/sub/b", new byte[2], false);
         fileIO.writeFile("s3://tarn-bucket/t2/sub/deeper/c", new byte[3], false);
@@ -113,6 +118,7 @@ public class TestS3FileIO
         assertThat(entries).filteredOn(FileStatus::directory).extracting(FileStatus::name).containsExactly("sub");
         assertThat(entries).filteredOn(entry -> !entry.directory()).extracting(FileStatus::length).containsExactly(1L);
         assertThat(fileIO.list("s3://tarn-bucket/t2/none")).isEmpty();
+        assertThatThrownBy(() -> fileIO.delete("s3://tarn-bucket/t2/sub")).isInstanceOf(java.nio.file.DirectoryNotEmptyException.class);
         assertThat(fileIO.delete("s3://tarn-bucket/t2/a")).isTrue();
         assertThat(fileIO.delete("s3://tarn-bucket/t2/a")).isFalse();
         assertThatThrownBy(() -> fileIO.rename("s3://tarn-bucket/t2/sub", "s3://tarn-bucket/t3")).isInstanceOf(IOException.class).hasMessageContaining("no rename");

@@ -1,0 +1,163 @@
+package io.tarn.trino;
+
+import io.tarn.s3server.S3ProxyServer;
+import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceTable;
+import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.MaterializedResult;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.DataProvider;
+import org.testng.annotations.Test;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A Trino catalog whose warehouse is on an object store: a real S3-compatible server (S3Proxy on
+ * 127.0.0.1) holds the reference tables Apache Paimon wrote, and the catalog file carries the
+ * settings of a Paimon catalog with native S3 ({@code fs.native-s3.enabled}, {@code s3.*}).
+ * Reads equal Paimon's, and what Tarn writes there Paimon reads identically.
+ */
+public class TestTarnOnS3
+{
+    private static final List<ReferenceTable> TABLES = List.of(
+            ReferenceTables.APPEND_PARTITIONED, ReferenceTables.PK_DV, ReferenceTables.PK_DEDUP, ReferenceTables.APPEND_FILE_INDEX, ReferenceTables.APPEND_EVOLVED);
+
+    private Path local;
+    private Path serverDirectory;
+    private S3ProxyServer server;
+    private Path objects;
+    private DistributedQueryRunner runner;
+
+    @BeforeClass
+    public void setUp()
+            throws Exception
+    {
+        local = TemporaryDirectories.create("tarn-trino-s3-local");
+        for (ReferenceTable table : TABLES) {
+            ReferenceTables.create(local, table);
+        }
+        serverDirectory = TemporaryDirectories.create("tarn-trino-s3");
+        server = S3ProxyServer.start(serverDirectory);
+        objects = server.copyIntoBucket(local, "tarn-lake", "warehouse");
+        Map<String, String> catalog = new HashMap<>(server.clientProperties());
+        catalog.put("fs.native-s3.enabled", "true");
+        runner = TarnQueryRunner.createOnObjectStore("s3://tarn-lake/warehouse", catalog);
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        if (runner != null) {
+            runner.close();
+            runner = null;
+        }
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+        TemporaryDirectories.deleteRecursively(serverDirectory);
+        TemporaryDirectories.deleteRecursively(local);
+    }
+
+    @DataProvider
+    public Object[][] tables()
+    {
+        return TABLES.stream().map(table -> new Object[] {table}).toArray(Object[][]::new);
+    }
+
+    @Test(dataProvider = "tables")
+    public void testReadsEqualPaimons(ReferenceTable table)
+    {
+        assertThat(selectAll(table.tableName(), "")).isEqualTo(ReferenceReader.read(local, table.identifier()));
+    }
+
+    @Test
+    public void testFilteredReadsEqualPaimons()
+    {
+        ReferenceScan partitioned = ReferenceScan.of(ReferenceTables.APPEND_PARTITIONED.identifier());
+        PredicateBuilder builder = ReferenceReader.predicateBuilder(local, partitioned);
+        int dt = ReferenceReader.rowType(local, partitioned).getFieldIndex("dt");
+        assertThat(selectAll("append_partitioned", " WHERE dt = '2024-01-02'"))
+                .isEqualTo(ReferenceReader.read(local, partitioned.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-02")))));
+        assertThat((Long) runner.execute("SELECT count(*) FROM \"append_partitioned$files\"").getOnlyValue()).isPositive();
+    }
+
+    @Test
+    public void testWritesArePaimonReadable()
+    {
+        runner.execute("CREATE SCHEMA written");
+        runner.execute("CREATE TABLE written.orders WITH (partitioned_by = ARRAY['region']) AS " +
+                "SELECT orderkey, custkey, totalprice, orderdate, CAST(orderpriority AS varchar) AS priority, CAST(orderkey % 3 AS integer) AS region FROM (VALUES " +
+                "(1, 10, 12.5E0, DATE '2024-01-01', '1-URGENT'), (2, 11, 99.0E0, DATE '2024-01-02', '2-HIGH'), (3, 12, 7.25E0, DATE '2024-01-03', '5-LOW')) " +
+                "t(orderkey, custkey, totalprice, orderdate, orderpriority)");
+        runner.execute("INSERT INTO written.orders VALUES (4, 13, 1.0E0, DATE '2024-02-01', '3-MEDIUM', 1)");
+        runner.execute("CREATE TABLE written.bucketed (id bigint, v varchar) WITH (bucket = 2, bucket_key = ARRAY['id'])");
+        runner.execute("INSERT INTO written.bucketed VALUES (1, 'a'), (2, 'b')");
+        runner.execute("INSERT INTO written.bucketed VALUES (2, 'b2'), (3, 'c')");
+        // Paimon reads the objects Tarn wrote, as files of the server's bucket directory
+        for (String table : List.of("orders", "bucketed")) {
+            assertThat(selectAll("written." + table, "")).as(table).isEqualTo(ReferenceReader.read(objects, "written." + table));
+        }
+        assertThat(ReferenceReader.read(objects, "written.bucketed").rowCount()).isEqualTo(4);
+        runner.execute("DROP TABLE written.orders");
+        assertThat(objects.resolve("written.db").resolve("orders")).doesNotExist();
+        assertThat(runner.execute("SHOW TABLES FROM written").getOnlyColumnAsSet()).containsExactly("bucketed");
+    }
+
+    @Test
+    public void testConcurrentInsertsAllLandOnce()
+            throws Exception
+    {
+        runner.execute("CREATE SCHEMA IF NOT EXISTS concurrent");
+        runner.execute("CREATE TABLE concurrent.events (writer integer, n integer)");
+        int writers = 4;
+        int insertsPerWriter = 5;
+        ExecutorService executor = Executors.newFixedThreadPool(writers);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int writer = 0; writer < writers; writer++) {
+                int id = writer;
+                Callable<Void> inserts = () -> {
+                    for (int n = 0; n < insertsPerWriter; n++) {
+                        runner.execute("INSERT INTO concurrent.events VALUES (%d, %d)".formatted(id, n));
+                    }
+                    return null;
+                };
+                done.add(executor.submit(inserts));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        assertThat(runner.execute("SELECT count(*), count(DISTINCT (writer, n)) FROM concurrent.events").getMaterializedRows().get(0).getFields())
+                .containsExactly((long) writers * insertsPerWriter, (long) writers * insertsPerWriter);
+        assertThat(ReferenceReader.read(objects, "concurrent.events").rowCount()).isEqualTo(writers * insertsPerWriter);
+    }
+
+    private CanonicalRows selectAll(String tableName, String suffix)
+    {
+        MaterializedResult shape = runner.execute("SELECT * FROM " + tableName + " LIMIT 0");
+        String query = "SELECT " + TrinoCanonicalRows.selectList(shape.getColumnNames(), shape.getTypes()) + " FROM " + tableName + suffix;
+        return TrinoCanonicalRows.of(runner.execute(query), shape.getTypes());
+    }
+}
