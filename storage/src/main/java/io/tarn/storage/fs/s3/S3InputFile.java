@@ -10,20 +10,34 @@ import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static java.util.Objects.checkFromIndexSize;
 
 /**
- * An object read by GET requests: a range per {@link #readFully}, the whole body per stream. The
- * length is asked for once (HEAD) and kept, since objects are never changed in place.
+ * An object read by GET requests: a range per {@link #readFully}, the whole body per stream.
+ * <p>
+ * Readers of Parquet start at the end: the length, the last 8 bytes, then the footer before them.
+ * So the first positioned read or length asked for fetches the object's last {@link #TAIL_BYTES}
+ * in one suffix-range GET, whose answer also gives the length; later reads that fall in that tail
+ * are served from it. A small object thus costs one request whatever is read of it, and a large
+ * one a request for its footer and one per range outside it. Objects are never changed in place,
+ * so the tail stays valid.
  */
 final class S3InputFile
         implements InputFile
 {
+    // most footers fit, and a request costs about what 64 kB take to transfer
+    static final int TAIL_BYTES = 64 * 1024;
+    private static final Pattern CONTENT_RANGE = Pattern.compile("bytes (\\d+)-(\\d+)/(\\d+)");
+
     private final S3FileIO fileIO;
     private final String path;
     private final S3Location location;
     private long length = -1;
+    private byte[] tail;
 
     S3InputFile(S3FileIO fileIO, String path, S3Location location)
     {
@@ -43,13 +57,50 @@ final class S3InputFile
             throws IOException
     {
         if (length < 0) {
+            loadTail();
+        }
+        return length;
+    }
+
+    /**
+     * Fetches the object's last {@link #TAIL_BYTES} (all of it, if smaller) and its length.
+     */
+    private void loadTail()
+            throws IOException
+    {
+        GetObjectRequest suffix = request().range("bytes=-" + TAIL_BYTES).build();
+        try (ResponseInputStream<GetObjectResponse> body = fileIO.call(path, "read", () -> fileIO.client().getObject(suffix))) {
+            byte[] bytes = body.readAllBytes();
+            fileIO.countBytesRead(bytes.length);
+            String contentRange = body.response().contentRange();
+            Matcher range = contentRange == null ? null : CONTENT_RANGE.matcher(contentRange);
+            if (range != null && range.matches()) {
+                length = Long.parseLong(range.group(3));
+            }
+            else if (contentRange == null && bytes.length < TAIL_BYTES) {
+                // a store that ignores the range sends the whole object
+                length = bytes.length;
+            }
+            else {
+                throw new IOException("Cannot read %s: the store answered a suffix range with Content-Range %s".formatted(path, contentRange));
+            }
+            if (bytes.length > length) {
+                throw new IOException("Cannot read %s: the store sent %d bytes of an object of %d".formatted(path, bytes.length, length));
+            }
+            tail = bytes.length <= TAIL_BYTES ? bytes : Arrays.copyOfRange(bytes, bytes.length - TAIL_BYTES, bytes.length);
+        }
+        catch (IOException e) {
+            if (e instanceof S3ObjectMissingException || e.getMessage() == null || !e.getMessage().contains("HTTP 416")) {
+                throw e;
+            }
+            // an empty object has no suffix to send
             long found = fileIO.objectLength(path, location);
             if (found < 0) {
                 throw new S3ObjectMissingException(path);
             }
             length = found;
+            tail = new byte[0];
         }
-        return length;
     }
 
     @Override
@@ -102,6 +153,17 @@ final class S3InputFile
         }
         if (count == 0) {
             return;
+        }
+        if (length < 0) {
+            loadTail();
+        }
+        long tailStart = length - tail.length;
+        if (position >= tailStart && position + count <= length) {
+            System.arraycopy(tail, (int) (position - tailStart), buffer, offset, count);
+            return;
+        }
+        if (position + count > length) {
+            throw new EOFException("%s ends before byte %d: it has %d bytes (reading %d bytes at %d)".formatted(path, position + count, length, count, position));
         }
         GetObjectRequest range = request().range("bytes=%d-%d".formatted(position, position + count - 1)).build();
         try (ResponseInputStream<GetObjectResponse> body = fileIO.call(path, "read", () -> fileIO.client().getObject(range))) {

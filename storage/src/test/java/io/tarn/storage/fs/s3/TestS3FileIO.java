@@ -87,6 +87,47 @@ public class TestS3FileIO
         assertThat(fileIO.newInputFile("s3://tarn-bucket/t1/data/file.bin").readAllBytes()).containsExactly(1);
     }
 
+    /**
+     * A Parquet reader asks for the length, the last bytes and the footer: one request for a
+     * small object, one for the tail of a large one, one per range outside it.
+     */
+    @Test
+    public void testTailIsFetchedOnce()
+            throws IOException
+    {
+        byte[] small = new byte[1000];
+        new Random(3).nextBytes(small);
+        fileIO.writeFile("s3://tarn-bucket/t6/small.parquet", small, false);
+        long before = fileIO.requestCount();
+        InputFile file = fileIO.newInputFile("s3://tarn-bucket/t6/small.parquet");
+        assertThat(file.length()).isEqualTo(1000);
+        byte[] tail = new byte[8];
+        file.readFully(992, tail, 0, 8);
+        byte[] head = new byte[4];
+        file.readFully(0, head, 0, 4);
+        assertThat(fileIO.requestCount() - before).isEqualTo(1);
+        assertThat(tail).isEqualTo(java.util.Arrays.copyOfRange(small, 992, 1000));
+        assertThat(head).isEqualTo(java.util.Arrays.copyOfRange(small, 0, 4));
+
+        byte[] large = new byte[S3InputFile.TAIL_BYTES * 3];
+        new Random(4).nextBytes(large);
+        fileIO.writeFile("s3://tarn-bucket/t6/large.parquet", large, false);
+        before = fileIO.requestCount();
+        InputFile largeFile = fileIO.newInputFile("s3://tarn-bucket/t6/large.parquet");
+        byte[] footer = new byte[100];
+        largeFile.readFully(large.length - 108, footer, 0, 100);
+        assertThat(largeFile.length()).isEqualTo(large.length);
+        byte[] chunk = new byte[300];
+        largeFile.readFully(10, chunk, 0, 300);
+        assertThat(fileIO.requestCount() - before).isEqualTo(2);
+        assertThat(footer).isEqualTo(java.util.Arrays.copyOfRange(large, large.length - 108, large.length - 8));
+        assertThat(chunk).isEqualTo(java.util.Arrays.copyOfRange(large, 10, 310));
+
+        fileIO.writeFile("s3://tarn-bucket/t6/empty", new byte[0], false);
+        assertThat(fileIO.newInputFile("s3://tarn-bucket/t6/empty").length()).isZero();
+        assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/t6/empty").readFully(0, new byte[1], 0, 1)).isInstanceOf(EOFException.class);
+    }
+
     @Test
     public void testMissingObjectsAreNamed()
     {
