@@ -194,7 +194,8 @@ TARN_EXPORT void* tarn_java_vm(void);
 /*
  * What to scan. warehouse and table are required, the rest may be NULL or "".
  *
- * warehouse: the warehouse directory of a Paimon filesystem catalog.
+ * warehouse: the warehouse of a Paimon filesystem catalog: a directory, or an object-store
+ *     location "s3://bucket/path" (also s3a://, oss://).
  * table: "db.table".
  * version: NULL or "" for the latest snapshot; "snapshot:N" (N >= 1); "tag:NAME";
  *     "timestamp:TS" (the newest snapshot committed at or before TS: epoch milliseconds,
@@ -205,6 +206,12 @@ TARN_EXPORT void* tarn_java_vm(void);
  *     TARN_ERROR_INVALID_ARGUMENT naming it.
  * columns: the projected columns, comma-separated, in output order; NULL for all.
  * where: a filter in the `tarn dump --where` grammar, e.g. "dt = '2024-01-01' and id in (1, 2)".
+ * options: how to reach an object store, one KEY=VALUE per line, in the names of Trino's native
+ *     S3 file system: "s3.endpoint=http://127.0.0.1:9000\ns3.path-style-access=true\n
+ *     s3.aws-access-key=...\ns3.aws-secret-key=..." (also s3.region); without keys the AWS
+ *     default credential chain applies (AWS_ACCESS_KEY_ID, ...). Split descriptors carry these
+ *     settings without the keys: a process that opens a split reaches the store with the
+ *     credentials of its own environment. NULL or "" for a local warehouse.
  */
 typedef struct tarn_scan {
     const char* warehouse;
@@ -212,6 +219,7 @@ typedef struct tarn_scan {
     const char* version;
     const char* columns;
     const char* where;
+    const char* options;
 } tarn_scan;
 
 /* One split descriptor: opaque bytes that a coordinator can ship to a worker. */

@@ -31,7 +31,7 @@
 
 #define BRIDGE_CLASS "io/tarn/jni/TarnBridge"
 #define STREAM_CLASS "io/tarn/jni/NativeStream"
-#define STRINGS_SIGNATURE "[B[B[B[B[B"
+#define STRINGS_SIGNATURE "[B[B[B[B[B[B"
 
 typedef jint (*get_created_vms_fn)(JavaVM**, jsize, jsize*);
 typedef jint (*create_vm_fn)(JavaVM**, void**, void*);
@@ -941,7 +941,7 @@ tarn_status tarn_plan_scan(const tarn_scan* scan, tarn_plan** out)
     }
     jbyteArray error = (jbyteArray) (*env)->CallStaticObjectMethod(env, bridge_class, plan_method,
             java_string(env, scan->warehouse), java_string(env, scan->table), java_string(env, scan->version),
-            java_string(env, scan->columns), java_string(env, scan->where), result);
+            java_string(env, scan->columns), java_string(env, scan->where), java_string(env, scan->options), result);
     status = java_result(env, error, "planning");
     if (status == TARN_OK) {
         jbyteArray bytes = (jbyteArray) (*env)->GetObjectArrayElement(env, result, 0);
@@ -1018,7 +1018,7 @@ tarn_status tarn_open_table(const tarn_scan* scan, struct ArrowArrayStream* out)
     }
     jbyteArray error = (jbyteArray) (*env)->CallStaticObjectMethod(env, bridge_class, open_table_method,
             java_string(env, scan->warehouse), java_string(env, scan->table), java_string(env, scan->version),
-            java_string(env, scan->columns), java_string(env, scan->where), (jlong) (uintptr_t) out);
+            java_string(env, scan->columns), java_string(env, scan->where), java_string(env, scan->options), (jlong) (uintptr_t) out);
     status = java_result(env, error, "opening a table");
     leave(env);
     if (status != TARN_OK && out->release != NULL) {

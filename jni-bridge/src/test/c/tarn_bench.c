@@ -124,7 +124,7 @@ int main(int argc, char** argv)
         fprintf(stderr, "Usage: tarn-bench WAREHOUSE TABLE COLUMNS WARMUP ROUNDS JVM_CLASS\n");
         return 2;
     }
-    tarn_scan scan = {argv[1], argv[2], NULL, argv[3][0] == '\0' ? NULL : argv[3], NULL};
+    tarn_scan scan = {argv[1], argv[2], NULL, argv[3][0] == '\0' ? NULL : argv[3], NULL, NULL};
     int warmup = atoi(argv[4]);
     int rounds = atoi(argv[5]);
     if (tarn_init(NULL) != TARN_OK) {

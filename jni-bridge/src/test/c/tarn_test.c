@@ -226,7 +226,14 @@ static const char* field(char** fields, int count, int index)
 static void command_scan(char** fields, int count)
 {
     const char* name = fields[1];
-    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), field(fields, count, 4), field(fields, count, 5), field(fields, count, 6)};
+    /* storage options: one KEY=VALUE per ';'-separated part of field 8, as lines */
+    char* options = field(fields, count, 8) != NULL ? strdup(fields[8]) : NULL;
+    for (char* c = options; c != NULL && *c != '\0'; c++) {
+        if (*c == ';') {
+            *c = '\n';
+        }
+    }
+    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), field(fields, count, 4), field(fields, count, 5), field(fields, count, 6), options};
     const char* mode = field(fields, count, 7);
     scan_result result = {TARN_OK, NULL, 0, 1};
     char extra[64] = "";
@@ -258,6 +265,7 @@ static void command_scan(char** fields, int count)
     }
     end(name, &result, extra);
     free(result.error);
+    free(options);
 }
 
 typedef struct worker {
@@ -279,7 +287,7 @@ static void* run_worker(void* argument)
 static void command_threads(char** fields, int count)
 {
     const char* name = fields[1];
-    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL};
+    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL, NULL};
     int threads = atoi(fields[4]);
     scan_result result = {TARN_OK, NULL, 0, 1};
     printf("BEGIN %s\n", name);
@@ -333,7 +341,7 @@ static long resident_pages(void)
 static void command_cycles(char** fields, int count)
 {
     const char* name = fields[1];
-    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL};
+    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL, NULL};
     int cycles = atoi(fields[4]);
     scan_result result = {TARN_OK, NULL, 0, 0};
     printf("BEGIN %s\n", name);
@@ -419,7 +427,7 @@ static const char* last_column(const char* line)
 static void command_hold(char** fields, int count)
 {
     const char* name = fields[1];
-    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL};
+    tarn_scan scan = {field(fields, count, 2), field(fields, count, 3), NULL, NULL, NULL, NULL};
     scan_result result = {TARN_OK, NULL, 0, 1};
     printf("BEGIN %s\n", name);
     struct ArrowArrayStream stream;

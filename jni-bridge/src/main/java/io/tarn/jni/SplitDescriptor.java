@@ -1,5 +1,6 @@
 package io.tarn.jni;
 
+import io.tarn.storage.fs.s3.S3Settings;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.SplitCodec;
 
@@ -13,9 +14,12 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.TreeMap;
 
 import static java.util.Objects.requireNonNull;
 
@@ -25,18 +29,22 @@ import static java.util.Objects.requireNonNull;
  *
  * <p>Layout, big-endian; a string is an int byte length followed by UTF-8:
  * <pre>
- * magic "TARNSPLT"  int version (1)
- * string warehouse  string table (db.table)  string branch
+ * magic "TARNSPLT"  int version (3)
+ * string warehouse  int storage setting count, then per setting string key, string value
+ * string table (db.table)  string branch
  * long snapshot id (-1: the table had no snapshot)  long schema id
  * int column count, then one int field id per column
  * byte has-filter, then string filter (the where text, parsed again against the schema)
  * int split length, then the split in storage's one split form ({@link SplitCodec}, as Trino's splits)
  * </pre>
  * A descriptor comes from the caller, so {@link #decode} checks every length and count against
- * the bytes present and rejects trailing bytes; so does {@link SplitCodec#decode}.
+ * the bytes present and rejects trailing bytes; so does {@link SplitCodec#decode}. The storage
+ * settings never hold credentials ({@link S3Settings#withoutCredentials}): a descriptor may be
+ * shipped anywhere, and the worker that opens it reaches the store with its own.
  */
 record SplitDescriptor(
         String warehouse,
+        Map<String, String> storage,
         String table,
         String branch,
         OptionalLong snapshotId,
@@ -46,11 +54,12 @@ record SplitDescriptor(
         DataSplit split)
 {
     private static final byte[] MAGIC = "TARNSPLT".getBytes(StandardCharsets.US_ASCII);
-    private static final int VERSION = 2;
+    private static final int VERSION = 3;
 
     SplitDescriptor
     {
         requireNonNull(warehouse, "warehouse is null");
+        storage = S3Settings.withoutCredentials(requireNonNull(storage, "storage is null"));
         requireNonNull(table, "table is null");
         requireNonNull(branch, "branch is null");
         requireNonNull(snapshotId, "snapshotId is null");
@@ -67,6 +76,11 @@ record SplitDescriptor(
             out.write(MAGIC);
             out.writeInt(VERSION);
             writeString(out, warehouse);
+            out.writeInt(storage.size());
+            for (Map.Entry<String, String> setting : new TreeMap<>(storage).entrySet()) {
+                writeString(out, setting.getKey());
+                writeString(out, setting.getValue());
+            }
             writeString(out, table);
             writeString(out, branch);
             out.writeLong(snapshotId.orElse(-1));
@@ -106,6 +120,14 @@ record SplitDescriptor(
             throw corrupt("version " + version + ", this bridge reads version " + VERSION);
         }
         String warehouse = readString(in, "warehouse");
+        int settingCount = readCount(in, 8, "storage setting count");
+        Map<String, String> storage = new HashMap<>();
+        for (int i = 0; i < settingCount; i++) {
+            String key = readString(in, "storage setting key");
+            if (storage.put(key, readString(in, "storage setting value")) != null) {
+                throw corrupt("storage setting " + key + " appears twice");
+            }
+        }
         String table = readString(in, "table");
         String branch = readString(in, "branch");
         long snapshot = readLong(in, "snapshot id");
@@ -129,7 +151,7 @@ record SplitDescriptor(
         if (in.hasRemaining()) {
             throw corrupt(in.remaining() + " bytes follow its end");
         }
-        return new SplitDescriptor(warehouse, table, branch, snapshot < 0 ? OptionalLong.empty() : OptionalLong.of(snapshot), schemaId, columnIds, where, split);
+        return new SplitDescriptor(warehouse, storage, table, branch, snapshot < 0 ? OptionalLong.empty() : OptionalLong.of(snapshot), schemaId, columnIds, where, split);
     }
 
     private static void writeString(DataOutputStream out, String value)

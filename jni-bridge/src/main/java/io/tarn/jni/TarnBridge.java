@@ -58,11 +58,20 @@ public final class TarnBridge
      */
     public static String plan(String warehouse, String table, String version, String columns, String where, Object[] result)
     {
+        return plan(warehouse, table, version, columns, where, null, result);
+    }
+
+    /**
+     * {@link #plan}, over a warehouse reached with the storage settings in {@code options}, one
+     * {@code KEY=VALUE} per line.
+     */
+    public static String plan(String warehouse, String table, String version, String columns, String where, String options, Object[] result)
+    {
         try {
             if (result == null || result.length < 1) {
                 throw new IllegalArgumentException("No result slot given");
             }
-            ResolvedScan scan = resolve(ScanRequest.of(warehouse, table, version, columns, where));
+            ResolvedScan scan = resolve(ScanRequest.of(warehouse, table, version, columns, where, options));
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
             out.writeInt(scan.plan().splits().size());
@@ -94,7 +103,7 @@ public final class TarnBridge
         try {
             checkAddress(streamAddress);
             SplitDescriptor split = SplitDescriptor.decode(descriptor);
-            PaimonTable table = ScanRequest.loadTable(split.warehouse(), split.table(), split.branch());
+            PaimonTable table = ScanRequest.loadTable(split.warehouse(), split.storage(), split.table(), split.branch());
             TableSchema schema = table.schema(split.schemaId());
             List<DataField> columns = new ArrayList<>();
             for (int id : split.columnIds()) {
@@ -116,14 +125,23 @@ public final class TarnBridge
      */
     public static String openTable(String warehouse, String table, String version, String columns, String where, long streamAddress)
     {
-        return openTable(warehouse, table, version, columns, where, streamAddress, true);
+        return openTable(warehouse, table, version, columns, where, null, streamAddress, true);
     }
 
-    static String openTable(String warehouse, String table, String version, String columns, String where, long streamAddress, boolean tarnExporter)
+    /**
+     * {@link #openTable}, over a warehouse reached with the storage settings in {@code options},
+     * one {@code KEY=VALUE} per line.
+     */
+    public static String openTable(String warehouse, String table, String version, String columns, String where, String options, long streamAddress)
+    {
+        return openTable(warehouse, table, version, columns, where, options, streamAddress, true);
+    }
+
+    static String openTable(String warehouse, String table, String version, String columns, String where, String options, long streamAddress, boolean tarnExporter)
     {
         try {
             checkAddress(streamAddress);
-            ResolvedScan scan = resolve(ScanRequest.of(warehouse, table, version, columns, where));
+            ResolvedScan scan = resolve(ScanRequest.of(warehouse, table, version, columns, where, options));
             export(scan.table(), scan.plan().readSchema(), scan.plan().splits(), request(scan.columns(), scan.filter()), streamAddress, tarnExporter);
             return null;
         }
@@ -163,10 +181,10 @@ public final class TarnBridge
     // The entry points of libtarn.so. Strings cross JNI as UTF-8 bytes, not through NewStringUTF's
     // modified UTF-8, so characters outside the BMP survive in both directions.
 
-    static byte[] nativePlan(byte[] warehouse, byte[] table, byte[] version, byte[] columns, byte[] where, Object[] result)
+    static byte[] nativePlan(byte[] warehouse, byte[] table, byte[] version, byte[] columns, byte[] where, byte[] options, Object[] result)
     {
         try {
-            return utf8(plan(string(warehouse), string(table), string(version), string(columns), string(where), result));
+            return utf8(plan(string(warehouse), string(table), string(version), string(columns), string(where), string(options), result));
         }
         catch (Throwable e) {
             return utf8(failure(e));
@@ -183,10 +201,10 @@ public final class TarnBridge
         }
     }
 
-    static byte[] nativeOpenTable(byte[] warehouse, byte[] table, byte[] version, byte[] columns, byte[] where, long streamAddress)
+    static byte[] nativeOpenTable(byte[] warehouse, byte[] table, byte[] version, byte[] columns, byte[] where, byte[] options, long streamAddress)
     {
         try {
-            return utf8(openTable(string(warehouse), string(table), string(version), string(columns), string(where), streamAddress));
+            return utf8(openTable(string(warehouse), string(table), string(version), string(columns), string(where), string(options), streamAddress));
         }
         catch (Throwable e) {
             return utf8(failure(e));
@@ -301,6 +319,7 @@ public final class TarnBridge
         {
             return new SplitDescriptor(
                     request.warehouse(),
+                    request.storage(),
                     table.identifier().fullName(),
                     table.branch(),
                     plan.snapshot().map(snapshot -> OptionalLong.of(snapshot.id())).orElse(OptionalLong.empty()),

@@ -106,7 +106,7 @@ public class TestNativeExport
             List<String> lines = new ArrayList<>();
             List<DataField> fields = fields(BUCKETED);
             try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-                assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, stream.memoryAddress(), true)).isNull();
+                assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, null, stream.memoryAddress(), true)).isNull();
                 assertThat(NativeStream.openStreams()).isEqualTo(1);
                 try (ArrowReader reader = Data.importArrayStream(allocator, stream)) {
                     while (reader.loadNextBatch()) {
@@ -144,7 +144,7 @@ public class TestNativeExport
     {
         List<VectorSchemaRoot> held = new ArrayList<>();
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-            assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, stream.memoryAddress(), true)).isNull();
+            assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, null, stream.memoryAddress(), true)).isNull();
             try (ArrowReader reader = Data.importArrayStream(allocator, stream)) {
                 while (reader.loadNextBatch()) {
                     held.add(keep(reader.getVectorSchemaRoot()));
@@ -172,7 +172,7 @@ public class TestNativeExport
         List<String> expected = new ArrayList<>();
         VectorSchemaRoot kept;
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-            assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, stream.memoryAddress(), true)).isNull();
+            assertThat(TarnBridge.openTable(warehouse.toString(), BUCKETED, null, null, null, null, stream.memoryAddress(), true)).isNull();
             try (ArrowReader reader = Data.importArrayStream(allocator, stream)) {
                 assertThat(reader.loadNextBatch()).isTrue();
                 CanonicalRowFormatter.appendLines(reader.getVectorSchemaRoot(), fields, expected);
@@ -201,7 +201,7 @@ public class TestNativeExport
         }
         List<String> lines = new ArrayList<>();
         try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-            String error = TarnBridge.openTable(warehouse.toString(), table, null, columns, null, stream.memoryAddress(), tarnExporter);
+            String error = TarnBridge.openTable(warehouse.toString(), table, null, columns, null, null, stream.memoryAddress(), tarnExporter);
             assertThat(error).isNull();
             assertThat(NativeStream.openStreams()).isEqualTo(tarnExporter ? 1 : 0);
             try (ArrowReader reader = Data.importArrayStream(allocator, stream)) {

@@ -45,6 +45,18 @@ public record S3Settings(
     public static final Set<String> PROPERTY_NAMES = Set.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY, SECRET_KEY, ALLOW_UNSAFE_COMMITS,
             PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY, PAIMON_PATH_STYLE_ACCESS);
 
+    /**
+     * {@code properties} without the keys that carry credentials: what may travel with a split
+     * to a worker that reaches the store with credentials of its own.
+     */
+    public static Map<String, String> withoutCredentials(Map<String, String> properties)
+    {
+        Set<String> secret = Set.of(ACCESS_KEY, SECRET_KEY, PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY);
+        return properties.entrySet().stream()
+                .filter(entry -> !secret.contains(entry.getKey()))
+                .collect(java.util.stream.Collectors.toUnmodifiableMap(Map.Entry::getKey, Map.Entry::getValue));
+    }
+
     public S3Settings
     {
         requireNonNull(endpoint, "endpoint is null");

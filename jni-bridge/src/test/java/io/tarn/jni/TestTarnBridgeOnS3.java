@@ -1,0 +1,107 @@
+package io.tarn.jni;
+
+import io.tarn.jni.NativeProgram.Case;
+import io.tarn.jni.NativeProgram.Output;
+import io.tarn.s3server.S3ProxyServer;
+import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import static io.tarn.jni.NativeProgram.command;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The C ABI over a warehouse on an object store (S3Proxy on 127.0.0.1): {@code tarn_scan.options}
+ * says how to reach it. A process that opens split descriptors gets the settings from them but
+ * not the keys, which come from its own environment (the AWS default credential chain).
+ */
+public class TestTarnBridgeOnS3
+{
+    private static final String DV = ReferenceTables.PK_DV.identifier();
+    private static final String PARTITIONED = ReferenceTables.APPEND_PARTITIONED.identifier();
+    private static final String WAREHOUSE = "s3://tarn-lake/warehouse";
+
+    private Path local;
+    private Path serverDirectory;
+    private S3ProxyServer server;
+    private Output output;
+
+    @BeforeClass
+    public void createTables()
+            throws IOException
+    {
+        local = TemporaryDirectories.create("tarn-jni-s3-local");
+        ReferenceTables.create(local, ReferenceTables.PK_DV);
+        ReferenceTables.create(local, ReferenceTables.APPEND_PARTITIONED);
+        serverDirectory = TemporaryDirectories.create("tarn-jni-s3");
+        server = S3ProxyServer.start(serverDirectory);
+        server.copyIntoBucket(local, "tarn-lake", "warehouse");
+        String options = server.clientProperties().entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
+        String withoutKeys = server.clientProperties().entrySet().stream()
+                .filter(entry -> !entry.getKey().contains("-key"))
+                .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
+        List<String> commands = new ArrayList<>();
+        commands.add(command("scan", "dv_splits", WAREHOUSE, DV, null, null, null, "splits", options));
+        commands.add(command("scan", "dv_table", WAREHOUSE, DV, null, "v,id", "id >= 20", "table", options));
+        commands.add(command("scan", "partitioned_table", WAREHOUSE, PARTITIONED, "tag:t1", null, null, "table", options));
+        commands.add(command("scan", "wrong_key", WAREHOUSE, DV, null, null, null, "table", options.replace(S3ProxyServer.SECRET_KEY, "wrong")));
+        commands.add(command("scan", "environment_keys", WAREHOUSE, DV, null, null, null, "table", withoutKeys));
+        commands.add(command("scan", "bad_option", WAREHOUSE, DV, null, null, null, "table", "s3.endpoint"));
+        Map<String, String> environment = NativeProgram.environment();
+        // the keys of the process that opens splits
+        environment.put("AWS_ACCESS_KEY_ID", S3ProxyServer.ACCESS_KEY);
+        environment.put("AWS_SECRET_ACCESS_KEY", S3ProxyServer.SECRET_KEY);
+        output = NativeProgram.run(commands, environment);
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTables()
+    {
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+        TemporaryDirectories.deleteRecursively(serverDirectory);
+        TemporaryDirectories.deleteRecursively(local);
+    }
+
+    @Test
+    public void testScansFromS3MatchPaimon()
+    {
+        assertThat(output.done()).as(output.stderr()).isTrue();
+        assertRows("dv_splits", ReferenceReader.read(local, DV));
+        assertRows("environment_keys", ReferenceReader.read(local, DV));
+        assertThat(output.get("dv_splits").value("splits")).isGreaterThan(0);
+        assertThat(output.get("dv_table").lines()).isNotEmpty().allMatch(line -> Long.parseLong(line.split("\t")[1]) >= 20);
+        assertThat(output.get("partitioned_table").lines()).hasSize((int) ReferenceReader.read(local, io.tarn.testing.ReferenceScan.of(PARTITIONED).atTag("t1")).rowCount());
+    }
+
+    @Test
+    public void testBadSettingsAreStatuses()
+    {
+        Case wrongKey = output.get("wrong_key");
+        assertThat(wrongKey.status()).isNotZero();
+        assertThat(wrongKey.error()).contains("s3://tarn-lake/warehouse", "403");
+        Case badOption = output.get("bad_option");
+        assertThat(badOption.status()).isNotZero();
+        assertThat(badOption.error()).contains("Storage option is not KEY=VALUE: s3.endpoint");
+    }
+
+    private void assertRows(String name, CanonicalRows expected)
+    {
+        Case result = output.get(name);
+        assertThat(result.status()).as(name + ": " + result.error()).isZero();
+        assertThat(CanonicalRows.of(result.lines()).lines()).as(name).isEqualTo(expected.lines());
+    }
+}
