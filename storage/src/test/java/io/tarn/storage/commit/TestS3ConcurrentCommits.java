@@ -1,0 +1,113 @@
+package io.tarn.storage.commit;
+
+import io.tarn.s3server.S3ProxyServer;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.catalog.Warehouse;
+import io.tarn.storage.fs.s3.S3FileIO;
+import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.ReferencePlan;
+import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.TemporaryDirectories;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Commits racing on an object store, with no lock and no rename: two writer processes of four
+ * threads each commit twenty appends apiece to one table on a real S3-compatible server (S3Proxy
+ * on 127.0.0.1). Every commit lands exactly once, as one snapshot of its own, and Apache Paimon
+ * reads every row.
+ */
+public class TestS3ConcurrentCommits
+{
+    private static final String SOURCE = ReferenceTables.APPEND_BUCKETED.identifier();
+    private static final String TARGET = "ref.raced";
+    private static final String WAREHOUSE = "s3://tarn-lake/warehouse";
+    private static final int PROCESSES = 2;
+    private static final int THREADS = 4;
+    private static final int COMMITS = 20;
+
+    private Path local;
+    private Path serverDirectory;
+    private S3ProxyServer server;
+    private Path objects;
+
+    @BeforeClass
+    public void setUp()
+            throws IOException
+    {
+        local = TemporaryDirectories.create("tarn-s3-race-local");
+        ReferenceTables.create(local, ReferenceTables.APPEND_BUCKETED);
+        serverDirectory = TemporaryDirectories.create("tarn-s3-race");
+        server = S3ProxyServer.start(serverDirectory);
+        objects = server.copyIntoBucket(local, "tarn-lake", "warehouse");
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        if (server != null) {
+            server.close();
+        }
+        TemporaryDirectories.deleteRecursively(serverDirectory);
+        TemporaryDirectories.deleteRecursively(local);
+    }
+
+    @Test
+    public void testEveryCommitOfTwoProcessesLandsOnce()
+            throws Exception
+    {
+        Warehouse warehouse = Warehouse.open(WAREHOUSE, server.clientProperties());
+        try {
+            PaimonTable source = PaimonTable.load(warehouse.catalog(), Identifier.parse(SOURCE));
+            warehouse.catalog().createTable(Identifier.parse(TARGET), source.schema().withId(0));
+
+            List<Process> writers = new ArrayList<>();
+            for (int process = 0; process < PROCESSES; process++) {
+                List<String> command = new ArrayList<>(List.of(
+                        ProcessHandle.current().info().command().orElseThrow(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+                        S3CommitRace.class.getName(), WAREHOUSE, SOURCE, TARGET, "process-" + process, Integer.toString(THREADS), Integer.toString(COMMITS)));
+                server.clientProperties().forEach((key, value) -> command.add(key + "=" + value));
+                writers.add(new ProcessBuilder(command).redirectErrorStream(true).start());
+            }
+            List<Long> snapshotIds = new ArrayList<>();
+            for (Process writer : writers) {
+                String output = new String(writer.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(writer.waitFor(5, TimeUnit.MINUTES)).isTrue();
+                assertThat(writer.exitValue()).as(output).isZero();
+                output.lines().filter(line -> line.startsWith("COMMITTED ")).forEach(line -> snapshotIds.add(Long.parseLong(line.substring(10))));
+            }
+            int commits = PROCESSES * THREADS * COMMITS;
+            assertThat(snapshotIds).doesNotHaveDuplicates().hasSize(commits);
+
+            PaimonTable target = PaimonTable.load(warehouse.catalog(), Identifier.parse(TARGET));
+            assertThat(target.snapshotManager().latest().orElseThrow().id()).isEqualTo(commits);
+            assertThat(new ScanPlanner(target).plan(target.snapshot(new ScanVersion.Latest())).files()).hasSize(commits);
+            // Paimon reads the objects the writers left, as files of the server's bucket directory
+            assertThat(ReferencePlan.plan(objects, TARGET)).hasSize(commits);
+            // each writer thread commits copies of the source's files in plan order, one per commit
+            List<PlannedFile> sourceFiles = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest())).files();
+            long rowsPerThread = 0;
+            for (int i = 0; i < COMMITS; i++) {
+                rowsPerThread += sourceFiles.get(i % sourceFiles.size()).file().rowCount();
+            }
+            assertThat((long) ReferenceReader.read(objects, TARGET).rowCount()).isEqualTo(PROCESSES * THREADS * rowsPerThread);
+        }
+        finally {
+            ((S3FileIO) warehouse.fileIO()).close();
+        }
+    }
+}
