@@ -60,6 +60,8 @@ public class TestTarnCliOnS3
         Result all = run(withConf("dump", "--warehouse", WAREHOUSE, TABLE));
         assertThat(all.exitCode()).as(all.err()).isZero();
         assertThat(all.out()).isEqualTo(ReferenceReader.read(local, TABLE).text());
+        // one request per small data file: its last 64 kB are all of it
+        assertThat(all.err()).contains("files_read=9", "object_requests=9 ");
 
         // --conf also after the table name, and in the --name=value spelling
         List<String> arguments = new ArrayList<>(List.of("dump", "--warehouse=" + WAREHOUSE, "--where", "dt = '2024-01-01'", TABLE));

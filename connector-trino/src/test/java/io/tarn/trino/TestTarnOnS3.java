@@ -25,6 +25,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -97,6 +99,28 @@ public class TestTarnOnS3
         assertThat(selectAll("append_partitioned", " WHERE dt = '2024-01-02'"))
                 .isEqualTo(ReferenceReader.read(local, partitioned.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-02")))));
         assertThat((Long) runner.execute("SELECT count(*) FROM \"append_partitioned$files\"").getOnlyValue()).isPositive();
+    }
+
+    @Test
+    public void testScansReportObjectStoreRequests()
+    {
+        String analyzed = (String) runner.execute("EXPLAIN ANALYZE VERBOSE SELECT * FROM append_partitioned").getOnlyValue();
+        long files = counter(analyzed, "files_read");
+        long requests = counter(analyzed, "object_requests");
+        assertThat(files).as(analyzed).isPositive();
+        // small files: one request each (its tail holds the whole file), none for what planning skipped
+        assertThat(requests).as(analyzed).isEqualTo(files);
+        assertThat(counter(analyzed, "object_bytes")).as(analyzed).isPositive();
+    }
+
+    private static long counter(String explainAnalyze, String name)
+    {
+        Matcher matcher = Pattern.compile("'" + Pattern.quote(name) + "' = LongCount\\{total=(\\d+)\\}").matcher(explainAnalyze);
+        long sum = 0;
+        while (matcher.find()) {
+            sum += Long.parseLong(matcher.group(1));
+        }
+        return sum;
     }
 
     @Test

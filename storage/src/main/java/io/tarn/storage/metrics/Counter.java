@@ -38,6 +38,8 @@ public enum Counter
     ROWS_FILTERED(Stage.READING, "rows_filtered", "rows removed by the filter"),
     ROWS_RETURNED(Stage.READING, "rows_returned", "rows handed to the caller"),
     BYTES_READ(Stage.READING, "bytes_read", "bytes read from data files"),
+    OBJECT_REQUESTS(Stage.READING, "object_requests", "requests to an object store (S3 API) while reading; 0 on a local disk"),
+    OBJECT_BYTES(Stage.READING, "object_bytes", "bytes of the bodies an object store sent while reading"),
     FILES_SKIPPED_BY_INDEX(Stage.READING, "files_skipped_index", "files not opened: their index proves no row matches"),
     ROWS_SELECTED_BY_INDEX(Stage.READING, "rows_selected_index", "live rows a bitmap index kept, in files whose bitmap index answered"),
     ROWS_SKIPPED_BY_INDEX(Stage.READING, "rows_skipped_index", "live rows a bitmap index removed, in files whose bitmap index answered"),

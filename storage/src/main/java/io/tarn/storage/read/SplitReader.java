@@ -32,9 +32,9 @@ public interface SplitReader
             throws IOException
     {
         if (split.mergeRequired()) {
-            return new MergeSplitReader(table, readSchema, split, request, allocator);
+            return new ObjectStoreCountingReader(new MergeSplitReader(table, readSchema, split, request, allocator));
         }
-        return new RawSplitReader(table, readSchema, split, request, allocator);
+        return new ObjectStoreCountingReader(new RawSplitReader(table, readSchema, split, request, allocator));
     }
 
     /**

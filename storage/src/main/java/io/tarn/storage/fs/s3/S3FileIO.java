@@ -3,6 +3,7 @@ package io.tarn.storage.fs.s3;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.fs.InputFile;
+import io.tarn.storage.fs.ObjectStoreTally;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -254,11 +255,13 @@ public final class S3FileIO
     void countRequest()
     {
         requests.incrementAndGet();
+        ObjectStoreTally.recordRequest();
     }
 
     void countBytesRead(long bytes)
     {
         bytesRead.addAndGet(bytes);
+        ObjectStoreTally.recordBytes(bytes);
     }
 
     /**
