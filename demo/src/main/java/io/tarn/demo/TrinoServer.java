@@ -5,6 +5,9 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -106,7 +109,12 @@ public final class TrinoServer
         long pid = readPid(directory).orElseThrow(() -> new IOException("Trino's launcher wrote no pid file " + pidFile(directory)));
         TrinoServer server = new TrinoServer(directory, port, pid);
         try {
-            server.awaitReady(timeout);
+            if (config.isWorker()) {
+                server.awaitStarted(timeout);
+            }
+            else {
+                server.awaitReady(timeout);
+            }
         }
         catch (IOException | RuntimeException e) {
             server.stop();
@@ -223,6 +231,37 @@ public final class TrinoServer
      * Waits until {@code SELECT 1} succeeds: for a few seconds after start-up the coordinator
      * knows no active node and fails every query.
      */
+    /**
+     * Waits until the server says it has started ({@code /v1/info}): a worker answers no query.
+     */
+    private void awaitStarted(Duration timeout)
+            throws IOException
+    {
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpRequest info = HttpRequest.newBuilder(URI.create(uri() + "/v1/info")).timeout(Duration.ofSeconds(5)).build();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!isAlive()) {
+                throw new IOException("Trino worker (pid " + pid + ") exited during start-up; " + logTails());
+            }
+            try {
+                HttpResponse<String> response = client.send(info, HttpResponse.BodyHandlers.ofString());
+                if (response.statusCode() == 200 && response.body().replace(" ", "").contains("\"starting\":false")) {
+                    return;
+                }
+            }
+            catch (IOException notYet) {
+                // not listening yet
+            }
+            catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("Interrupted while starting a Trino worker", e);
+            }
+            sleep(Duration.ofMillis(500));
+        }
+        throw new IOException("Trino worker (pid " + pid + ") did not start within " + timeout + "; " + logTails());
+    }
+
     public void awaitReady(Duration timeout)
             throws IOException
     {
@@ -343,17 +382,19 @@ public final class TrinoServer
         jvm.addAll(config.jvmOptions());
         writeLines(etc.resolve("jvm.config"), jvm.toArray(String[]::new));
         writeLines(etc.resolve("config.properties"),
-                "coordinator=true",
-                "node-scheduler.include-coordinator=true",
+                "coordinator=" + !config.isWorker(),
+                // a worker joins its coordinator; the coordinator of a cluster also runs tasks
+                config.isWorker() ? "" : "node-scheduler.include-coordinator=true",
                 "http-server.http.port=" + port,
-                "discovery.uri=http://127.0.0.1:" + port,
+                "discovery.uri=" + config.coordinator().map(URI::toString).orElse("http://127.0.0.1:" + port),
                 "plugin.dir=" + plugins,
                 // with static catalogs the coordinator learns which nodes serve a catalog from its own
                 // announcement, re-read every 5 s: for those first seconds 'SELECT 1' answers but every
                 // table scan fails with "No nodes available". Dynamic management serves every catalog on
                 // every node, which is the truth for one node; the catalogs still come from the files below
                 "catalog.management=dynamic",
-                "catalog.store=file",
+                // a worker takes its catalogs from the coordinator
+                config.isWorker() ? "" : "catalog.store=file",
                 // (no failure-detector.enabled=false: Trino 483's default node inventory, announce, has
                 // no failure detector, and the server refuses a property nothing uses)
                 // one node: no spilling, no fault-tolerant exchange, the web UI stays quiet

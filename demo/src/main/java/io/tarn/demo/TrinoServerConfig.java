@@ -1,20 +1,22 @@
 package io.tarn.demo;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * What a {@link TrinoServer} is started with: its own directory (etc/, plugin/, data/ are laid out
  * below it), the plugin directories to install by name, the catalogs to create (name to catalog
- * properties), the JVM heap and any further JVM options.
+ * properties), the JVM heap, any further JVM options, and for a worker the coordinator it joins.
  */
-public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<String, Map<String, String>> catalogs, String heap, List<String> jvmOptions)
+public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<String, Map<String, String>> catalogs, String heap, List<String> jvmOptions, Optional<URI> coordinator)
 {
     public static final String DEFAULT_HEAP = "1G";
 
@@ -25,6 +27,7 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
         catalogs = copyCatalogs(requireNonNull(catalogs, "catalogs is null"));
         requireNonNull(heap, "heap is null");
         jvmOptions = List.copyOf(requireNonNull(jvmOptions, "jvmOptions is null"));
+        requireNonNull(coordinator, "coordinator is null");
         if (!heap.matches("[0-9]+[MG]")) {
             throw new IllegalArgumentException("Heap size must look like 512M or 2G: " + heap);
         }
@@ -32,21 +35,21 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
 
     public static TrinoServerConfig in(Path directory)
     {
-        return new TrinoServerConfig(directory.toAbsolutePath(), Map.of(), Map.of(), DEFAULT_HEAP, List.of());
+        return new TrinoServerConfig(directory.toAbsolutePath(), Map.of(), Map.of(), DEFAULT_HEAP, List.of(), Optional.empty());
     }
 
     public TrinoServerConfig withPlugin(String name, Path pluginDirectory)
     {
         Map<String, Path> newPlugins = new LinkedHashMap<>(plugins);
         newPlugins.put(name, pluginDirectory.toAbsolutePath());
-        return new TrinoServerConfig(directory, newPlugins, catalogs, heap, jvmOptions);
+        return new TrinoServerConfig(directory, newPlugins, catalogs, heap, jvmOptions, coordinator);
     }
 
     public TrinoServerConfig withCatalog(String name, Map<String, String> properties)
     {
         Map<String, Map<String, String>> newCatalogs = new LinkedHashMap<>(catalogs);
         newCatalogs.put(name, properties);
-        return new TrinoServerConfig(directory, plugins, newCatalogs, heap, jvmOptions);
+        return new TrinoServerConfig(directory, plugins, newCatalogs, heap, jvmOptions, coordinator);
     }
 
     /**
@@ -62,7 +65,7 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
 
     public TrinoServerConfig withHeap(String newHeap)
     {
-        return new TrinoServerConfig(directory, plugins, catalogs, newHeap, jvmOptions);
+        return new TrinoServerConfig(directory, plugins, catalogs, newHeap, jvmOptions, coordinator);
     }
 
     /**
@@ -73,7 +76,21 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
     {
         List<String> newOptions = new ArrayList<>(jvmOptions);
         newOptions.addAll(options);
-        return new TrinoServerConfig(directory, plugins, catalogs, heap, newOptions);
+        return new TrinoServerConfig(directory, plugins, catalogs, heap, newOptions, coordinator);
+    }
+
+    /**
+     * The same server as a worker that joins the coordinator at {@code coordinatorUri}, in a
+     * directory of its own.
+     */
+    public TrinoServerConfig asWorkerOf(URI coordinatorUri, Path workerDirectory)
+    {
+        return new TrinoServerConfig(workerDirectory.toAbsolutePath(), plugins, catalogs, heap, jvmOptions, Optional.of(coordinatorUri));
+    }
+
+    public boolean isWorker()
+    {
+        return coordinator.isPresent();
     }
 
     private static Map<String, Map<String, String>> copyCatalogs(Map<String, Map<String, String>> catalogs)

@@ -186,7 +186,7 @@ public class TestTrinoServer
         server = null;
     }
 
-    private static CanonicalRows canonical(List<List<Object>> rows)
+    static CanonicalRows canonical(List<List<Object>> rows)
     {
         List<String> lines = new ArrayList<>();
         for (List<Object> row : rows) {
