@@ -8,11 +8,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * The command line of {@code ./tarn demo}.
  */
-record DemoOptions(Optional<Path> warehouse, Optional<String> query, boolean stop, boolean interactive, int orders)
+record DemoOptions(Optional<Path> warehouse, Optional<String> query, boolean stop, boolean interactive, int orders, boolean cluster)
 {
     static final String USAGE = """
-            Usage: ./tarn demo [--warehouse DIR] [--query SQL] [--stop] [--orders N]
+            Usage: ./tarn demo [--warehouse DIR] [--query SQL] [--stop] [--orders N] [--cluster]
               (no option)      write the sample warehouse, start Trino with the Tarn plugin, run the showcase queries, open Trino's CLI
+              --cluster        the same over an object store: the sample warehouse in a bucket of an S3-compatible server (S3Proxy),
+                               read by a Trino coordinator and a worker (two processes); all three stop at the end
               --warehouse DIR  serve an existing Paimon warehouse (catalog 'tarn') instead of the sample
               --query SQL      run one statement and print its rows as the Trino CLI's CSV output (no header); Trino stays up
               --stop           stop the Trino server left running
@@ -30,12 +32,14 @@ record DemoOptions(Optional<Path> warehouse, Optional<String> query, boolean sto
         Optional<String> query = Optional.empty();
         boolean stop = false;
         boolean interactive = false;
+        boolean cluster = false;
         int orders = DemoWarehouse.DEFAULT_ORDERS;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--warehouse" -> warehouse = Optional.of(Path.of(value(args, ++i, "--warehouse")).toAbsolutePath().normalize());
                 case "--query" -> query = Optional.of(value(args, ++i, "--query"));
                 case "--stop" -> stop = true;
+                case "--cluster" -> cluster = true;
                 // passed by ./tarn when stdin and stdout are terminals
                 case "--interactive" -> interactive = true;
                 case "--orders" -> {
@@ -56,7 +60,10 @@ record DemoOptions(Optional<Path> warehouse, Optional<String> query, boolean sto
         if (stop && (query.isPresent() || warehouse.isPresent())) {
             throw new IllegalArgumentException("--stop takes no other option");
         }
-        return new DemoOptions(warehouse, query, stop, interactive, orders);
+        if (cluster && (stop || query.isPresent() || warehouse.isPresent())) {
+            throw new IllegalArgumentException("--cluster takes only --orders");
+        }
+        return new DemoOptions(warehouse, query, stop, interactive, orders, cluster);
     }
 
     private static String value(String[] args, int index, String option)

@@ -1,5 +1,7 @@
 package io.tarn.demo;
 
+import io.tarn.s3server.S3ProxyServer;
+
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -11,8 +13,11 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.regex.Matcher;
@@ -40,6 +45,7 @@ public final class TarnDemo
     static final String STATE_PROPERTY = "tarn.demo.dir";
     static final String PLUGIN_PROPERTY = "tarn.plugin.dir";
     private static final String CATALOG = "tarn";
+    private static final String DEMO_BUCKET = "tarn-demo";
     private static final Duration START_TIMEOUT = Duration.ofMinutes(4);
     private static final int SHOWN_ROWS = 12;
     private static final Pattern SCAN_NODE = Pattern.compile("(?:TableScan|ScanProject|ScanFilter|ScanFilterProject)\\[table = (tarn:[^,\\]]+)");
@@ -90,6 +96,9 @@ public final class TarnDemo
 
         TrinoInstallation installation = TrinoInstallation.fromSystemProperties();
         TpchLikeGenerator generator = new TpchLikeGenerator(options.orders(), TpchLikeGenerator.DEFAULT_SEED);
+        if (options.cluster()) {
+            return runCluster(installation, generator, state, options.interactive());
+        }
         Path warehouse = options.warehouse().isPresent() ? options.warehouse().get() : DemoWarehouse.ensure(state.resolve("warehouse"), generator, progress::println);
         if (!Files.isDirectory(warehouse)) {
             throw new IOException("Warehouse directory does not exist: " + warehouse);
@@ -133,6 +142,74 @@ public final class TarnDemo
         return 0;
     }
 
+    /**
+     * The sample warehouse in a bucket of an S3-compatible server, a Trino coordinator and a
+     * worker reading it, the showcase queries and where their tasks ran; everything stops at the end.
+     */
+    private int runCluster(TrinoInstallation installation, TpchLikeGenerator generator, Path state, boolean interactive)
+            throws IOException, SQLException
+    {
+        Path warehouse = DemoWarehouse.ensure(state.resolve("warehouse"), generator, progress::println);
+        Path clusterDirectory = state.resolve("cluster");
+        deleteRecursively(clusterDirectory.resolve("s3"));
+        progress.println("Starting an S3-compatible server (S3Proxy) and copying the sample warehouse into bucket '" + DEMO_BUCKET + "'...");
+        try (S3ProxyServer objectStore = S3ProxyServer.start(Files.createDirectories(clusterDirectory.resolve("s3")))) {
+            objectStore.copyIntoBucket(warehouse, DEMO_BUCKET, "warehouse");
+            Map<String, String> catalog = new LinkedHashMap<>();
+            catalog.put("connector.name", "tarn");
+            catalog.put("warehouse", "s3://" + DEMO_BUCKET + "/warehouse");
+            catalog.putAll(objectStore.clientProperties());
+            progress.println("Starting a Trino " + installation.version() + " coordinator and a worker with the Tarn plugin, warehouse s3://" + DEMO_BUCKET + "/warehouse at " + objectStore.endpoint() + " (takes 30-90 s)...");
+            TrinoCluster cluster = TrinoCluster.start(installation, TrinoServerConfig.in(clusterDirectory.resolve("coordinator"))
+                    .withPlugin("tarn", pluginDirectory())
+                    .withCatalog(CATALOG, catalog)
+                    .withHeap("1G"), clusterDirectory.resolve("worker"), START_TIMEOUT);
+            try {
+                progress.println("Cluster is up: coordinator " + cluster.coordinator().uri() + ", worker " + cluster.worker().uri() + ", " + cluster.activeNodes() + " active nodes.");
+                showcase(cluster.coordinator(), generator);
+                out.println();
+                out.println("== Tasks of the queries above, per node");
+                try (Connection connection = cluster.coordinator().connect()) {
+                    printTable(timed(connection, "SELECT n.node_id, n.http_uri, n.coordinator, count(t.task_id) AS tasks FROM system.runtime.nodes n " +
+                            "LEFT JOIN system.runtime.tasks t ON t.node_id = n.node_id GROUP BY 1, 2, 3 ORDER BY 3 DESC"));
+                }
+                if (interactive) {
+                    out.println();
+                    out.println("Opening Trino's CLI on the coordinator, catalog '" + CATALOG + "', schema '" + DemoWarehouse.DATABASE + "'; quit with 'quit' or Ctrl-D.");
+                    new TrinoCli(installation, cluster.coordinator().uri(), CATALOG, Optional.of(DemoWarehouse.DATABASE)).interactive();
+                }
+            }
+            finally {
+                progress.println("Stopping the cluster and the S3-compatible server...");
+                cluster.stop();
+            }
+        }
+        return 0;
+    }
+
+    private static Path pluginDirectory()
+            throws IOException
+    {
+        Path plugin = Path.of(requiredProperty(PLUGIN_PROPERTY)).toAbsolutePath();
+        if (!Files.isDirectory(plugin)) {
+            throw new IOException("No Tarn plugin directory at " + plugin + ": package connector-trino first (./tarn demo does)");
+        }
+        return plugin;
+    }
+
+    private static void deleteRecursively(Path directory)
+            throws IOException
+    {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (var paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
     private TrinoServer ensureServer(TrinoInstallation installation, Path serverDirectory, Path warehouse)
             throws IOException
     {
@@ -145,10 +222,7 @@ public final class TarnDemo
             progress.println("Stopping the Trino server that serves another warehouse (pid " + running.get().pid() + ")...");
             running.get().stop();
         }
-        Path plugin = Path.of(requiredProperty(PLUGIN_PROPERTY)).toAbsolutePath();
-        if (!Files.isDirectory(plugin)) {
-            throw new IOException("No Tarn plugin directory at " + plugin + ": package connector-trino first (./tarn demo does)");
-        }
+        Path plugin = pluginDirectory();
         progress.println("Starting Trino " + installation.version() + " with the Tarn plugin (takes 20-60 s)...");
         long started = System.nanoTime();
         TrinoServer server = TrinoServer.start(installation, TrinoServerConfig.in(serverDirectory)

@@ -30,6 +30,10 @@ public class TestDemoOptions
         assertThat(options.interactive()).isTrue();
         assertThat(options.orders()).isEqualTo(1000);
         assertThat(DemoOptions.parse(new String[] {"--stop"}).stop()).isTrue();
+        DemoOptions cluster = DemoOptions.parse(new String[] {"--cluster", "--orders", "500"});
+        assertThat(cluster.cluster()).isTrue();
+        assertThat(cluster.orders()).isEqualTo(500);
+        assertThat(options.cluster()).isFalse();
     }
 
     @Test
@@ -40,5 +44,6 @@ public class TestDemoOptions
         assertThatThrownBy(() -> DemoOptions.parse(new String[] {"--orders", "0"})).hasMessage("--orders must be positive: 0");
         assertThatThrownBy(() -> DemoOptions.parse(new String[] {"--stop", "--query", "SELECT 1"})).hasMessage("--stop takes no other option");
         assertThatThrownBy(() -> DemoOptions.parse(new String[] {"--verbose"})).hasMessage("Unknown option: --verbose");
+        assertThatThrownBy(() -> DemoOptions.parse(new String[] {"--cluster", "--warehouse", "/tmp/w"})).hasMessage("--cluster takes only --orders");
     }
 }
