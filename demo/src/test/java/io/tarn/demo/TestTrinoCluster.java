@@ -14,19 +14,27 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A real Trino cluster over a warehouse on an object store: a coordinator and a worker, two
  * server processes started by Trino's launcher, with the Tarn plugin reading the reference tables
  * Apache Paimon wrote from a real S3-compatible server (S3Proxy on 127.0.0.1). Answers equal the
- * oracle's, and the tasks of a query run on both nodes.
+ * oracle's, the tasks of a query run on both nodes, and a worker killed while a query runs fails
+ * that query with an error naming the lost node, after which queries succeed on the coordinator.
  */
 public class TestTrinoCluster
 {
@@ -87,6 +95,58 @@ public class TestTrinoCluster
                     .as(table.identifier())
                     .isEqualTo(ReferenceReader.read(local, table.identifier()).text());
         }
+    }
+
+    /**
+     * Runs last: it kills the worker.
+     */
+    @Test(priority = 1)
+    public void testWorkerKilledMidQuery()
+            throws Exception
+    {
+        String table = "tarn." + ReferenceTables.APPEND_BUCKETED.identifier();
+        // long enough to be running when the worker dies: a cross join blown up by UNNEST (10^7 rows per pair)
+        String slow = "SELECT count(*), sum(a.id * b.id * x * y) FROM " + table + " a CROSS JOIN " + table + " b " +
+                "CROSS JOIN UNNEST(sequence(1, 10000)) AS t(x) CROSS JOIN UNNEST(sequence(1, 1000)) AS u(y)";
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try {
+            Future<List<List<Object>>> running = executor.submit(() -> cluster.coordinator().query(slow));
+            awaitRunning(slow, running);
+            ProcessHandle.of(cluster.worker().pid()).orElseThrow().destroyForcibly();
+            assertThatThrownBy(() -> running.get(3, TimeUnit.MINUTES))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause().isInstanceOf(SQLException.class)
+                    .satisfies(failure -> assertThat(failure.getMessage()).as(failure.getMessage()).containsAnyOf("worker", "node", "Node", "Worker", "127.0.0.1"));
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        // once the coordinator has dropped the worker, queries run on the coordinator alone
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while (cluster.activeNodes() > 1 && System.nanoTime() < deadline) {
+            Thread.sleep(1000);
+        }
+        assertThat(cluster.activeNodes()).isEqualTo(1);
+        assertThat(TestTrinoServer.canonical(cluster.coordinator().query("SELECT * FROM " + table)).text())
+                .isEqualTo(ReferenceReader.read(local, ReferenceTables.APPEND_BUCKETED.identifier()).text());
+    }
+
+    private void awaitRunning(String sql, Future<?> query)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+        while (System.nanoTime() < deadline) {
+            if (query.isDone()) {
+                query.get();
+                throw new AssertionError("Query ended before the worker was killed: " + sql);
+            }
+            List<List<Object>> states = cluster.coordinator().query("SELECT state FROM system.runtime.queries WHERE query = '" + sql.replace("'", "''") + "'");
+            if (states.stream().anyMatch(row -> "RUNNING".equals(row.get(0)))) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("Query did not start running: " + sql);
     }
 
     @Test
