@@ -235,7 +235,7 @@ public class TestTarnCli
                 .toList();
     }
 
-    private static Result run(String... args)
+    static Result run(String... args)
     {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -243,5 +243,5 @@ public class TestTarnCli
         return new Result(exitCode, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
-    private record Result(int exitCode, String out, String err) {}
+    record Result(int exitCode, String out, String err) {}
 }

@@ -11,8 +11,6 @@ import org.testng.annotations.Test;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
@@ -99,9 +97,9 @@ public class TestTarnDynamicFilters
         String analyzed = (String) runner.execute(session, "EXPLAIN ANALYZE VERBOSE " + query).getOnlyValue();
         // the filter Trino delivered is the whole build side, value by value
         assertThat(analyzed).contains("SortedRangeSet[type=" + type + ", ranges=" + BUILD_ROWS);
-        assertThat(counter(analyzed, "planning.dynamic_filter_used")).as(analyzed).isEqualTo(1);
-        long rowsRead = counter(analyzed, "rows_read");
-        long probes = counter(analyzed, "filter_probes");
+        assertThat(ConnectorMetrics.required(analyzed, "planning.dynamic_filter_used")).as(analyzed).isEqualTo(1);
+        long rowsRead = ConnectorMetrics.required(analyzed, "rows_read");
+        long probes = ConnectorMetrics.required(analyzed, "filter_probes");
         assertThat(rowsRead).as(analyzed).isGreaterThanOrEqualTo(PROBE_ROWS);
         assertThat(probes).as(analyzed).isLessThanOrEqualTo(rowsRead * 2 * (log2(BUILD_ROWS) + 2));
 
@@ -131,8 +129,8 @@ public class TestTarnDynamicFilters
         assertThat(runner.execute(session, query).getMaterializedRows())
                 .containsExactly(new MaterializedRow(List.of(expectedCount, expectedSum)));
         String analyzed = (String) runner.execute(session, "EXPLAIN ANALYZE VERBOSE " + query).getOnlyValue();
-        long rowsRead = counter(analyzed, "rows_read");
-        long probes = counter(analyzed, "filter_probes");
+        long rowsRead = ConnectorMetrics.required(analyzed, "rows_read");
+        long probes = ConnectorMetrics.required(analyzed, "filter_probes");
         assertThat(probes).as(analyzed).isGreaterThan(0);
         assertThat(probes).as(analyzed).isLessThanOrEqualTo(rowsRead * 2 * (log2(RANGES) + 2));
         System.out.printf("%s ... (%d ranges): %d ms, rows_read=%d filter_probes=%d%n", query.substring(0, 60), RANGES, millis(session, query), rowsRead, probes);
@@ -154,21 +152,5 @@ public class TestTarnDynamicFilters
     private static long log2(int value)
     {
         return 31 - Integer.numberOfLeadingZeros(value);
-    }
-
-    // the value of a connector metric in EXPLAIN ANALYZE VERBOSE output, summed over operators
-    private static long counter(String explainAnalyze, String name)
-    {
-        Matcher matcher = Pattern.compile("'" + Pattern.quote(name) + "' = LongCount\\{total=(\\d+)\\}").matcher(explainAnalyze);
-        long sum = 0;
-        boolean found = false;
-        while (matcher.find()) {
-            sum += Long.parseLong(matcher.group(1));
-            found = true;
-        }
-        if (!found) {
-            throw new AssertionError("No metric " + name + " in:\n" + explainAnalyze);
-        }
-        return sum;
     }
 }

@@ -1,12 +1,11 @@
 package io.tarn.trino;
 
-import io.tarn.s3server.S3ProxyServer;
 import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
-import io.tarn.testing.TemporaryDirectories;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import org.apache.paimon.data.BinaryString;
@@ -25,8 +24,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,9 +38,8 @@ public class TestTarnOnS3
     private static final List<ReferenceTable> TABLES = List.of(
             ReferenceTables.APPEND_PARTITIONED, ReferenceTables.PK_DV, ReferenceTables.PK_DEDUP, ReferenceTables.APPEND_FILE_INDEX, ReferenceTables.APPEND_EVOLVED);
 
+    private ObjectStoreLake lake;
     private Path local;
-    private Path serverDirectory;
-    private S3ProxyServer server;
     private Path objects;
     private DistributedQueryRunner runner;
 
@@ -51,16 +47,12 @@ public class TestTarnOnS3
     public void setUp()
             throws Exception
     {
-        local = TemporaryDirectories.create("tarn-trino-s3-local");
-        for (ReferenceTable table : TABLES) {
-            ReferenceTables.create(local, table);
-        }
-        serverDirectory = TemporaryDirectories.create("tarn-trino-s3");
-        server = S3ProxyServer.start(serverDirectory);
-        objects = server.copyIntoBucket(local, "tarn-lake", "warehouse");
-        Map<String, String> catalog = new HashMap<>(server.clientProperties());
+        lake = ObjectStoreLake.create("tarn-trino-s3", TABLES);
+        local = lake.local();
+        objects = lake.objects();
+        Map<String, String> catalog = new HashMap<>(lake.clientProperties());
         catalog.put("fs.native-s3.enabled", "true");
-        runner = TarnQueryRunner.createOnObjectStore("s3://tarn-lake/warehouse", catalog);
+        runner = TarnQueryRunner.createOnObjectStore(lake.location(), catalog);
     }
 
     @AfterClass(alwaysRun = true)
@@ -70,12 +62,10 @@ public class TestTarnOnS3
             runner.close();
             runner = null;
         }
-        if (server != null) {
-            server.close();
-            server = null;
+        if (lake != null) {
+            lake.close();
+            lake = null;
         }
-        TemporaryDirectories.deleteRecursively(serverDirectory);
-        TemporaryDirectories.deleteRecursively(local);
     }
 
     @DataProvider
@@ -105,22 +95,12 @@ public class TestTarnOnS3
     public void testScansReportObjectStoreRequests()
     {
         String analyzed = (String) runner.execute("EXPLAIN ANALYZE VERBOSE SELECT * FROM append_partitioned").getOnlyValue();
-        long files = counter(analyzed, "files_read");
-        long requests = counter(analyzed, "object_requests");
+        long files = ConnectorMetrics.required(analyzed, "files_read");
+        long requests = ConnectorMetrics.required(analyzed, "object_requests");
         assertThat(files).as(analyzed).isPositive();
         // small files: one request each (its tail holds the whole file), none for what planning skipped
         assertThat(requests).as(analyzed).isEqualTo(files);
-        assertThat(counter(analyzed, "object_bytes")).as(analyzed).isPositive();
-    }
-
-    private static long counter(String explainAnalyze, String name)
-    {
-        Matcher matcher = Pattern.compile("'" + Pattern.quote(name) + "' = LongCount\\{total=(\\d+)\\}").matcher(explainAnalyze);
-        long sum = 0;
-        while (matcher.find()) {
-            sum += Long.parseLong(matcher.group(1));
-        }
-        return sum;
+        assertThat(ConnectorMetrics.required(analyzed, "object_bytes")).as(analyzed).isPositive();
     }
 
     @Test

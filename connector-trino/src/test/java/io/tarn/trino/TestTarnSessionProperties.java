@@ -16,8 +16,6 @@ import org.testng.annotations.Test;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -107,9 +105,9 @@ public class TestTarnSessionProperties
         runner.execute("INSERT INTO tarn.p.indexed VALUES (3, 'b'), (4, 'a'), (5, 'c')");
         String query = "SELECT id FROM tarn.p.indexed WHERE name = 'b'";
         String withoutIndexes = explainAnalyze(Map.of(), query);
-        assertThat(counter(withoutIndexes, "planning.files_skipped_embedded_index") + counter(withoutIndexes, "planning.files_skipped_index_file")).as(withoutIndexes).isZero();
+        assertThat(ConnectorMetrics.sum(withoutIndexes, "planning.files_skipped_embedded_index") + ConnectorMetrics.sum(withoutIndexes, "planning.files_skipped_index_file")).as(withoutIndexes).isZero();
         String withIndexes = explainAnalyze(Map.of(TarnSessionProperties.FILE_INDEX_ENABLED, "true"), query);
-        assertThat(counter(withIndexes, "planning.files_skipped_embedded_index") + counter(withIndexes, "planning.files_skipped_index_file")).as(withIndexes).isEqualTo(1);
+        assertThat(ConnectorMetrics.sum(withIndexes, "planning.files_skipped_embedded_index") + ConnectorMetrics.sum(withIndexes, "planning.files_skipped_index_file")).as(withIndexes).isEqualTo(1);
         assertThat(runner.execute(session(Map.of(TarnSessionProperties.FILE_INDEX_ENABLED, "true")), query).getOnlyValue()).isEqualTo(3);
     }
 
@@ -120,7 +118,7 @@ public class TestTarnSessionProperties
         runner.execute("CREATE TABLE tarn.p.dimension AS SELECT n AS k, CAST(n AS varchar) AS label FROM UNNEST(sequence(1, 10)) t(n)");
         String query = "SELECT sum(f.v) FROM tarn.p.facts f JOIN tarn.p.dimension d ON f.k = d.k WHERE d.label = '7'";
         String waited = explainAnalyze(Map.of(TarnSessionProperties.DYNAMIC_FILTERING_WAIT_TIMEOUT, "30s"), query);
-        assertThat(counter(waited, "planning.dynamic_filter_used")).as(waited).isEqualTo(1);
+        assertThat(ConnectorMetrics.sum(waited, "planning.dynamic_filter_used")).as(waited).isEqualTo(1);
         assertThat(runner.execute(query).getOnlyValue()).isEqualTo(70L);
     }
 
@@ -158,16 +156,5 @@ public class TestTarnSessionProperties
         Session.SessionBuilder builder = Session.builder(runner.getDefaultSession());
         properties.forEach((name, value) -> builder.setCatalogSessionProperty(TarnQueryRunner.CATALOG, name, value));
         return builder.build();
-    }
-
-    // the value of a connector metric in EXPLAIN ANALYZE VERBOSE output, summed over operators
-    private static long counter(String explainAnalyze, String name)
-    {
-        Matcher matcher = Pattern.compile("'" + Pattern.quote(name) + "' = LongCount\\{total=(\\d+)\\}").matcher(explainAnalyze);
-        long sum = 0;
-        while (matcher.find()) {
-            sum += Long.parseLong(matcher.group(1));
-        }
-        return sum;
     }
 }

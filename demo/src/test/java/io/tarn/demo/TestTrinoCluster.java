@@ -1,6 +1,6 @@
 package io.tarn.demo;
 
-import io.tarn.s3server.S3ProxyServer;
+import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
@@ -41,8 +41,8 @@ public class TestTrinoCluster
     private static final List<ReferenceTable> TABLES = List.of(ReferenceTables.APPEND_PARTITIONED, ReferenceTables.APPEND_BUCKETED, ReferenceTables.PK_DV);
 
     private Path directory;
+    private ObjectStoreLake lake;
     private Path local;
-    private S3ProxyServer objectStore;
     private TrinoCluster cluster;
 
     @BeforeClass
@@ -50,16 +50,12 @@ public class TestTrinoCluster
             throws IOException
     {
         directory = TemporaryDirectories.create("tarn-cluster");
-        local = directory.resolve("warehouse");
-        for (ReferenceTable table : TABLES) {
-            ReferenceTables.create(local, table);
-        }
-        objectStore = S3ProxyServer.start(directory.resolve("s3"));
-        objectStore.copyIntoBucket(local, "tarn-lake", "warehouse");
+        lake = ObjectStoreLake.create("tarn-cluster-s3", TABLES);
+        local = lake.local();
         Map<String, String> catalog = new LinkedHashMap<>();
         catalog.put("connector.name", "tarn");
-        catalog.put("warehouse", "s3://tarn-lake/warehouse");
-        catalog.putAll(objectStore.clientProperties());
+        catalog.put("warehouse", lake.location());
+        catalog.putAll(lake.clientProperties());
         Path plugin = Path.of(System.getProperty("tarn.plugin.dir", "../connector-trino/target/tarn-plugin"));
         assertThat(plugin.resolve(".")).as("Tarn plugin directory (package connector-trino first)").isDirectory();
         cluster = TrinoCluster.start(TrinoInstallation.fromSystemProperties(), TrinoServerConfig.in(directory.resolve("coordinator"))
@@ -78,8 +74,8 @@ public class TestTrinoCluster
             }
         }
         finally {
-            if (objectStore != null) {
-                objectStore.close();
+            if (lake != null) {
+                lake.close();
             }
             TemporaryDirectories.deleteRecursively(directory);
         }

@@ -4,9 +4,9 @@ import io.tarn.jni.NativeProgram.Case;
 import io.tarn.jni.NativeProgram.Output;
 import io.tarn.s3server.S3ProxyServer;
 import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceTables;
-import io.tarn.testing.TemporaryDirectories;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -30,34 +30,29 @@ public class TestTarnBridgeOnS3
 {
     private static final String DV = ReferenceTables.PK_DV.identifier();
     private static final String PARTITIONED = ReferenceTables.APPEND_PARTITIONED.identifier();
-    private static final String WAREHOUSE = "s3://tarn-lake/warehouse";
 
+    private ObjectStoreLake lake;
     private Path local;
-    private Path serverDirectory;
-    private S3ProxyServer server;
     private Output output;
 
     @BeforeClass
     public void createTables()
             throws IOException
     {
-        local = TemporaryDirectories.create("tarn-jni-s3-local");
-        ReferenceTables.create(local, ReferenceTables.PK_DV);
-        ReferenceTables.create(local, ReferenceTables.APPEND_PARTITIONED);
-        serverDirectory = TemporaryDirectories.create("tarn-jni-s3");
-        server = S3ProxyServer.start(serverDirectory);
-        server.copyIntoBucket(local, "tarn-lake", "warehouse");
-        String options = server.clientProperties().entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
-        String withoutKeys = server.clientProperties().entrySet().stream()
+        lake = ObjectStoreLake.create("tarn-jni-s3", List.of(ReferenceTables.PK_DV, ReferenceTables.APPEND_PARTITIONED));
+        local = lake.local();
+        String warehouse = lake.location();
+        String options = lake.clientProperties().entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
+        String withoutKeys = lake.clientProperties().entrySet().stream()
                 .filter(entry -> !entry.getKey().contains("-key"))
                 .map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
         List<String> commands = new ArrayList<>();
-        commands.add(command("scan", "dv_splits", WAREHOUSE, DV, null, null, null, "splits", options));
-        commands.add(command("scan", "dv_table", WAREHOUSE, DV, null, "v,id", "id >= 20", "table", options));
-        commands.add(command("scan", "partitioned_table", WAREHOUSE, PARTITIONED, "tag:t1", null, null, "table", options));
-        commands.add(command("scan", "wrong_key", WAREHOUSE, DV, null, null, null, "table", options.replace(S3ProxyServer.SECRET_KEY, "wrong")));
-        commands.add(command("scan", "environment_keys", WAREHOUSE, DV, null, null, null, "table", withoutKeys));
-        commands.add(command("scan", "bad_option", WAREHOUSE, DV, null, null, null, "table", "s3.endpoint"));
+        commands.add(command("scan", "dv_splits", warehouse, DV, null, null, null, "splits", options));
+        commands.add(command("scan", "dv_table", warehouse, DV, null, "v,id", "id >= 20", "table", options));
+        commands.add(command("scan", "partitioned_table", warehouse, PARTITIONED, "tag:t1", null, null, "table", options));
+        commands.add(command("scan", "wrong_key", warehouse, DV, null, null, null, "table", options.replace(S3ProxyServer.SECRET_KEY, "wrong")));
+        commands.add(command("scan", "environment_keys", warehouse, DV, null, null, null, "table", withoutKeys));
+        commands.add(command("scan", "bad_option", warehouse, DV, null, null, null, "table", "s3.endpoint"));
         Map<String, String> environment = NativeProgram.environment();
         // the keys of the process that opens splits
         environment.put("AWS_ACCESS_KEY_ID", S3ProxyServer.ACCESS_KEY);
@@ -68,12 +63,9 @@ public class TestTarnBridgeOnS3
     @AfterClass(alwaysRun = true)
     public void deleteTables()
     {
-        if (server != null) {
-            server.close();
-            server = null;
+        if (lake != null) {
+            lake.close();
         }
-        TemporaryDirectories.deleteRecursively(serverDirectory);
-        TemporaryDirectories.deleteRecursively(local);
     }
 
     @Test
@@ -92,7 +84,7 @@ public class TestTarnBridgeOnS3
     {
         Case wrongKey = output.get("wrong_key");
         assertThat(wrongKey.status()).isNotZero();
-        assertThat(wrongKey.error()).contains("s3://tarn-lake/warehouse", "403");
+        assertThat(wrongKey.error()).contains(lake.location(), "403");
         Case badOption = output.get("bad_option");
         assertThat(badOption.status()).isNotZero();
         assertThat(badOption.error()).contains("Storage option is not KEY=VALUE: s3.endpoint");

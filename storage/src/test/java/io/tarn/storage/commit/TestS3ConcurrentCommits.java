@@ -1,6 +1,5 @@
 package io.tarn.storage.commit;
 
-import io.tarn.s3server.S3ProxyServer;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.catalog.Warehouse;
 import io.tarn.storage.fs.s3.S3FileIO;
@@ -8,10 +7,10 @@ import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceTables;
-import io.tarn.testing.TemporaryDirectories;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -35,35 +34,29 @@ public class TestS3ConcurrentCommits
 {
     private static final String SOURCE = ReferenceTables.APPEND_BUCKETED.identifier();
     private static final String TARGET = "ref.raced";
-    private static final String WAREHOUSE = "s3://tarn-lake/warehouse";
     private static final int PROCESSES = 2;
     private static final int THREADS = 4;
     private static final int COMMITS = 20;
 
+    private ObjectStoreLake lake;
     private Path local;
-    private Path serverDirectory;
-    private S3ProxyServer server;
     private Path objects;
 
     @BeforeClass
     public void setUp()
             throws IOException
     {
-        local = TemporaryDirectories.create("tarn-s3-race-local");
-        ReferenceTables.create(local, ReferenceTables.APPEND_BUCKETED);
-        serverDirectory = TemporaryDirectories.create("tarn-s3-race");
-        server = S3ProxyServer.start(serverDirectory);
-        objects = server.copyIntoBucket(local, "tarn-lake", "warehouse");
+        lake = ObjectStoreLake.create("tarn-s3-race", List.of(ReferenceTables.APPEND_BUCKETED));
+        local = lake.local();
+        objects = lake.objects();
     }
 
     @AfterClass(alwaysRun = true)
     public void tearDown()
     {
-        if (server != null) {
-            server.close();
+        if (lake != null) {
+            lake.close();
         }
-        TemporaryDirectories.deleteRecursively(serverDirectory);
-        TemporaryDirectories.deleteRecursively(local);
     }
 
     /**
@@ -76,7 +69,7 @@ public class TestS3ConcurrentCommits
             throws Exception
     {
         String table = "ref.killed";
-        Warehouse warehouse = Warehouse.open(WAREHOUSE, server.clientProperties());
+        Warehouse warehouse = Warehouse.open(lake.location(), lake.clientProperties());
         try {
             PaimonTable source = PaimonTable.load(warehouse.catalog(), Identifier.parse(SOURCE));
             warehouse.catalog().createTable(Identifier.parse(table), source.schema().withId(0));
@@ -112,8 +105,8 @@ public class TestS3ConcurrentCommits
     {
         List<String> command = new ArrayList<>(List.of(
                 ProcessHandle.current().info().command().orElseThrow(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                S3CommitRace.class.getName(), WAREHOUSE, SOURCE, table, name, Integer.toString(threads), Integer.toString(commits)));
-        server.clientProperties().forEach((key, value) -> command.add(key + "=" + value));
+                S3CommitRace.class.getName(), lake.location(), SOURCE, table, name, Integer.toString(threads), Integer.toString(commits)));
+        lake.clientProperties().forEach((key, value) -> command.add(key + "=" + value));
         return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
@@ -127,7 +120,7 @@ public class TestS3ConcurrentCommits
     public void testEveryCommitOfTwoProcessesLandsOnce()
             throws Exception
     {
-        Warehouse warehouse = Warehouse.open(WAREHOUSE, server.clientProperties());
+        Warehouse warehouse = Warehouse.open(lake.location(), lake.clientProperties());
         try {
             PaimonTable source = PaimonTable.load(warehouse.catalog(), Identifier.parse(SOURCE));
             warehouse.catalog().createTable(Identifier.parse(TARGET), source.schema().withId(0));
