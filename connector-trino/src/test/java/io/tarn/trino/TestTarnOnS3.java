@@ -8,8 +8,18 @@ import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -123,6 +133,32 @@ public class TestTarnOnS3
         runner.execute("DROP TABLE written.orders");
         assertThat(objects.resolve("written.db").resolve("orders")).doesNotExist();
         assertThat(runner.execute("SHOW TABLES FROM written").getOnlyColumnAsSet()).containsExactly("bucketed");
+    }
+
+    /**
+     * Paimon appends, through its own filesystem catalog over the server's bucket directory, to a
+     * table Tarn created and wrote on the object store; Tarn then reads both writers' rows.
+     */
+    @Test
+    @SuppressWarnings("try") // Paimon's close() declares Exception
+    public void testPaimonAppendsToATableTarnWrote()
+            throws Exception
+    {
+        runner.execute("CREATE SCHEMA appended");
+        runner.execute("CREATE TABLE appended.events (id integer, name varchar)");
+        runner.execute("INSERT INTO appended.events VALUES (1, 'tarn')");
+        Map<String, String> options = Map.of("warehouse", objects.toUri().toString());
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options), new Configuration()))) {
+            BatchWriteBuilder builder = catalog.getTable(Identifier.create("appended", "events")).newBatchWriteBuilder();
+            try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
+                write.write(GenericRow.of(2, BinaryString.fromString("paimon")));
+                commit.commit(write.prepareCommit());
+            }
+        }
+        assertThat(runner.execute("SELECT id, name FROM appended.events ORDER BY id").getMaterializedRows())
+                .extracting(row -> row.getField(0) + " " + row.getField(1))
+                .containsExactly("1 tarn", "2 paimon");
+        assertThat(selectAll("appended.events", "")).isEqualTo(ReferenceReader.read(objects, "appended.events"));
     }
 
     @Test
