@@ -32,6 +32,8 @@ public final class S3ProxyServer
     private static final long START_TIMEOUT_MILLIS = 60_000;
 
     private final Process process;
+    // a test JVM that exits without closing the server must not leave it running
+    private final Thread killOnExit;
     private final Path dataDirectory;
     private final Path log;
     private final int port;
@@ -39,6 +41,8 @@ public final class S3ProxyServer
     private S3ProxyServer(Process process, Path dataDirectory, Path log, int port)
     {
         this.process = process;
+        this.killOnExit = new Thread(process::destroyForcibly, "s3proxy-kill-on-exit");
+        Runtime.getRuntime().addShutdownHook(killOnExit);
         this.dataDirectory = dataDirectory;
         this.log = log;
         this.port = port;
@@ -159,6 +163,12 @@ public final class S3ProxyServer
     @Override
     public void close()
     {
+        try {
+            Runtime.getRuntime().removeShutdownHook(killOnExit);
+        }
+        catch (IllegalStateException exiting) {
+            // the JVM is exiting: the hook runs anyway
+        }
         process.destroy();
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
