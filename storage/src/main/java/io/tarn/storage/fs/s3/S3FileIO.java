@@ -1,5 +1,6 @@
 package io.tarn.storage.fs.s3;
 
+import io.tarn.storage.MissingFileException;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.fs.InputFile;
@@ -28,6 +29,7 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.Closeable;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.DirectoryNotEmptyException;
@@ -40,6 +42,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
 
@@ -60,6 +63,8 @@ public final class S3FileIO
 {
     // a PUT answered 409 (another conditional write to the key in flight) is tried again this often
     private static final int CONFLICT_ATTEMPTS = 5;
+    // a GET whose body the network cuts off is sent again this often; statuses the SDK retries itself
+    static final int BODY_ATTEMPTS = 4;
 
     private final S3Client client;
     private final S3Settings settings;
@@ -69,8 +74,18 @@ public final class S3FileIO
 
     public S3FileIO(S3Settings settings)
     {
+        this(settings, builder -> {});
+    }
+
+    /**
+     * @param customizer changes the client before it is built (tests inject faults with it)
+     */
+    S3FileIO(S3Settings settings, Consumer<S3ClientBuilder> customizer)
+    {
         this.settings = requireNonNull(settings, "settings is null");
-        this.client = newClient(settings);
+        S3ClientBuilder builder = clientBuilder(settings);
+        customizer.accept(builder);
+        this.client = builder.build();
     }
 
     /**
@@ -300,6 +315,32 @@ public final class S3FileIO
         }
     }
 
+    /**
+     * Runs a read of an object's body again, after a growing pause, when the body breaks off
+     * (a reset connection, a body cut short): the SDK retries failed requests, but not a body it
+     * has handed over. What the store answered (a status, a missing object) and an object shorter
+     * than asked for are not retried.
+     */
+    <T> T withBodyRetries(String path, BodyRead<T> read)
+            throws IOException
+    {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return read.run();
+            }
+            catch (IOException e) {
+                boolean bodyBrokeOff = !(e instanceof MissingFileException) && !(e instanceof EOFException) && !(e.getCause() instanceof SdkException);
+                if (!bodyBrokeOff) {
+                    throw e;
+                }
+                if (attempt == BODY_ATTEMPTS) {
+                    throw new IOException("Cannot read %s: its body broke off %d times, the last with: %s".formatted(path, attempt, e.getMessage()), e);
+                }
+                sleep(path, Duration.ofMillis(100L * attempt));
+            }
+        }
+    }
+
     void put(String path, S3Location location, byte[] content, boolean ifAbsent)
             throws IOException
     {
@@ -433,7 +474,7 @@ public final class S3FileIO
         }
     }
 
-    private static S3Client newClient(S3Settings settings)
+    private static S3ClientBuilder clientBuilder(S3Settings settings)
     {
         S3ClientBuilder builder = S3Client.builder()
                 .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64))
@@ -447,7 +488,7 @@ public final class S3FileIO
             builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED);
             builder.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
         });
-        return builder.build();
+        return builder;
     }
 
     private static AwsCredentialsProvider credentials(S3Settings settings)
@@ -467,6 +508,16 @@ public final class S3FileIO
             // no region configured anywhere: S3-compatible stores accept any, AWS redirects
             return "us-east-1";
         }
+    }
+
+    /**
+     * A read of an object's body.
+     */
+    @FunctionalInterface
+    interface BodyRead<T>
+    {
+        T run()
+                throws IOException;
     }
 
     /**

@@ -68,6 +68,15 @@ final class S3InputFile
     private void loadTail()
             throws IOException
     {
+        fileIO.withBodyRetries(path, () -> {
+            fetchTail();
+            return null;
+        });
+    }
+
+    private void fetchTail()
+            throws IOException
+    {
         GetObjectRequest suffix = request().range("bytes=-" + TAIL_BYTES).build();
         try (ResponseInputStream<GetObjectResponse> body = fileIO.call(path, "read", () -> fileIO.client().getObject(suffix))) {
             byte[] bytes = body.readAllBytes();
@@ -138,9 +147,11 @@ final class S3InputFile
     public byte[] readAllBytes()
             throws IOException
     {
-        try (InputStream in = newStream()) {
-            return in.readAllBytes();
-        }
+        return fileIO.withBodyRetries(path, () -> {
+            try (InputStream in = newStream()) {
+                return in.readAllBytes();
+            }
+        });
     }
 
     @Override
@@ -165,6 +176,15 @@ final class S3InputFile
         if (position + count > length) {
             throw new EOFException("%s ends before byte %d: it has %d bytes (reading %d bytes at %d)".formatted(path, position + count, length, count, position));
         }
+        fileIO.withBodyRetries(path, () -> {
+            readRange(position, buffer, offset, count);
+            return null;
+        });
+    }
+
+    private void readRange(long position, byte[] buffer, int offset, int count)
+            throws IOException
+    {
         GetObjectRequest range = request().range("bytes=%d-%d".formatted(position, position + count - 1)).build();
         try (ResponseInputStream<GetObjectResponse> body = fileIO.call(path, "read", () -> fileIO.client().getObject(range))) {
             int read = body.readNBytes(buffer, offset, count);
