@@ -1,7 +1,10 @@
 package io.tarn.trino;
 
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.commit.OrphanFiles;
 import io.tarn.storage.commit.SnapshotExpiration;
+import io.tarn.storage.grammar.VersionParser;
+import io.tarn.storage.grammar.VersionSyntaxException;
 import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;
@@ -19,6 +22,8 @@ import java.io.IOException;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -59,6 +64,7 @@ final class TarnProcedures
             MethodHandle deleteTag = lookup.findVirtual(TarnProcedures.class, "deleteTag", MethodType.methodType(void.class, String.class, String.class, String.class));
             MethodHandle rollbackTo = lookup.findVirtual(TarnProcedures.class, "rollbackTo", MethodType.methodType(void.class, String.class, String.class, Long.class));
             MethodHandle expireSnapshots = lookup.findVirtual(TarnProcedures.class, "expireSnapshots", MethodType.methodType(void.class, String.class, String.class, Long.class));
+            MethodHandle removeOrphanFiles = lookup.findVirtual(TarnProcedures.class, "removeOrphanFiles", MethodType.methodType(void.class, String.class, String.class, String.class));
             MethodHandle sortCompact = lookup.findVirtual(TarnProcedures.class, "sortCompact",
                     MethodType.methodType(void.class, String.class, String.class, String.class, String.class, String.class));
             return Set.of(
@@ -79,6 +85,11 @@ final class TarnProcedures
                             new Argument("TABLE_NAME", VARCHAR),
                             new Argument("RETAIN_LAST", BIGINT)),
                             expireSnapshots.bindTo(this)),
+                    new Procedure("system", "remove_orphan_files", List.of(
+                            new Argument("SCHEMA_NAME", VARCHAR),
+                            new Argument("TABLE_NAME", VARCHAR),
+                            new Argument("OLDER_THAN", VARCHAR, false, null)),
+                            removeOrphanFiles.bindTo(this)),
                     new Procedure("system", "create_tag", List.of(
                             new Argument("SCHEMA_NAME", VARCHAR),
                             new Argument("TABLE_NAME", VARCHAR),
@@ -147,6 +158,30 @@ final class TarnProcedures
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot expire snapshots of table " + table.name(), e);
+        }
+    }
+
+    /**
+     * Deletes the table's files that no snapshot, tag or branch references and that are older
+     * than {@code olderThan} (a timestamp in the version grammar: {@code 2024-01-01T00:00:00Z},
+     * epoch millis, ...), by default a day before now: younger files may belong to a commit in
+     * progress.
+     */
+    public void removeOrphanFiles(String schemaName, String tableName, String olderThan)
+    {
+        PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
+        Instant before;
+        try {
+            before = olderThan == null ? Instant.now().minus(Duration.ofDays(1)) : Instant.ofEpochMilli(VersionParser.timestampMillis(olderThan.trim()));
+        }
+        catch (VersionSyntaxException e) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "older_than: " + e.getMessage(), e);
+        }
+        try {
+            OrphanFiles.remove(tables.catalog(), table.identifier(), before);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot remove orphan files of table " + table.name(), e);
         }
     }
 

@@ -25,7 +25,9 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -34,8 +36,10 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A Trino catalog whose warehouse is on an object store: a real S3-compatible server (S3Proxy on
@@ -159,6 +163,39 @@ public class TestTarnOnS3
                 .extracting(row -> row.getField(0) + " " + row.getField(1))
                 .containsExactly("1 tarn", "2 paimon");
         assertThat(selectAll("appended.events", "")).isEqualTo(ReferenceReader.read(objects, "appended.events"));
+    }
+
+    /**
+     * {@code remove_orphan_files} over the object store: with every file older than its
+     * {@code older_than}, it deletes the data file no snapshot names (as a writer killed before
+     * its commit leaves it) and nothing the table references.
+     */
+    @Test
+    public void testRemoveOrphanFiles()
+            throws Exception
+    {
+        runner.execute("CREATE SCHEMA orphans");
+        runner.execute("CREATE TABLE orphans.t AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) t(id, name)");
+        runner.execute("INSERT INTO orphans.t VALUES (3, 'c')");
+        Path table = objects.resolve("orphans.db").resolve("t");
+        Path bucket;
+        try (Stream<Path> directories = Files.list(table)) {
+            bucket = directories.filter(directory -> directory.getFileName().toString().startsWith("bucket-")).findFirst().orElseThrow();
+        }
+        Path dataFile;
+        try (Stream<Path> files = Files.list(bucket)) {
+            dataFile = files.filter(file -> file.getFileName().toString().endsWith(".parquet")).findFirst().orElseThrow();
+        }
+        Path orphan = Files.copy(dataFile, bucket.resolve("data-orphan-0.parquet"));
+        CanonicalRows before = selectAll("orphans.t", "");
+
+        runner.execute("CALL tarn.system.remove_orphan_files('orphans', 't', '" + Instant.now().plusSeconds(60) + "')");
+
+        assertThat(orphan).doesNotExist();
+        assertThat(selectAll("orphans.t", "")).isEqualTo(before);
+        assertThat(ReferenceReader.read(objects, "orphans.t")).isEqualTo(before);
+        assertThatThrownBy(() -> runner.execute("CALL tarn.system.remove_orphan_files('orphans', 't', 'yesterday')"))
+                .hasMessageContaining("older_than");
     }
 
     @Test

@@ -1,28 +1,14 @@
 package io.tarn.storage.commit;
 
-import io.tarn.storage.CorruptFileException;
-import io.tarn.storage.MissingFileException;
-import io.tarn.storage.manifest.DataFileMeta;
-import io.tarn.storage.manifest.FileIdentifier;
-import io.tarn.storage.manifest.FileKind;
-import io.tarn.storage.manifest.IndexManifestEntry;
-import io.tarn.storage.manifest.ManifestEntry;
-import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.SnapshotManager;
 import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.fs.TablePaths;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -71,7 +57,7 @@ public final class SnapshotExpiration
         if (removed.isEmpty()) {
             return new Result(List.of(), 0, 0);
         }
-        FileSet candidates = candidates(table, read(snapshots, removed));
+        ReferencedFiles candidates = candidates(table, read(snapshots, removed));
         for (long id : removed) {
             table.fileIO().delete(snapshots.snapshotPath(id));
         }
@@ -94,7 +80,7 @@ public final class SnapshotExpiration
                 .filter(id -> id > target.id())
                 .sorted((left, right) -> Long.compare(right, left))
                 .toList();
-        FileSet candidates = candidates(table, read(snapshots, removed));
+        ReferencedFiles candidates = candidates(table, read(snapshots, removed));
         for (long id : removed) {
             table.fileIO().delete(snapshots.snapshotPath(id));
         }
@@ -116,24 +102,24 @@ public final class SnapshotExpiration
      * Everything the removed snapshots reference, read before any snapshot file is deleted: a
      * metadata file naming a path outside the table fails the run while the history is intact.
      */
-    private static FileSet candidates(PaimonTable table, List<Snapshot> removedSnapshots)
+    private static ReferencedFiles candidates(PaimonTable table, List<Snapshot> removedSnapshots)
             throws IOException
     {
         // its own reader: a manifest tolerated as missing here must not count as empty for the live set
-        References references = new References(table);
-        FileSet candidates = new FileSet();
+        SnapshotReferences references = new SnapshotReferences(table);
+        ReferencedFiles candidates = new ReferencedFiles();
         for (Snapshot snapshot : removedSnapshots) {
             references.addAll(snapshot, candidates);
         }
         return candidates;
     }
 
-    private static Result deleteUnreferenced(PaimonTable table, List<Long> removed, FileSet candidates)
+    private static Result deleteUnreferenced(PaimonTable table, List<Long> removed, ReferencedFiles candidates)
             throws IOException
     {
-        References references = new References(table);
+        SnapshotReferences references = new SnapshotReferences(table);
         // what the remaining history still needs, read after the snapshot files are gone
-        FileSet live = new FileSet();
+        ReferencedFiles live = new ReferencedFiles();
         for (long id : table.snapshotManager().listIds()) {
             references.addLive(table.snapshotManager().snapshot(id), live);
         }
@@ -164,167 +150,5 @@ public final class SnapshotExpiration
         String snapshotPath = table.snapshotManager().snapshotPath(id);
         String directory = snapshotPath.substring(0, snapshotPath.lastIndexOf('/'));
         table.fileIO().writeFile(directory + "/" + hint, Long.toString(id).getBytes(UTF_8), true);
-    }
-
-    /**
-     * Paths of data files (with their extra files) and of metadata files, in insertion order.
-     */
-    private static final class FileSet
-    {
-        final Set<String> dataFiles = new LinkedHashSet<>();
-        final Set<String> metadataFiles = new LinkedHashSet<>();
-    }
-
-    /**
-     * Reads what snapshots reference; manifests are immutable, so each is read once.
-     */
-    private static final class References
-    {
-        private final PaimonTable table;
-        private final Map<String, List<ManifestFileMeta>> manifestLists = new HashMap<>();
-        private final Map<String, List<ManifestEntry>> manifests = new HashMap<>();
-
-        References(PaimonTable table)
-        {
-            this.table = table;
-        }
-
-        /**
-         * Everything a remaining snapshot or tag needs: its metadata files and its live data files.
-         * A missing file here fails the run before anything else is deleted.
-         */
-        void addLive(Snapshot snapshot, FileSet files)
-                throws IOException
-        {
-            Map<FileIdentifier, ManifestEntry> liveFiles = new LinkedHashMap<>();
-            for (String list : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
-                files.metadataFiles.add(table.manifestPath(list));
-                for (ManifestFileMeta manifest : manifestList(list, false)) {
-                    files.metadataFiles.add(table.manifestPath(manifest.fileName()));
-                    for (ManifestEntry entry : manifest(manifest.fileName(), false)) {
-                        if (entry.kind() == FileKind.ADD) {
-                            liveFiles.put(entry.identifier(), entry);
-                        }
-                        else {
-                            liveFiles.remove(entry.identifier());
-                        }
-                    }
-                }
-            }
-            for (ManifestEntry entry : liveFiles.values()) {
-                addDataFile(entry, files);
-            }
-            addChangelogAndIndexes(snapshot, files, false);
-        }
-
-        /**
-         * Everything a removed snapshot referenced, including the files its manifests mark as
-         * deleted. Files already gone are skipped: an earlier run may have been interrupted.
-         */
-        void addAll(Snapshot snapshot, FileSet files)
-                throws IOException
-        {
-            for (String list : List.of(snapshot.baseManifestList(), snapshot.deltaManifestList())) {
-                files.metadataFiles.add(table.manifestPath(list));
-                for (ManifestFileMeta manifest : manifestList(list, true)) {
-                    files.metadataFiles.add(table.manifestPath(manifest.fileName()));
-                    for (ManifestEntry entry : manifest(manifest.fileName(), true)) {
-                        addDataFile(entry, files);
-                    }
-                }
-            }
-            addChangelogAndIndexes(snapshot, files, true);
-        }
-
-        private void addChangelogAndIndexes(Snapshot snapshot, FileSet files, boolean tolerateMissing)
-                throws IOException
-        {
-            if (snapshot.changelogManifestList().isPresent()) {
-                String list = snapshot.changelogManifestList().get();
-                files.metadataFiles.add(table.manifestPath(list));
-                for (ManifestFileMeta manifest : manifestList(list, tolerateMissing)) {
-                    files.metadataFiles.add(table.manifestPath(manifest.fileName()));
-                    for (ManifestEntry entry : manifest(manifest.fileName(), tolerateMissing)) {
-                        addDataFile(entry, files);
-                    }
-                }
-            }
-            if (snapshot.indexManifest().isPresent()) {
-                String indexManifest = snapshot.indexManifest().get();
-                files.metadataFiles.add(table.manifestPath(indexManifest));
-                List<IndexManifestEntry> entries;
-                try {
-                    entries = table.readIndexManifest(indexManifest);
-                }
-                catch (MissingFileException e) {
-                    if (!tolerateMissing) {
-                        throw e;
-                    }
-                    entries = List.of();
-                }
-                for (IndexManifestEntry entry : entries) {
-                    files.metadataFiles.add(entry.externalPath().orElse(table.indexFilePath(entry.fileName())));
-                }
-            }
-            if (snapshot.statistics().isPresent()) {
-                String statistics = snapshot.statistics().get();
-                if (!TablePaths.isPlainFileName(statistics)) {
-                    throw new CorruptFileException("Table %s: a snapshot names statistics file '%s', which is not a plain file name under %s/statistics".formatted(table.name(), statistics, table.location()));
-                }
-                files.metadataFiles.add(table.location() + "/statistics/" + statistics);
-            }
-        }
-
-        private void addDataFile(ManifestEntry entry, FileSet files)
-                throws IOException
-        {
-            DataFileMeta file = entry.file();
-            files.dataFiles.add(table.dataFilePath(entry.partition(), entry.bucket(), file, file.fileName()));
-            for (String extra : file.extraFiles()) {
-                files.dataFiles.add(table.dataFilePath(entry.partition(), entry.bucket(), file, extra));
-            }
-        }
-
-        private List<ManifestFileMeta> manifestList(String fileName, boolean tolerateMissing)
-                throws IOException
-        {
-            List<ManifestFileMeta> cached = manifestLists.get(fileName);
-            if (cached == null) {
-                cached = readOrEmpty(() -> table.readManifestList(fileName), tolerateMissing);
-                manifestLists.put(fileName, cached);
-            }
-            return cached;
-        }
-
-        private List<ManifestEntry> manifest(String fileName, boolean tolerateMissing)
-                throws IOException
-        {
-            List<ManifestEntry> cached = manifests.get(fileName);
-            if (cached == null) {
-                cached = readOrEmpty(() -> table.readManifest(fileName), tolerateMissing);
-                manifests.put(fileName, cached);
-            }
-            return cached;
-        }
-
-        private static <T> List<T> readOrEmpty(Reader<T> reader, boolean tolerateMissing)
-                throws IOException
-        {
-            try {
-                return reader.read();
-            }
-            catch (MissingFileException e) {
-                if (!tolerateMissing) {
-                    throw e;
-                }
-                return List.of();
-            }
-        }
-    }
-
-    private interface Reader<T>
-    {
-        List<T> read()
-                throws IOException;
     }
 }
