@@ -178,7 +178,7 @@ final class TarnProcedures
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "older_than: " + e.getMessage(), e);
         }
         try {
-            OrphanFiles.remove(tables.catalog(), table.identifier(), before);
+            OrphanFiles.remove(table, before);
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot remove orphan files of table " + table.name(), e);

@@ -1,17 +1,12 @@
 package io.tarn.storage.commit;
 
-import io.tarn.storage.catalog.FileSystemCatalog;
-import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.FileStatus;
-import io.tarn.storage.snapshot.BranchManager;
-import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
@@ -49,45 +44,28 @@ public final class OrphanFiles
         }
     }
 
-    public static Result remove(FileSystemCatalog catalog, Identifier identifier, Instant olderThan)
+    public static Result remove(PaimonTable table, Instant olderThan)
             throws IOException
     {
+        requireNonNull(table, "table is null");
         requireNonNull(olderThan, "olderThan is null");
-        PaimonTable main = PaimonTable.load(catalog, identifier);
         List<FileStatus> candidates = new ArrayList<>();
-        for (FileStatus entry : main.fileIO().list(main.location())) {
+        for (FileStatus entry : table.fileIO().list(table.location())) {
             if (entry.directory() && !entry.symbolicLink() && !KEPT_DIRECTORIES.contains(entry.name())
                     && (METADATA_DIRECTORIES.contains(entry.name()) || isDataDirectory(entry.name()))) {
-                collectFiles(main, entry.path(), olderThan, candidates);
+                collectFiles(table, entry.path(), olderThan, candidates);
             }
         }
         if (candidates.isEmpty()) {
             return new Result(List.of());
         }
 
-        ReferencedFiles live = new ReferencedFiles();
-        List<PaimonTable> branches = new ArrayList<>();
-        branches.add(main);
-        for (String branch : new BranchManager(main.fileIO(), main.location()).branches()) {
-            branches.add(PaimonTable.load(catalog, identifier, branch));
-        }
-        for (PaimonTable branch : branches) {
-            SnapshotReferences references = new SnapshotReferences(branch);
-            for (long id : branch.snapshotManager().listIds()) {
-                references.addLive(branch.snapshotManager().snapshot(id), live);
-            }
-            for (String tag : branch.tagManager().tagNames()) {
-                Optional<Tag> tagged = branch.tagManager().tag(tag);
-                if (tagged.isPresent()) {
-                    references.addLive(tagged.get().snapshot(), live);
-                }
-            }
-        }
+        ReferencedFiles live = SnapshotReferences.liveOnEveryBranch(table);
 
         List<String> deleted = new ArrayList<>();
         for (FileStatus candidate : candidates) {
             String path = candidate.path();
-            if (!live.dataFiles.contains(path) && !live.metadataFiles.contains(path) && main.fileIO().delete(path)) {
+            if (!live.dataFiles.contains(path) && !live.metadataFiles.contains(path) && table.fileIO().delete(path)) {
                 deleted.add(path);
             }
         }

@@ -2,13 +2,11 @@ package io.tarn.storage.commit;
 
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.SnapshotManager;
-import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -18,8 +16,8 @@ import static java.util.Objects.requireNonNull;
  * expiration does: data files and their extra files (file indexes), manifests, manifest lists
  * (base, delta, changelog), index manifests and their index files, and statistics files.
  *
- * <p>A file is deleted only if a removed snapshot referenced it and neither a remaining snapshot
- * nor a tag does; for a remaining snapshot or a tag, the referenced data files are those its
+ * <p>A file is deleted only if a removed snapshot referenced it and no remaining snapshot or tag
+ * of any branch does (branches share the table's files); for a remaining snapshot or a tag, the referenced data files are those its
  * manifests leave live (an {@code ADD} not cancelled by a {@code DELETE}). Files no removed snapshot
  * knows of, such as those of a commit in progress, are never touched. The snapshot files go
  * first, so an interrupted run leaves orphans, never a snapshot whose files are gone.
@@ -117,18 +115,8 @@ public final class SnapshotExpiration
     private static Result deleteUnreferenced(PaimonTable table, List<Long> removed, ReferencedFiles candidates)
             throws IOException
     {
-        SnapshotReferences references = new SnapshotReferences(table);
-        // what the remaining history still needs, read after the snapshot files are gone
-        ReferencedFiles live = new ReferencedFiles();
-        for (long id : table.snapshotManager().listIds()) {
-            references.addLive(table.snapshotManager().snapshot(id), live);
-        }
-        for (String tag : table.tagManager().tagNames()) {
-            Optional<Tag> tagged = table.tagManager().tag(tag);
-            if (tagged.isPresent()) {
-                references.addLive(tagged.get().snapshot(), live);
-            }
-        }
+        // what the remaining history of every branch still needs, read after the snapshot files are gone
+        ReferencedFiles live = SnapshotReferences.liveOnEveryBranch(table);
         int dataFiles = 0;
         for (String path : candidates.dataFiles) {
             if (!live.dataFiles.contains(path) && table.fileIO().delete(path)) {

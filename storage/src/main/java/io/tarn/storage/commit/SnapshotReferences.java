@@ -9,14 +9,18 @@ import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFileMeta;
+import io.tarn.storage.snapshot.BranchManager;
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.Tag;
 import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Reads what snapshots reference; manifests are immutable, so each is read once.
@@ -30,6 +34,34 @@ final class SnapshotReferences
     SnapshotReferences(PaimonTable table)
     {
         this.table = table;
+    }
+
+    /**
+     * What every snapshot and every tag of every branch of {@code table} needs: branches share
+     * the table's manifests and data files, so a file one branch still reads must survive the
+     * clean-up of another.
+     */
+    static ReferencedFiles liveOnEveryBranch(PaimonTable table)
+            throws IOException
+    {
+        ReferencedFiles live = new ReferencedFiles();
+        List<String> branches = new ArrayList<>();
+        branches.add(BranchManager.MAIN_BRANCH);
+        branches.addAll(new BranchManager(table.fileIO(), table.location()).branches());
+        for (String branchName : branches) {
+            PaimonTable branch = branchName.equals(table.branch()) ? table : table.onBranch(branchName);
+            SnapshotReferences references = new SnapshotReferences(branch);
+            for (long id : branch.snapshotManager().listIds()) {
+                references.addLive(branch.snapshotManager().snapshot(id), live);
+            }
+            for (String tag : branch.tagManager().tagNames()) {
+                Optional<Tag> tagged = branch.tagManager().tag(tag);
+                if (tagged.isPresent()) {
+                    references.addLive(tagged.get().snapshot(), live);
+                }
+            }
+        }
+        return live;
     }
 
     /**

@@ -107,6 +107,16 @@ public final class PaimonTable
         return new PaimonTable(identifier, catalog.fileIO(), location, MAIN_BRANCH, catalog.manifestCache(), Optional.of(schema));
     }
 
+    /**
+     * The same table on branch {@code branchName}, whose snapshots share this table's manifests
+     * and data files.
+     */
+    public PaimonTable onBranch(String branchName)
+            throws IOException
+    {
+        return new PaimonTable(identifier, fileIO, location, branchName, manifestCache, Optional.empty());
+    }
+
     public Identifier identifier()
     {
         return identifier;

@@ -3,6 +3,12 @@ package io.tarn.storage.commit;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.manifest.FileKind;
+import io.tarn.storage.manifest.ManifestEntry;
+import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.snapshot.CommitKind;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
@@ -27,7 +33,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Orphan files, what a writer killed before its commit leaves, are deleted once old enough; no
- * file a snapshot, a tag or a branch references is, however old. The tables are Apache Paimon's:
+ * file a snapshot, a tag or a branch references is, however old; nor does snapshot expiration on
+ * main delete what a branch still reads. The tables are Apache Paimon's:
  * {@code time_travel} has a tag on an expired snapshot (only the tag keeps its files) and a
  * branch with files of its own, and Paimon reads every version of it alike before and after.
  */
@@ -76,12 +83,51 @@ public class TestOrphanFiles
         ageEveryFile(table);
         Path recent = Files.copy(dataFile, bucket.resolve("data-in-flight-0.parquet"));
 
-        OrphanFiles.Result result = OrphanFiles.remove(catalog, Identifier.parse(TABLE.identifier()), Instant.now().minus(Duration.ofDays(1)));
+        OrphanFiles.Result result = OrphanFiles.remove(PaimonTable.load(catalog, Identifier.parse(TABLE.identifier())), Instant.now().minus(Duration.ofDays(1)));
 
         assertThat(result.deletedFiles()).containsExactlyInAnyOrderElementsOf(orphans.stream().map(Path::toString).toList());
         orphans.forEach(orphan -> assertThat(orphan).doesNotExist());
         assertThat(recent).as("newer than older_than: may belong to a commit in progress").exists();
         assertThat(everyVersion(TABLE)).isEqualTo(before);
+    }
+
+    /**
+     * Main overwrites everything, loses its tags and expires its history: snapshot expiration
+     * still keeps every file that branch {@code b1} (made from a tag main no longer has) reads.
+     */
+    @Test
+    public void testExpirationOnMainKeepsWhatABranchReads()
+            throws IOException
+    {
+        String copy = "ref.time_travel_expired";
+        Path source = tableDirectory(TABLE.identifier());
+        Path target = tableDirectory(copy);
+        try (Stream<Path> paths = Files.walk(source)) {
+            for (Path path : paths.toList()) {
+                Path copied = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(copied);
+                }
+                else {
+                    Files.copy(path, copied);
+                }
+            }
+        }
+        String branchBefore = ReferenceReader.read(warehouse, ReferenceScan.of(copy).onBranch("b1")).text();
+        PaimonTable main = PaimonTable.load(catalog, Identifier.parse(copy));
+        // main: every live file deleted by an overwrite, no tag left, then all but the last snapshot expired
+        List<ManifestEntry> deletes = new ScanPlanner(main).plan(main.snapshot(new ScanVersion.Latest())).files().stream()
+                .map(file -> new ManifestEntry(FileKind.DELETE, file.partition(), file.bucket(), file.totalBuckets(), file.file()))
+                .toList();
+        new TableCommit(main, "overwriter").commit(deletes, CommitKind.OVERWRITE, 1);
+        for (String tag : main.tagManager().tagNames()) {
+            Files.delete(Path.of(main.tagManager().tagPath(tag)));
+        }
+        SnapshotExpiration.Result expired = SnapshotExpiration.expire(PaimonTable.load(catalog, Identifier.parse(copy)), 1);
+
+        assertThat(expired.removedSnapshots()).isNotEmpty();
+        assertThat(ReferenceReader.read(warehouse, copy).rowCount()).isZero();
+        assertThat(ReferenceReader.read(warehouse, ReferenceScan.of(copy).onBranch("b1")).text()).isEqualTo(branchBefore);
     }
 
     @Test
@@ -90,7 +136,7 @@ public class TestOrphanFiles
     {
         Path table = tableDirectory(ReferenceTables.APPEND_PARTITIONED.identifier());
         Path orphan = Files.writeString(table.resolve("manifest").resolve("manifest-orphan-1"), "partial");
-        OrphanFiles.Result result = OrphanFiles.remove(catalog, Identifier.parse(ReferenceTables.APPEND_PARTITIONED.identifier()), Instant.now().minus(Duration.ofDays(1)));
+        OrphanFiles.Result result = OrphanFiles.remove(PaimonTable.load(catalog, Identifier.parse(ReferenceTables.APPEND_PARTITIONED.identifier())), Instant.now().minus(Duration.ofDays(1)));
         assertThat(result.deletedFiles()).isEmpty();
         assertThat(orphan).exists();
         assertThat(ReferenceReader.read(warehouse, ReferenceTables.APPEND_PARTITIONED.identifier()).rowCount())
