@@ -347,6 +347,10 @@ public final class S3FileIO
         PutObjectRequest.Builder request = PutObjectRequest.builder().bucket(location.bucket()).key(location.key()).contentLength((long) content.length);
         if (ifAbsent) {
             request.ifNoneMatch("*");
+            if (location.scheme().equalsIgnoreCase("oss")) {
+                // OSS's own spelling of a create that must not replace an object; it answers 409 FileAlreadyExists
+                request.overrideConfiguration(configuration -> configuration.putHeader("x-oss-forbid-overwrite", "true"));
+            }
         }
         call(path, "write", () -> client.putObject(request.build(), RequestBody.fromBytes(content)));
     }
@@ -364,7 +368,7 @@ public final class S3FileIO
             }
             catch (IOException e) {
                 int status = e.getCause() instanceof S3Exception s3 ? s3.statusCode() : 0;
-                if (status == 412) {
+                if (status == 412 || (status == 409 && "FileAlreadyExists".equals(errorCode(e.getCause())))) {
                     return false;
                 }
                 if (status != 409 || attempt == CONFLICT_ATTEMPTS) {
@@ -452,6 +456,14 @@ public final class S3FileIO
             throw new IllegalArgumentException("Not an object path (no key after the bucket): " + path);
         }
         return location;
+    }
+
+    private static String errorCode(Throwable failure)
+    {
+        if (failure instanceof S3Exception s3 && s3.awsErrorDetails() != null) {
+            return s3.awsErrorDetails().errorCode();
+        }
+        return null;
     }
 
     private static String message(S3Exception e)

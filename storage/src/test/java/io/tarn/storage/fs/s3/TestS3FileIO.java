@@ -240,6 +240,20 @@ public class TestS3FileIO
         }
     }
 
+    /**
+     * {@code oss://} goes through OSS's S3-compatible API, its create adding OSS's
+     * {@code x-oss-forbid-overwrite}; against an S3 server, If-None-Match decides alone.
+     */
+    @Test
+    public void testOssLocationsCreateExclusively()
+            throws IOException
+    {
+        assertThat(fileIO.tryCreateAtomically("oss://tarn-bucket/t7/snapshot-1", bytes("first"))).isTrue();
+        assertThat(fileIO.tryCreateAtomically("oss://tarn-bucket/t7/snapshot-1", bytes("second"))).isFalse();
+        assertThat(fileIO.newInputFile("oss://tarn-bucket/t7/snapshot-1").readAllBytes()).isEqualTo(bytes("first"));
+        assertThat(fileIO.exists("s3://tarn-bucket/t7/snapshot-1")).isTrue();
+    }
+
     @Test
     public void testSettingsTakeTrinoAndPaimonSpellings()
     {
