@@ -5,18 +5,9 @@ import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.fs.ObjectStoreTally;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -83,7 +74,7 @@ public final class S3FileIO
     S3FileIO(S3Settings settings, Consumer<S3ClientBuilder> customizer)
     {
         this.settings = requireNonNull(settings, "settings is null");
-        S3ClientBuilder builder = clientBuilder(settings);
+        S3ClientBuilder builder = S3Clients.builder(settings);
         customizer.accept(builder);
         this.client = builder.build();
     }
@@ -483,42 +474,6 @@ public final class S3FileIO
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("Interrupted while writing " + path);
-        }
-    }
-
-    private static S3ClientBuilder clientBuilder(S3Settings settings)
-    {
-        S3ClientBuilder builder = S3Client.builder()
-                .httpClientBuilder(ApacheHttpClient.builder().maxConnections(64))
-                .forcePathStyle(settings.pathStyleAccess())
-                .credentialsProvider(credentials(settings))
-                .region(Region.of(settings.region().orElseGet(S3FileIO::defaultRegion)));
-        settings.endpoint().ifPresent(endpoint -> {
-            builder.endpointOverride(endpoint);
-            // S3-compatible stores (MinIO, Ceph, OSS, older S3Proxy) do not all accept the
-            // checksum trailers that the SDK adds by default since 2.30; send them only when required
-            builder.requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED);
-            builder.responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED);
-        });
-        return builder;
-    }
-
-    private static AwsCredentialsProvider credentials(S3Settings settings)
-    {
-        if (settings.accessKey().isPresent()) {
-            return StaticCredentialsProvider.create(AwsBasicCredentials.create(settings.accessKey().get(), settings.secretKey().orElseThrow()));
-        }
-        return DefaultCredentialsProvider.builder().build();
-    }
-
-    private static String defaultRegion()
-    {
-        try {
-            return DefaultAwsRegionProviderChain.builder().build().getRegion().id();
-        }
-        catch (SdkException e) {
-            // no region configured anywhere: S3-compatible stores accept any, AWS redirects
-            return "us-east-1";
         }
     }
 
