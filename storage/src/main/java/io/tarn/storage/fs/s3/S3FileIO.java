@@ -88,7 +88,8 @@ public final class S3FileIO
     }
 
     /**
-     * Requests sent so far, for the scan counters.
+     * Requests this file IO sent so far, from every thread (a scan counts its own by thread:
+     * {@link ObjectStoreTally}).
      */
     public long requestCount()
     {
@@ -96,7 +97,7 @@ public final class S3FileIO
     }
 
     /**
-     * Bytes of object bodies read so far.
+     * Bytes of object bodies this file IO read so far, from every thread.
      */
     public long bytesRead()
     {
