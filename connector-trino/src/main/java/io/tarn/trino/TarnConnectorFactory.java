@@ -79,7 +79,7 @@ public class TarnConnectorFactory
         Set<String> unused = new TreeSet<>(configProperties.keySet());
         unused.removeAll(used);
         if (!unused.isEmpty()) {
-            throw new TrinoException(CONFIGURATION_INVALID, "Unknown properties of Tarn catalog '%s': %s (known: warehouse, metastore, tarn.*, s3.endpoint, s3.region, s3.path-style-access, s3.aws-access-key, s3.aws-secret-key, s3.allow-unsafe-commits)"
+            throw new TrinoException(CONFIGURATION_INVALID, "Unknown properties of Tarn catalog '%s': %s (known: warehouse, metastore, tarn.*, s3.endpoint, s3.region, s3.path-style-access, s3.aws-access-key, s3.aws-secret-key, s3.allow-unsafe-commits, s3.exclusive-create)"
                     .formatted(catalogName, String.join(", ", unused)));
         }
         return config;

@@ -17,8 +17,9 @@ import static java.util.Objects.requireNonNull;
  * applies ({@code AWS_ACCESS_KEY_ID} and the rest).
  *
  * @param allowUnsafeCommits commit even to a store that does not honour conditional writes
- *         ({@code s3.allow-unsafe-commits}): two writers committing at once may then lose a
- *         snapshot, so this is only for a store with a single writer
+ *         ({@code s3.allow-unsafe-commits}, or Trino's {@code s3.exclusive-create=false}): two
+ *         writers committing at once may then lose a snapshot, so this is only for a store with
+ *         a single writer
  */
 public record S3Settings(
         Optional<URI> endpoint,
@@ -34,6 +35,8 @@ public record S3Settings(
     public static final String ACCESS_KEY = "s3.aws-access-key";
     public static final String SECRET_KEY = "s3.aws-secret-key";
     public static final String ALLOW_UNSAFE_COMMITS = "s3.allow-unsafe-commits";
+    // Trino's native S3 file system: false says the store does not honour conditional writes
+    public static final String EXCLUSIVE_CREATE = "s3.exclusive-create";
     // Apache Paimon's names for the same settings
     private static final String PAIMON_ACCESS_KEY = "s3.access-key";
     private static final String PAIMON_SECRET_KEY = "s3.secret-key";
@@ -42,7 +45,7 @@ public record S3Settings(
     /**
      * Every property name this class reads.
      */
-    public static final Set<String> PROPERTY_NAMES = Set.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY, SECRET_KEY, ALLOW_UNSAFE_COMMITS,
+    public static final Set<String> PROPERTY_NAMES = Set.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY, SECRET_KEY, ALLOW_UNSAFE_COMMITS, EXCLUSIVE_CREATE,
             PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY, PAIMON_PATH_STYLE_ACCESS);
 
     /**
@@ -95,7 +98,7 @@ public record S3Settings(
                 flag(properties, PATH_STYLE_ACCESS, PAIMON_PATH_STYLE_ACCESS),
                 value(properties, ACCESS_KEY, PAIMON_ACCESS_KEY),
                 value(properties, SECRET_KEY, PAIMON_SECRET_KEY),
-                flag(properties, ALLOW_UNSAFE_COMMITS));
+                flag(properties, ALLOW_UNSAFE_COMMITS) || (properties.containsKey(EXCLUSIVE_CREATE) && !flag(properties, EXCLUSIVE_CREATE)));
     }
 
     private static Optional<String> value(Map<String, String> properties, String... names)

@@ -267,6 +267,10 @@ public class TestS3FileIO
         assertThat(settings.secretKey()).contains("s");
         assertThat(settings.pathStyleAccess()).isTrue();
         assertThat(settings.toString()).doesNotContain("s3.secret").doesNotContain("=s,");
+        assertThat(settings.allowUnsafeCommits()).isFalse();
+        // Trino's spelling of a store without conditional writes
+        assertThat(S3Settings.fromProperties(Map.of("s3.exclusive-create", "false")).allowUnsafeCommits()).isTrue();
+        assertThat(S3Settings.fromProperties(Map.of("s3.exclusive-create", "true")).allowUnsafeCommits()).isFalse();
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.path-style-access", "yes"))).hasMessageContaining("s3.path-style-access must be true or false: yes");
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.endpoint", "localhost"))).hasMessageContaining("s3.endpoint");
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.aws-access-key", "a"))).hasMessageContaining("s3.aws-secret-key");
