@@ -13,7 +13,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -151,7 +150,7 @@ public final class TarnDemo
     {
         Path warehouse = DemoWarehouse.ensure(state.resolve("warehouse"), generator, progress::println);
         Path clusterDirectory = state.resolve("cluster");
-        deleteRecursively(clusterDirectory.resolve("s3"));
+        TrinoServer.deleteRecursively(clusterDirectory.resolve("s3"));
         progress.println("Starting an S3-compatible server (S3Proxy) and copying the sample warehouse into bucket '" + DEMO_BUCKET + "'...");
         try (S3ProxyServer objectStore = S3ProxyServer.start(Files.createDirectories(clusterDirectory.resolve("s3")))) {
             objectStore.copyIntoBucket(warehouse, DEMO_BUCKET, "warehouse");
@@ -195,19 +194,6 @@ public final class TarnDemo
             throw new IOException("No Tarn plugin directory at " + plugin + ": package connector-trino first (./tarn demo does)");
         }
         return plugin;
-    }
-
-    private static void deleteRecursively(Path directory)
-            throws IOException
-    {
-        if (!Files.exists(directory)) {
-            return;
-        }
-        try (var paths = Files.walk(directory)) {
-            for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(path);
-            }
-        }
     }
 
     private TrinoServer ensureServer(TrinoInstallation installation, Path serverDirectory, Path warehouse)

@@ -22,6 +22,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
 import java.io.Closeable;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
@@ -35,6 +36,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -171,11 +173,11 @@ public final class S3FileIO
             throws IOException
     {
         S3Location location = requireKey(path);
-        if (!overwrite && !putIfAbsent(path, location, content)) {
-            throw new FileAlreadyExistsException(path);
-        }
         if (overwrite) {
             put(path, location, content, false);
+        }
+        else if (!putIfAbsent(path, location, content)) {
+            throw new FileAlreadyExistsException(path);
         }
     }
 
@@ -359,7 +361,7 @@ public final class S3FileIO
                 return true;
             }
             catch (IOException e) {
-                int status = e.getCause() instanceof S3Exception s3 ? s3.statusCode() : 0;
+                int status = status(e);
                 if (status == 412 || (status == 409 && "FileAlreadyExists".equals(errorCode(e.getCause())))) {
                     return false;
                 }
@@ -419,7 +421,7 @@ public final class S3FileIO
         String probeKey = (slash < 0 ? "" : location.key().substring(0, slash + 1)) + "_tarn-conditional-write-probe-" + UUID.randomUUID();
         S3Location probe = new S3Location(location.scheme(), location.bucket(), probeKey);
         String probePath = probe.toString();
-        byte[] content = probeKey.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] content = probeKey.getBytes(UTF_8);
         try {
             if (!putIfAbsent(probePath, probe, content)) {
                 throw new IOException("Cannot probe %s for conditional writes: the new probe object %s exists already".formatted(settings, probePath));
@@ -450,6 +452,14 @@ public final class S3FileIO
         return location;
     }
 
+    /**
+     * The HTTP status the store answered, when {@code failure} is one of {@link #call}'s; else 0.
+     */
+    static int status(IOException failure)
+    {
+        return failure.getCause() instanceof S3Exception s3 ? s3.statusCode() : 0;
+    }
+
     private static String errorCode(Throwable failure)
     {
         if (failure instanceof S3Exception s3 && s3.awsErrorDetails() != null) {
@@ -474,7 +484,7 @@ public final class S3FileIO
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("Interrupted while writing " + path);
+            throw new InterruptedIOException("Interrupted while writing " + path);
         }
     }
 

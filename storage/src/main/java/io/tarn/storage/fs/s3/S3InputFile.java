@@ -99,7 +99,7 @@ final class S3InputFile
             tail = bytes.length <= TAIL_BYTES ? bytes : Arrays.copyOfRange(bytes, bytes.length - TAIL_BYTES, bytes.length);
         }
         catch (IOException e) {
-            if (e instanceof S3ObjectMissingException || e.getMessage() == null || !e.getMessage().contains("HTTP 416")) {
+            if (S3FileIO.status(e) != 416) {
                 throw e;
             }
             // an empty object has no suffix to send
@@ -192,16 +192,6 @@ final class S3InputFile
             if (read < count) {
                 throw new EOFException("%s ends before byte %d: read %d of %d bytes at %d".formatted(path, position + count, read, count, position));
             }
-        }
-        catch (IOException e) {
-            if (e instanceof S3ObjectMissingException || e instanceof EOFException) {
-                throw e;
-            }
-            // a range that starts at or beyond the end answers 416
-            if (e.getMessage() != null && e.getMessage().contains("HTTP 416")) {
-                throw new EOFException("%s ends before byte %d (reading %d bytes at %d)".formatted(path, position + count, count, position));
-            }
-            throw e;
         }
     }
 

@@ -9,6 +9,7 @@ import software.amazon.awssdk.services.s3.model.UploadPartRequest;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -87,7 +88,7 @@ final class S3OutputStream
             if (uploadId == null) {
                 // an object created here must not replace one that appeared meanwhile
                 if (!fileIO.putIfAbsent(path, location, Arrays.copyOf(buffer, size))) {
-                    throw new java.nio.file.FileAlreadyExistsException(path);
+                    throw new FileAlreadyExistsException(path);
                 }
                 return;
             }
