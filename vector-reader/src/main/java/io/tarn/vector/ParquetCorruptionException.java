@@ -1,13 +1,11 @@
 package io.tarn.vector;
 
-import java.io.IOException;
-
 /**
  * A Parquet file violates the format: the message names the file, the column when known, and
  * what is wrong.
  */
 public class ParquetCorruptionException
-        extends IOException
+        extends DataFileCorruptionException
 {
     public ParquetCorruptionException(String message)
     {

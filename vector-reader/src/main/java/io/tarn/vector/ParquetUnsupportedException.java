@@ -1,13 +1,11 @@
 package io.tarn.vector;
 
-import java.io.IOException;
-
 /**
  * A Parquet file uses a feature this reader does not implement (an encoding, encryption, a type
  * conversion); the message names the file and the feature.
  */
 public class ParquetUnsupportedException
-        extends IOException
+        extends DataFileUnsupportedException
 {
     public ParquetUnsupportedException(String message)
     {

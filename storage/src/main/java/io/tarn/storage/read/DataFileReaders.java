@@ -6,11 +6,13 @@ import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
+import io.tarn.vector.DataFileCorruptionException;
+import io.tarn.vector.DataFileUnsupportedException;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.reader.CarriedColumn;
-import io.tarn.vector.ParquetCorruptionException;
-import io.tarn.vector.reader.ParquetReadOptions;
+import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.ParquetReader;
-import io.tarn.vector.ParquetUnsupportedException;
+import io.tarn.vector.reader.ReadOptions;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.io.IOException;
@@ -19,30 +21,35 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Opens a table's data files with the Parquet reader and turns the reader's exceptions into the
- * storage layer's, naming the table as well as the file.
+ * Opens a table's data files with the reader of their format, which Paimon tells by the file
+ * name's extension (a table's files may mix formats after {@code file.format} changed, or under
+ * {@code file.format.per.level}), and turns the readers' exceptions into the storage layer's,
+ * naming the table as well as the file.
  */
 final class DataFileReaders
 {
     private DataFileReaders() {}
 
-    static ParquetReader open(PaimonTable table, PlannedFile file, ParquetReadOptions options, BufferAllocator allocator)
+    static DataFileReader open(PaimonTable table, PlannedFile file, ReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         DataFileMeta meta = file.file();
-        if (!meta.fileName().toLowerCase(Locale.ROOT).endsWith(".parquet")) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + meta.fileName()
-                    + " is not Parquet; Tarn reads only Parquet data files so far");
-        }
         String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
         // the file must hold the fields of the schema it was written with, laid out as their types
         // say; only fields that schema lacks (added later) read as nulls
         List<DataField> fileFields = table.schema(meta.schemaId()).fields();
-        ParquetReader reader;
+        DataFileInput input = new FileIODataInput(table.fileIO().newInputFile(path));
+        DataFileReader reader;
         try {
-            reader = ParquetReader.open(new FileIOParquetInput(table.fileIO().newInputFile(path)), options, fileFields, allocator);
+            reader = switch (extension(meta.fileName())) {
+                case "parquet" -> ParquetReader.open(input, options, fileFields, allocator);
+                case "orc", "avro" -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path + " is "
+                        + extension(meta.fileName()).toUpperCase(Locale.ROOT) + "; Tarn does not read that format yet");
+                default -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path
+                        + " has a format Tarn does not read (by its extension); Tarn reads Parquet data files");
+            };
         }
-        catch (ParquetCorruptionException | ParquetUnsupportedException e) {
+        catch (DataFileCorruptionException | DataFileUnsupportedException e) {
             throw inTable(table, e);
         }
         if (reader.fileRowCount() != meta.rowCount()) {
@@ -53,43 +60,41 @@ final class DataFileReaders
     }
 
     /**
-     * A reader of the same file with other options, without reading its footer again.
+     * A reader of the same file with other options and columns carried over from a filter pass
+     * ({@link DataFileReader#reopen(ReadOptions, BufferAllocator, Map)}), without reading its
+     * metadata again.
      */
-    static ParquetReader reopen(PaimonTable table, ParquetReader reader, ParquetReadOptions options, BufferAllocator allocator)
-            throws IOException
-    {
-        return reopen(table, reader, options, allocator, Map.of());
-    }
-
-    /**
-     * {@link #reopen(PaimonTable, ParquetReader, ParquetReadOptions, BufferAllocator)} with
-     * columns carried over from a filter pass ({@link ParquetReader#reopen(ParquetReadOptions, BufferAllocator, Map)}).
-     */
-    static ParquetReader reopen(PaimonTable table, ParquetReader reader, ParquetReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
+    static DataFileReader reopen(PaimonTable table, DataFileReader reader, ReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
             throws IOException
     {
         try {
             return reader.reopen(options, allocator, carried);
         }
-        catch (ParquetCorruptionException | ParquetUnsupportedException e) {
+        catch (DataFileCorruptionException | DataFileUnsupportedException e) {
             throw inTable(table, e);
         }
     }
 
-    static boolean nextBatch(PaimonTable table, ParquetReader reader)
+    static boolean nextBatch(PaimonTable table, DataFileReader reader)
             throws IOException
     {
         try {
             return reader.nextBatch();
         }
-        catch (ParquetCorruptionException | ParquetUnsupportedException e) {
+        catch (DataFileCorruptionException | DataFileUnsupportedException e) {
             throw inTable(table, e);
         }
     }
 
+    private static String extension(String fileName)
+    {
+        int dot = fileName.lastIndexOf('.');
+        return dot < 0 ? "" : fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
+    }
+
     private static IOException inTable(PaimonTable table, IOException e)
     {
-        if (e instanceof ParquetUnsupportedException) {
+        if (e instanceof DataFileUnsupportedException) {
             return new UnsupportedTableFeatureException("Table " + table.name() + ": " + e.getMessage(), e);
         }
         return new CorruptFileException("Table " + table.name() + ": " + e.getMessage(), e);

@@ -9,7 +9,7 @@ import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
-import io.tarn.vector.reader.ParquetReader;
+import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.ReaderMetrics;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.vector.BaseIntVector;
@@ -42,7 +42,7 @@ final class KeyCursor
     private final List<DataField> sequenceFields;
     // positions arrive in ascending order; survivors are mostly dense
     private final RoaringBitmapWriter<RoaringBitmap> survivors = RoaringBitmapWriter.writer().constantMemory().get();
-    private ParquetReader reader;
+    private DataFileReader reader;
     private Counters metrics = Counters.empty(Counter.Stage.READING);
     private VectorSchemaRoot batch;
     private BigIntVector sequenceNumbers;
@@ -64,7 +64,7 @@ final class KeyCursor
      * @param reader a reader of the file's {@link #columns}, with {@code _VALUE_KIND} if
      * {@code readsKinds}
      */
-    KeyCursor(PaimonTable table, PlannedFile file, MergeOrder order, boolean readsKinds, ParquetReader reader)
+    KeyCursor(PaimonTable table, PlannedFile file, MergeOrder order, boolean readsKinds, DataFileReader reader)
     {
         this.table = table;
         this.meta = file.file();

@@ -20,8 +20,8 @@ import io.tarn.types.DataField;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.reader.DictionaryIds;
-import io.tarn.vector.reader.ParquetReadOptions;
-import io.tarn.vector.reader.ParquetReader;
+import io.tarn.vector.reader.ReadOptions;
+import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.ReaderMetrics;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.BufferAllocator;
@@ -329,7 +329,7 @@ final class MergeSplitReader
         queue.add(cursor);
     }
 
-    private ParquetReader open(PlannedFile file)
+    private DataFileReader open(PlannedFile file)
             throws IOException
     {
         DataFileMeta meta = file.file();
@@ -338,7 +338,7 @@ final class MergeSplitReader
                     + " has a deletion vector but its split needs merging; Tarn does not merge with deletion vectors");
         }
         // every file of the bucket is open at once: smaller batches keep that memory small
-        ParquetReadOptions options = ParquetReadOptions.of(readColumns).withBatchSize(FILE_BATCH_SIZE);
+        ReadOptions options = ReadOptions.of(readColumns).withBatchSize(FILE_BATCH_SIZE);
         if (keyFilter.isPresent()) {
             options = options.withFilter(keyFilter.get());
         }
@@ -351,13 +351,13 @@ final class MergeSplitReader
     private final class FileCursor
     {
         private final DataFileMeta meta;
-        private ParquetReader reader;
+        private DataFileReader reader;
         private VectorSchemaRoot batch;
         private int row;
         private Object[] key;
         private KeyValue record;
 
-        FileCursor(DataFileMeta meta, ParquetReader reader)
+        FileCursor(DataFileMeta meta, DataFileReader reader)
         {
             this.meta = meta;
             this.reader = reader;

@@ -22,8 +22,8 @@ import io.tarn.types.DataField;
 import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.reader.CarriedColumn;
 import io.tarn.vector.reader.DictionaryIds;
-import io.tarn.vector.reader.ParquetReadOptions;
-import io.tarn.vector.reader.ParquetReader;
+import io.tarn.vector.reader.ReadOptions;
+import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.ReaderMetrics;
 import io.tarn.vector.filter.BatchFilter;
 import io.tarn.vector.filter.FilterProbes;
@@ -104,7 +104,7 @@ final class RawSplitReader
     private boolean currentFileTestsRows;
 
     private int nextFile;
-    private ParquetReader current;
+    private DataFileReader current;
     private VectorSchemaRoot currentRoot;
     // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
     private boolean currentReadsKinds;
@@ -306,7 +306,7 @@ final class RawSplitReader
         StatsProvider stats = request.filter().isPresent() ? fileStatistics().valueStats(file) : null;
         currentFileAllMatch = stats != null && StatsEvaluator.allMatch(request.filter().get(), stats);
         currentFileTestsRows = stats != null && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
-        ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(request.batchSize());
+        ReadOptions options = ReadOptions.of(columns).withBatchSize(request.batchSize());
         if (request.dictionaryIds()) {
             options = options.withDictionaryIds();
         }
@@ -394,12 +394,12 @@ final class RawSplitReader
      * returns null when no row matches. The filter also prunes row groups and pages of the filter
      * columns here, and the reader tells which file rows each batch holds.
      */
-    private ParquetReader readMatchingRows(PlannedFile file, RoaringBitmap selection, ParquetReadOptions options)
+    private DataFileReader readMatchingRows(PlannedFile file, RoaringBitmap selection, ReadOptions options)
             throws IOException
     {
         long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
         Map<Integer, CarriedColumn> carried = new HashMap<>();
-        try (ParquetReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
+        try (DataFileReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
             RoaringBitmap matches = matchingRows(filterReader, carried, options.columns());
             metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
             if (matches.isEmpty()) {
@@ -409,12 +409,12 @@ final class RawSplitReader
                 carried.values().forEach(CarriedColumn::close);
                 return null;
             }
-            ParquetReadOptions rows = options.withRowSelection(matches);
+            ReadOptions rows = options.withRowSelection(matches);
             if (!carried.isEmpty()) {
                 // the selection is exact: a filter could only prune pages, which would misalign the carried values
                 rows = rows.withoutFilter();
             }
-            ParquetReader reader = DataFileReaders.reopen(table, filterReader, rows, allocator, carried);
+            DataFileReader reader = DataFileReaders.reopen(table, filterReader, rows, allocator, carried);
             currentCarried.addAll(carried.values());
             return reader;
         }
@@ -424,10 +424,10 @@ final class RawSplitReader
         }
     }
 
-    private ParquetReadOptions filterPassOptions(RoaringBitmap selection)
+    private ReadOptions filterPassOptions(RoaringBitmap selection)
     {
         // the filter columns are read for the filter alone: equality tests of strings compare in the pages
-        ParquetReadOptions options = ParquetReadOptions.of(filterColumns)
+        ReadOptions options = ReadOptions.of(filterColumns)
                 .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
                 .withFilter(request.filter().orElseThrow())
                 .withFilterColumnsMatched();
@@ -439,7 +439,7 @@ final class RawSplitReader
      * rows of the fixed-width filter columns that {@code readColumns} reads too go to
      * {@code carried} (by field id), so that the read of the rows does not decode them again.
      */
-    private RoaringBitmap matchingRows(ParquetReader reader, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
+    private RoaringBitmap matchingRows(DataFileReader reader, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
             throws IOException
     {
         Predicate filter = request.filter().orElseThrow();

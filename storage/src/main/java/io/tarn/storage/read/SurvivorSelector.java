@@ -11,7 +11,7 @@ import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
-import io.tarn.vector.reader.ParquetReadOptions;
+import io.tarn.vector.reader.ReadOptions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -137,7 +137,7 @@ final class SurvivorSelector
                     continue;
                 }
                 boolean readsKinds = RawSplitReader.mayHoldRetractions(meta);
-                ParquetReadOptions options = ParquetReadOptions.of(readsKinds ? columnsWithKind : columns).withBatchSize(BATCH_SIZE);
+                ReadOptions options = ReadOptions.of(readsKinds ? columnsWithKind : columns).withBatchSize(BATCH_SIZE);
                 KeyCursor cursor = new KeyCursor(table, file, order, readsKinds, DataFileReaders.open(table, file, options, allocator));
                 cursors.add(cursor);
                 if (cursor.next()) {

@@ -2,7 +2,7 @@ package io.tarn.vector.metadata;
 
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.reader.decoders.ByteArrays;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
@@ -82,7 +82,7 @@ public final class ParquetFooter
         return footerStart;
     }
 
-    public static ParquetFooter read(ParquetInput input)
+    public static ParquetFooter read(DataFileInput input)
             throws IOException
     {
         String file = input.name();

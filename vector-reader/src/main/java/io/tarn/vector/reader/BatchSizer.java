@@ -20,7 +20,7 @@ final class BatchSizer
     private final List<Integer> leaves;
     private int rows;
 
-    BatchSizer(ParquetReadOptions options, List<Integer> leaves)
+    BatchSizer(ReadOptions options, List<Integer> leaves)
     {
         this.batchSize = options.batchSize();
         this.maxBatchBytes = options.maxBatchBytes();

@@ -13,7 +13,7 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The values of one fixed-width filter column at the rows a filter pass kept, collected batch by
- * batch. Handed to {@link ParquetReader#reopen(ParquetReadOptions, BufferAllocator,
+ * batch. Handed to {@link ParquetReader#reopen(ReadOptions, BufferAllocator,
  * java.util.Map)} for the read of those rows' other columns, it fills its column there: the
  * column's pages are not read, decompressed and decoded a second time. The caller owns it and
  * closes it after that reader.

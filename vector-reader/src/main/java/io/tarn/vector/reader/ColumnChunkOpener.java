@@ -2,7 +2,7 @@ package io.tarn.vector.reader;
 
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.metadata.SchemaNode;
 import io.tarn.vector.reader.decoders.PageDecompressor;
@@ -28,13 +28,13 @@ final class ColumnChunkOpener
 {
     private static final long MAX_CHUNK_SIZE = Integer.MAX_VALUE - 64;
 
-    private final ParquetInput input;
+    private final DataFileInput input;
     private final String file;
     private final ParquetFooter footer;
     private final PageIndexReader pageIndexes;
     private final ReaderMetrics.Accumulator metrics;
 
-    ColumnChunkOpener(ParquetInput input, ParquetFooter footer, PageIndexReader pageIndexes, ReaderMetrics.Accumulator metrics)
+    ColumnChunkOpener(DataFileInput input, ParquetFooter footer, PageIndexReader pageIndexes, ReaderMetrics.Accumulator metrics)
     {
         this.input = requireNonNull(input, "input is null");
         this.file = input.name();

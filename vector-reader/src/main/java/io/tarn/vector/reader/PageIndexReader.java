@@ -1,7 +1,7 @@
 package io.tarn.vector.reader;
 
 import io.tarn.vector.ParquetCorruptionException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnIndex;
@@ -21,12 +21,12 @@ import static java.util.Objects.requireNonNull;
  */
 final class PageIndexReader
 {
-    private final ParquetInput input;
+    private final DataFileInput input;
     private final String file;
     private final ParquetFooter footer;
     private final ReaderMetrics.Accumulator metrics;
 
-    PageIndexReader(ParquetInput input, ParquetFooter footer, ReaderMetrics.Accumulator metrics)
+    PageIndexReader(DataFileInput input, ParquetFooter footer, ReaderMetrics.Accumulator metrics)
     {
         this.input = requireNonNull(input, "input is null");
         this.file = input.name();

@@ -6,7 +6,7 @@ import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
 import io.tarn.vector.filter.LeafMatches;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.PaimonParquetLayout;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.reader.decoders.UnsupportedEncodingException;
@@ -53,11 +53,11 @@ import static java.util.Objects.requireNonNull;
  * batches, and {@link FieldAssembler}s write the decoded leaves into the batch.
  */
 public final class ParquetReader
-        implements AutoCloseable
+        implements DataFileReader
 {
-    private final ParquetInput input;
+    private final DataFileInput input;
     private final String file;
-    private final ParquetReadOptions options;
+    private final ReadOptions options;
     private final ParquetFooter footer;
     // by field id, the top-level fields of the schema the file was written with, when known
     private final Optional<Map<Integer, DataField>> fileFields;
@@ -72,7 +72,7 @@ public final class ParquetReader
     private final Optional<RowGroupPruner> rowGroupPruner;
     private final Optional<PageIndexPruner> pageIndexPruner;
     private final ReaderMetrics.Accumulator metrics = new ReaderMetrics.Accumulator();
-    // by output column index: the columns compared in their pages, not decoded (see ParquetReadOptions)
+    // by output column index: the columns compared in their pages, not decoded (see ReadOptions)
     private final Map<Integer, MatchedColumn> matchedColumns;
     private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
     // by output column index: the leaves of the columns whose dictionary ids are recorded
@@ -96,7 +96,7 @@ public final class ParquetReader
     private int[] runRows = new int[16];
     private boolean closed;
 
-    private ParquetReader(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
+    private ParquetReader(DataFileInput input, ReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
             Map<Integer, CarriedColumn> carried)
             throws ParquetCorruptionException, ParquetUnsupportedException
     {
@@ -131,21 +131,21 @@ public final class ParquetReader
      * Reads and checks the footer and matches the requested columns to the file's. The reader
      * allocates only from a child of {@code allocator}, which {@link #close()} releases.
      */
-    public static ParquetReader open(ParquetInput input, ParquetReadOptions options, BufferAllocator allocator)
+    public static ParquetReader open(DataFileInput input, ReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         return open(input, options, Optional.empty(), allocator);
     }
 
     /**
-     * {@link #open(ParquetInput, ParquetReadOptions, BufferAllocator)} of a file written with the
+     * {@link #open(DataFileInput, ReadOptions, BufferAllocator)} of a file written with the
      * top-level fields {@code fileFields} (the Paimon schema its data file meta names). Every
      * field of that schema must then be in the file under its field id, with the Parquet layout
      * Paimon writes for its type ({@link PaimonParquetLayout}), and the file may hold no other
      * fields but Paimon's system fields: anything else fails as corrupt. A requested column
      * whose field id that schema lacks (one added later) reads as nulls.
      */
-    public static ParquetReader open(ParquetInput input, ParquetReadOptions options, List<DataField> fileFields, BufferAllocator allocator)
+    public static ParquetReader open(DataFileInput input, ReadOptions options, List<DataField> fileFields, BufferAllocator allocator)
             throws IOException
     {
         requireNonNull(fileFields, "fileFields is null");
@@ -158,7 +158,7 @@ public final class ParquetReader
         return open(input, options, Optional.of(Collections.unmodifiableMap(byId)), allocator);
     }
 
-    private static ParquetReader open(ParquetInput input, ParquetReadOptions options, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator)
+    private static ParquetReader open(DataFileInput input, ReadOptions options, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator)
             throws IOException
     {
         requireNonNull(input, "input is null");
@@ -186,20 +186,22 @@ public final class ParquetReader
      * the file twice, but read and parse its footer once. The two readers are independent; either
      * may be closed first.
      */
-    public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator)
+    @Override
+    public ParquetReader reopen(ReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         return reopen(options, allocator, Map.of());
     }
 
     /**
-     * {@link #reopen(ParquetReadOptions, BufferAllocator)} where the columns whose field ids are
+     * {@link #reopen(ReadOptions, BufferAllocator)} where the columns whose field ids are
      * keys of {@code carried} take their values from there, in order, instead of from the file:
      * the values of the rows the options select, which a filter pass over those columns
      * collected. The options must then select exactly those rows and carry no filter (which
      * could prune pages); the reader does not close the carried columns.
      */
-    public ParquetReader reopen(ParquetReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
+    @Override
+    public ParquetReader reopen(ReadOptions options, BufferAllocator allocator, Map<Integer, CarriedColumn> carried)
             throws IOException
     {
         requireNonNull(options, "options is null");
@@ -212,7 +214,7 @@ public final class ParquetReader
         return create(input, options, footer, fileFields, allocator, Map.copyOf(carried));
     }
 
-    private static ParquetReader create(ParquetInput input, ParquetReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
+    private static ParquetReader create(DataFileInput input, ReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
             Map<Integer, CarriedColumn> carried)
             throws ParquetCorruptionException, ParquetUnsupportedException
     {
@@ -233,6 +235,7 @@ public final class ParquetReader
      * The batch of the last successful {@link #nextBatch()}: owned by the reader, valid until
      * the next call to {@code nextBatch()} or {@code close()}; its buffers are reused.
      */
+    @Override
     public VectorSchemaRoot root()
     {
         return root;
@@ -241,6 +244,7 @@ public final class ParquetReader
     /**
      * Rows in the file according to its footer, before any skipping.
      */
+    @Override
     public long fileRowCount()
     {
         return fileRowCount;
@@ -252,6 +256,7 @@ public final class ParquetReader
      * a row selection or the page index left some out; they are then the selected rows of the
      * stretch of the row group the batch covers.
      */
+    @Override
     public void batchPositions(int[] positions)
             throws ParquetUnsupportedException
     {
@@ -280,6 +285,7 @@ public final class ParquetReader
      * decompressed pages, dictionaries and decoded values of the batch. Its Arrow memory is its
      * allocator's.
      */
+    @Override
     public long retainedHeapBytes()
     {
         if (closed) {
@@ -297,6 +303,7 @@ public final class ParquetReader
     /**
      * A snapshot of the counters so far.
      */
+    @Override
     public ReaderMetrics metrics()
     {
         return metrics.snapshot();
@@ -310,6 +317,7 @@ public final class ParquetReader
      * @throws ParquetCorruptionException when the file breaks the format
      * @throws ParquetUnsupportedException when it uses a feature this reader lacks
      */
+    @Override
     public boolean nextBatch()
             throws IOException
     {
@@ -536,6 +544,7 @@ public final class ParquetReader
      * by the leaf of the options' filter (compare by identity); empty unless the options match
      * filter columns. Valid until the next batch.
      */
+    @Override
     public Map<Predicate, LeafMatches> filterMatches()
     {
         return Collections.unmodifiableMap(batchMatches);
@@ -546,6 +555,7 @@ public final class ParquetReader
      * options ask for them, the column is a string or binary column, and every value of the
      * batch came from dictionary-encoded pages. Valid until the next batch.
      */
+    @Override
     public Optional<DictionaryIds> dictionaryIds(int column)
     {
         Integer leaf = dictionaryIdColumns.get(column);

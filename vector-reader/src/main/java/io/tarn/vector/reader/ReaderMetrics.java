@@ -1,7 +1,7 @@
 package io.tarn.vector.reader;
 
 /**
- * Counters of one {@link ParquetReader}: row groups in the file; row groups skipped by statistics
+ * Counters of one {@link DataFileReader}: row groups (ORC: stripes) in the file; row groups skipped by statistics
  * or dictionaries; data pages skipped without being decompressed (by the row selection or by the
  * column index); rows decoded into batches; rows of the row groups read that were left out by
  * the row selection or by page statistics; bytes read from the input.
@@ -10,7 +10,7 @@ public record ReaderMetrics(long rowGroups, long rowGroupsSkipped, long pagesSki
 {
     /**
      * The same figures while a reader runs: the reader and its page readers add to them,
-     * {@link ParquetReader#metrics()} copies them out. Owned by one reader, not thread safe.
+     * {@link DataFileReader#metrics()} copies them out. Owned by one reader, not thread safe.
      */
     static final class Accumulator
     {

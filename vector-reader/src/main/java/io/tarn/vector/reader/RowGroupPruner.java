@@ -6,7 +6,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.StatsProvider;
 import io.tarn.types.TypeRoot;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.metadata.SchemaNode;
 import io.tarn.vector.metadata.StatisticsValues;
@@ -47,13 +47,13 @@ final class RowGroupPruner
     private static final int MAX_DICTIONARY_BYTES = 1 << 20;
     private static final int MAX_DICTIONARY_VALUES = 100_000;
 
-    private final ParquetInput input;
+    private final DataFileInput input;
     private final String file;
     private final ParquetFooter footer;
     private final Predicate filter;
     private final ReaderMetrics.Accumulator metrics;
 
-    RowGroupPruner(ParquetInput input, ParquetFooter footer, Predicate filter, ReaderMetrics.Accumulator metrics)
+    RowGroupPruner(DataFileInput input, ParquetFooter footer, Predicate filter, ReaderMetrics.Accumulator metrics)
     {
         this.input = requireNonNull(input, "input is null");
         this.file = input.name();

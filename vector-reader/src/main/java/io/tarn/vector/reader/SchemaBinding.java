@@ -40,7 +40,7 @@ final class SchemaBinding
 
     private final String file;
     private final ParquetFooter footer;
-    private final ParquetReadOptions options;
+    private final ReadOptions options;
     // the reader's column readers by leaf, filled per row group: the assemblers read from there
     private final ColumnReader[] readers;
     private final Map<Integer, List<FieldAssembler.Leaf>> leafUsers = new HashMap<>();
@@ -55,7 +55,7 @@ final class SchemaBinding
      * of {@code carried} take their values from there. The assemblers built read from
      * {@code readers}, indexed by leaf, which the reader fills for each row group.
      */
-    SchemaBinding(String file, ParquetFooter footer, ParquetReadOptions options, Optional<Map<Integer, DataField>> fileFields, Map<Integer, CarriedColumn> carried,
+    SchemaBinding(String file, ParquetFooter footer, ReadOptions options, Optional<Map<Integer, DataField>> fileFields, Map<Integer, CarriedColumn> carried,
             ColumnReader[] readers)
             throws ParquetCorruptionException, ParquetUnsupportedException
     {
@@ -101,7 +101,7 @@ final class SchemaBinding
 
     /**
      * By output column index: the columns compared in their pages, not decoded (see
-     * {@link ParquetReadOptions}).
+     * {@link ReadOptions}).
      */
     Map<Integer, MatchedColumn> matchedColumns()
     {
@@ -120,7 +120,7 @@ final class SchemaBinding
      * Fails for requested columns of types this reader cannot read at all, before any file is
      * opened.
      */
-    static void checkReadable(String file, ParquetReadOptions options)
+    static void checkReadable(String file, ReadOptions options)
             throws ParquetUnsupportedException
     {
         for (DataField column : options.columns()) {

@@ -1,7 +1,7 @@
 package io.tarn.vector.reader;
 
 import io.tarn.types.DataField;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.paimon.data.BinaryString;
@@ -69,14 +69,14 @@ public class TestDictionaryIds
             }
         }
         for (RoaringBitmap selection : Arrays.asList(null, sparse, dense)) {
-            ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(100).withDictionaryIds();
+            ReadOptions options = ReadOptions.of(fields).withBatchSize(100).withDictionaryIds();
             if (selection != null) {
                 options = options.withRowSelection(selection);
             }
             int batches = 0;
             int flagBatchesWithIds = 0;
             int tokenBatchesWithIds = 0;
-            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                 int[] positions = new int[options.batchSize()];
                 while (reader.nextBatch()) {
                     batches++;
@@ -100,7 +100,7 @@ public class TestDictionaryIds
         }
 
         // not asked for: none
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields), allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(fields), allocator)) {
             assertThat(reader.nextBatch()).isTrue();
             assertThat(reader.dictionaryIds(1)).isEmpty();
         }

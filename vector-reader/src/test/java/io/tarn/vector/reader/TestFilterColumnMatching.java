@@ -6,7 +6,7 @@ import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import io.tarn.vector.filter.BatchFilter;
 import io.tarn.vector.filter.LeafMatches;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.paimon.data.BinaryString;
@@ -28,7 +28,7 @@ import java.util.function.IntPredicate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A filter pass with {@link ParquetReadOptions#withFilterColumnsMatched()}: string and binary
+ * A filter pass with {@link ReadOptions#withFilterColumnsMatched()}: string and binary
  * columns tested only by equality are compared in the pages of files Apache Paimon wrote
  * (dictionary and plain pages, v1 and v2, with nulls, small pages), and the rows the filter
  * keeps, with and without row selections, equal those computed from the written values.
@@ -148,13 +148,13 @@ public class TestFilterColumnMatching
         }
         List<Integer> matchedFields = new ArrayList<>();
         for (RoaringBitmap selection : Arrays.asList(null, sparse, dense)) {
-            ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(700).withFilter(filter).withFilterColumnsMatched();
+            ReadOptions options = ReadOptions.of(fields).withBatchSize(700).withFilter(filter).withFilterColumnsMatched();
             if (selection != null) {
                 options = options.withRowSelection(selection);
             }
             List<Integer> kept = new ArrayList<>();
             matchedFields.clear();
-            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                 int[] positions = new int[options.batchSize()];
                 while (reader.nextBatch()) {
                     Map<Predicate, LeafMatches> matches = reader.filterMatches();

@@ -6,7 +6,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import io.tarn.vector.filter.BatchFilter;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.types.DataTypes;
@@ -132,10 +132,10 @@ public class TestFloatingPointFilters
     private long check(byte[] file, Predicate filter, DoublePredicate expected)
             throws IOException
     {
-        ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(700).withFilter(filter);
+        ReadOptions options = ReadOptions.of(fields).withBatchSize(700).withFilter(filter);
         List<Integer> kept = new ArrayList<>();
         long skipped;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("floats.parquet", file), options, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("floats.parquet", file), options, allocator)) {
             int[] positions = new int[options.batchSize()];
             while (reader.nextBatch()) {
                 reader.batchPositions(positions);

@@ -4,7 +4,7 @@ import io.tarn.types.ArrayType;
 import io.tarn.types.DataField;
 import io.tarn.types.DataTypes;
 import io.tarn.vector.ParquetCorruptionException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
@@ -67,14 +67,14 @@ public class TestHandWrittenFiles
         List<DataField> fields = List.of(new DataField(7, "arr", new ArrayType(DataTypes.integer(), true)));
 
         for (int batchSize = 1; batchSize <= 6; batchSize++) {
-            assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(batchSize))).containsExactlyElementsOf(rows);
+            assertThat(read(file, ReadOptions.of(fields).withBatchSize(batchSize))).containsExactlyElementsOf(rows);
         }
         for (int[] selection : new int[][] {{0, 3, 4}, {1, 2}, {3}, {4}, {0}, {2, 4}}) {
             List<String> wanted = new ArrayList<>();
             for (int position : selection) {
                 wanted.add(rows.get(position));
             }
-            assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(2).withRowSelection(RoaringBitmap.bitmapOf(selection))))
+            assertThat(read(file, ReadOptions.of(fields).withBatchSize(2).withRowSelection(RoaringBitmap.bitmapOf(selection))))
                     .containsExactlyElementsOf(wanted);
         }
     }
@@ -88,7 +88,7 @@ public class TestHandWrittenFiles
         // the footer claims a second row that no page holds
         byte[] file = file(chunk.toByteArray(), 2, 2);
         List<DataField> fields = List.of(new DataField(7, "arr", new ArrayType(DataTypes.integer(), true)));
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(file, ParquetReadOptions.of(fields)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(file, ReadOptions.of(fields)))
                 .isInstanceOf(ParquetCorruptionException.class)
                 .hasMessageContaining("hand.parquet")
                 .hasMessageContaining("element");
@@ -113,10 +113,10 @@ public class TestHandWrittenFiles
         }
         for (CompressionCodec codec : List.of(CompressionCodec.ZSTD, CompressionCodec.SNAPPY, CompressionCodec.GZIP, CompressionCodec.LZ4_RAW)) {
             byte[] good = file(compressedPage(repetitions, definitions, values, codec, false), 200, 50, codec);
-            assertThat(read(good, ParquetReadOptions.of(fields).withBatchSize(16))).as(codec.name()).containsExactlyElementsOf(rows);
+            assertThat(read(good, ReadOptions.of(fields).withBatchSize(16))).as(codec.name()).containsExactlyElementsOf(rows);
             // the header of the compressed stream overwritten; pages without a CRC rely on the codec to notice
             byte[] bad = file(compressedPage(repetitions, definitions, values, codec, true), 200, 50, codec);
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(bad, ParquetReadOptions.of(fields)))
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> read(bad, ReadOptions.of(fields)))
                     .as(codec.name())
                     .isInstanceOf(ParquetCorruptionException.class)
                     .hasMessageContaining("hand.parquet")
@@ -159,11 +159,11 @@ public class TestHandWrittenFiles
         return page.toByteArray();
     }
 
-    private List<String> read(byte[] file, ParquetReadOptions options)
+    private List<String> read(byte[] file, ReadOptions options)
             throws IOException
     {
         List<String> rows = new ArrayList<>();
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("hand.parquet", file), options, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("hand.parquet", file), options, allocator)) {
             while (reader.nextBatch()) {
                 rows.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));
             }

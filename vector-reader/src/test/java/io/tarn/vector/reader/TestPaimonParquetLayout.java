@@ -4,7 +4,7 @@ import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
 import io.tarn.types.TypeRoot;
 import io.tarn.vector.ParquetCorruptionException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -71,7 +71,7 @@ public class TestPaimonParquetLayout
     {
         List<DataField> requested = new ArrayList<>(FIELDS);
         requested.add(new DataField(500, "added", new AtomicType(TypeRoot.VARCHAR, AtomicType.MAX_LENGTH, 0, true)));
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of(NAME, file), ParquetReadOptions.of(requested), FIELDS, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of(NAME, file), ReadOptions.of(requested), FIELDS, allocator)) {
             int read = 0;
             while (reader.nextBatch()) {
                 FieldVector added = reader.root().getVector("added");
@@ -88,7 +88,7 @@ public class TestPaimonParquetLayout
     {
         // column i (id 4) was written as INT and is read as BIGINT
         DataField widened = new DataField(4, "i", new AtomicType(TypeRoot.BIGINT, 0, 0, true));
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of(NAME, file), ParquetReadOptions.of(List.of(widened)), FIELDS, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of(NAME, file), ReadOptions.of(List.of(widened)), FIELDS, allocator)) {
             int row = 0;
             while (reader.nextBatch()) {
                 BigIntVector values = (BigIntVector) reader.root().getVector(0);
@@ -278,8 +278,8 @@ public class TestPaimonParquetLayout
     private int readAll(byte[] bytes, List<DataField> columns, List<DataField> fileFields)
             throws IOException
     {
-        ParquetInput input = ParquetInput.of(NAME, bytes);
-        ParquetReadOptions options = ParquetReadOptions.of(columns).withBatchSize(16);
+        DataFileInput input = DataFileInput.of(NAME, bytes);
+        ReadOptions options = ReadOptions.of(columns).withBatchSize(16);
         int read = 0;
         try (ParquetReader reader = fileFields == null ? ParquetReader.open(input, options, allocator) : ParquetReader.open(input, options, fileFields, allocator)) {
             while (reader.nextBatch()) {

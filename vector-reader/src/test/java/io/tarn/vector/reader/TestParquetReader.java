@@ -7,7 +7,7 @@ import io.tarn.testing.CanonicalValueFormatter;
 import io.tarn.types.DataField;
 import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.ParquetUnsupportedException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -70,7 +70,7 @@ public class TestParquetReader
                 "parquet.page.row.count.limit", "120",
                 "parquet.block.size", "20000"), compression);
         List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
-        List<String> actual = readAll(file, ParquetReadOptions.of(fields).withBatchSize(97));
+        List<String> actual = readAll(file, ReadOptions.of(fields).withBatchSize(97));
         assertThat(actual).containsExactlyElementsOf(expected(rows, TestDataGenerator.ALL_TYPES));
     }
 
@@ -101,7 +101,7 @@ public class TestParquetReader
         RoaringBitmap beyond = RoaringBitmap.bitmapOf(1499, 1500, 100_000);
 
         for (RoaringBitmap selection : List.of(sparse, dense, pages, beyond, new RoaringBitmap())) {
-            ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(64).withRowSelection(selection);
+            ReadOptions options = ReadOptions.of(fields).withBatchSize(64).withRowSelection(selection);
             List<String> wanted = new ArrayList<>();
             selection.forEach((int position) -> {
                 if (position < rows.size()) {
@@ -110,7 +110,7 @@ public class TestParquetReader
             });
             ReaderMetrics metrics;
             List<String> actual = new ArrayList<>();
-            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                 while (reader.nextBatch()) {
                     actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
                 }
@@ -161,9 +161,9 @@ public class TestParquetReader
                 for (int batchSize : List.of(64, 1000)) {
                     List<String> wanted = new ArrayList<>();
                     selection.forEach((int position) -> wanted.add(expected.get(position)));
-                    ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection);
+                    ReadOptions options = ReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection);
                     List<String> actual = new ArrayList<>();
-                    try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                    try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                         while (reader.nextBatch()) {
                             assertThat(reader.root().getRowCount()).isLessThanOrEqualTo(batchSize);
                             actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
@@ -191,14 +191,14 @@ public class TestParquetReader
                     "parquet.page.row.count.limit", "70"), "snappy"));
             List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
             List<String> expected = expected(rows, TestDataGenerator.ALL_TYPES);
-            assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(61))).containsExactlyElementsOf(expected);
+            assertThat(readAll(file, ReadOptions.of(fields).withBatchSize(61))).containsExactlyElementsOf(expected);
 
             RoaringBitmap selection = RoaringBitmap.bitmapOfRange(300, 420);
             selection.add(7);
             selection.add(899);
             List<String> wanted = new ArrayList<>();
             selection.forEach((int position) -> wanted.add(expected.get(position)));
-            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withBatchSize(50).withRowSelection(selection), allocator)) {
+            try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(fields).withBatchSize(50).withRowSelection(selection), allocator)) {
                 List<String> actual = new ArrayList<>();
                 while (reader.nextBatch()) {
                     actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
@@ -213,7 +213,7 @@ public class TestParquetReader
     private static byte[] stripPageIndexes(byte[] file)
             throws IOException
     {
-        ParquetFooter footer = ParquetFooter.read(ParquetInput.of("original.parquet", file));
+        ParquetFooter footer = ParquetFooter.read(DataFileInput.of("original.parquet", file));
         org.apache.parquet.format.FileMetaData metadata = footer.metadata().deepCopy();
         for (org.apache.parquet.format.RowGroup rowGroup : metadata.getRow_groups()) {
             for (org.apache.parquet.format.ColumnChunk chunk : rowGroup.getColumns()) {
@@ -259,9 +259,9 @@ public class TestParquetReader
         RoaringBitmap dense = RoaringBitmap.bitmapOfRange(0, rows.size());
         dense.remove(7);
         dense.remove(2000, 2100);
-        List<ParquetReadOptions> cases = new ArrayList<>();
+        List<ReadOptions> cases = new ArrayList<>();
         for (int batchSize : List.of(64, 500)) {
-            ParquetReadOptions plain = ParquetReadOptions.of(fields).withBatchSize(batchSize);
+            ReadOptions plain = ReadOptions.of(fields).withBatchSize(batchSize);
             cases.add(plain);
             cases.add(plain.withRowSelection(sparse));
             cases.add(plain.withRowSelection(dense));
@@ -269,10 +269,10 @@ public class TestParquetReader
             cases.add(plain.withFilter(Predicates.greaterOrEqual(id, 2450L)));
             cases.add(plain.withFilter(Predicates.greaterOrEqual(id, 1450L)).withRowSelection(sparse));
         }
-        for (ParquetReadOptions options : cases) {
+        for (ReadOptions options : cases) {
             int[] positions = new int[options.batchSize()];
             int batches = 0;
-            try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+            try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                 int previous = -1;
                 while (reader.nextBatch()) {
                     reader.batchPositions(positions);
@@ -303,11 +303,11 @@ public class TestParquetReader
         List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
         List<String> expected = expected(rows, rowType);
         RoaringBitmap selection = RoaringBitmap.bitmapOf(3, 250, 251, 1999);
-        ParquetReadOptions second = ParquetReadOptions.of(fields).withRowSelection(selection);
+        ReadOptions second = ReadOptions.of(fields).withRowSelection(selection);
 
         List<String> reopenedRows = new ArrayList<>();
         long reopenedBytes;
-        try (ParquetReader first = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields.subList(0, 1)), allocator)) {
+        try (ParquetReader first = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(fields.subList(0, 1)), allocator)) {
             assertThat(first.nextBatch()).isTrue();
             try (ParquetReader reopened = first.reopen(second, allocator)) {
                 // independent of the first reader, which is closed before the second is read
@@ -319,7 +319,7 @@ public class TestParquetReader
             }
         }
         long freshBytes;
-        try (ParquetReader fresh = ParquetReader.open(ParquetInput.of("test.parquet", file), second, allocator)) {
+        try (ParquetReader fresh = ParquetReader.open(DataFileInput.of("test.parquet", file), second, allocator)) {
             while (fresh.nextBatch()) {
                 // read to the end, as the reopened reader was
             }
@@ -352,10 +352,10 @@ public class TestParquetReader
         byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.enable.dictionary", "false"), "uncompressed");
         List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
         long stringBytes = (long) rowCount * length;
-        long maxRows = ParquetReadOptions.DEFAULT_MAX_BATCH_BYTES / length;
+        long maxRows = ReadOptions.DEFAULT_MAX_BATCH_BYTES / length;
         long peakHeap = 0;
         int read = 0;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields), allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(fields), allocator)) {
             while (reader.nextBatch()) {
                 int batchRows = reader.root().getRowCount();
                 assertThat(batchRows).isBetween(1, (int) maxRows);
@@ -389,7 +389,7 @@ public class TestParquetReader
         RoaringBitmap few = RoaringBitmap.bitmapOf(5, 6, 1999, 3999);
         List<String> actual = new ArrayList<>();
         long bytesRead;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withRowSelection(few), allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(fields).withRowSelection(few), allocator)) {
             while (reader.nextBatch()) {
                 actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
             }
@@ -401,7 +401,7 @@ public class TestParquetReader
 
         RoaringBitmap most = RoaringBitmap.bitmapOfRange(0, 4000);
         most.remove(7);
-        assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(most))).hasSize(3999);
+        assertThat(readAll(file, ReadOptions.of(fields).withRowSelection(most))).hasSize(3999);
     }
 
     /**
@@ -423,7 +423,7 @@ public class TestParquetReader
         List<DataField> filterFields = List.of(fields.get(0), fields.get(2));
         RoaringBitmap kept = new RoaringBitmap();
         try (CarriedColumn n = new CarriedColumn(org.apache.arrow.vector.types.pojo.Field.nullable("n", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)), allocator);
-                ParquetReader filterPass = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(filterFields).withBatchSize(700), allocator)) {
+                ParquetReader filterPass = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(filterFields).withBatchSize(700), allocator)) {
             CarriedColumn d = null;
             try {
                 int[] positions = new int[700];
@@ -444,7 +444,7 @@ public class TestParquetReader
                 }
                 assertThat(filterPass.metrics().rowGroups()).isGreaterThan(1);
                 assertThat(n.rowCount()).isEqualTo(kept.getCardinality());
-                ParquetReadOptions rowsOptions = ParquetReadOptions.of(fields).withBatchSize(256).withRowSelection(kept);
+                ReadOptions rowsOptions = ReadOptions.of(fields).withBatchSize(256).withRowSelection(kept);
                 Map<Integer, CarriedColumn> carried = Map.of(0, n, 2, d);
                 assertThatThrownBy(() -> filterPass.reopen(rowsOptions.withFilter(Predicates.isNotNull(FieldRef.of(fields.get(0)))), allocator, carried))
                         .isInstanceOf(IllegalArgumentException.class);
@@ -493,10 +493,10 @@ public class TestParquetReader
         List<String> expected = expected(rows, rowType);
         FieldRef id = FieldRef.of(fields.get(0));
 
-        ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(500).withFilter(Predicates.greaterOrEqual(id, 2950L));
+        ReadOptions options = ReadOptions.of(fields).withBatchSize(500).withFilter(Predicates.greaterOrEqual(id, 2950L));
         List<String> actual = new ArrayList<>();
         ReaderMetrics metrics;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
             while (reader.nextBatch()) {
                 actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
             }
@@ -511,11 +511,11 @@ public class TestParquetReader
         assertThat(actual).isSubsetOf(expected);
 
         // nothing matches: every row group is skipped
-        options = ParquetReadOptions.of(fields).withFilter(Predicates.lessThan(id, 0L));
+        options = ReadOptions.of(fields).withFilter(Predicates.lessThan(id, 0L));
         assertThat(readAll(file, options)).isEmpty();
         // a filter on a column that is absent or of another type prunes nothing
         FieldRef wrongType = new FieldRef(0, "id", io.tarn.types.DataTypes.integer());
-        options = ParquetReadOptions.of(fields).withFilter(Predicates.lessThan(wrongType, 0));
+        options = ReadOptions.of(fields).withFilter(Predicates.lessThan(wrongType, 0));
         assertThat(readAll(file, options)).containsExactlyElementsOf(expected);
     }
 
@@ -541,10 +541,10 @@ public class TestParquetReader
             for (Predicate filter : List.of(
                     Predicates.equal(FieldRef.of(fields.get(1)), "b"),
                     Predicates.in(FieldRef.of(fields.get(2)), List.of(20, 25)))) {
-                ParquetReadOptions options = ParquetReadOptions.of(fields).withFilter(filter);
+                ReadOptions options = ReadOptions.of(fields).withFilter(filter);
                 List<String> actual = new ArrayList<>();
                 ReaderMetrics metrics;
-                try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                     while (reader.nextBatch()) {
                         actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
                     }
@@ -572,7 +572,7 @@ public class TestParquetReader
                 new DataField(26, "r", io.tarn.types.RowType.of(List.of(
                         new DataField(101, "y", io.tarn.types.DataTypes.string()),
                         new DataField(502, "z", io.tarn.types.DataTypes.bigint())))));
-        List<String> actual = readAll(file, ParquetReadOptions.of(fields).withBatchSize(16));
+        List<String> actual = readAll(file, ReadOptions.of(fields).withBatchSize(16));
         List<String> wanted = new ArrayList<>();
         for (GenericRow row : rows) {
             String i = row.isNullAt(4) ? "\\N" : Integer.toString(row.getInt(4));
@@ -629,7 +629,7 @@ public class TestParquetReader
                 values.add(row.isNullAt(1) ? "\\N" : Float.toString(row.getFloat(1)).substring(0, Math.min(6, Float.toString(row.getFloat(1)).length())));
                 wanted.add(String.join("\t", values));
             }
-            assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(1000))).containsExactlyElementsOf(wanted);
+            assertThat(readAll(file, ReadOptions.of(fields).withBatchSize(1000))).containsExactlyElementsOf(wanted);
         }
     }
 
@@ -638,12 +638,12 @@ public class TestParquetReader
     {
         byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(1).rows(TestDataGenerator.ALL_TYPES, 5), Map.of(), "zstd");
         List<DataField> fields = List.of(new DataField(11, "s", io.tarn.types.DataTypes.integer()));
-        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(fields)))
+        assertThatThrownBy(() -> readAll(file, ReadOptions.of(fields)))
                 .isInstanceOf(ParquetUnsupportedException.class)
                 .hasMessageContaining("test.parquet")
                 .hasMessageContaining("INT");
         List<DataField> nested = List.of(new DataField(23, "arr", io.tarn.types.DataTypes.integer()));
-        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(nested)))
+        assertThatThrownBy(() -> readAll(file, ReadOptions.of(nested)))
                 .isInstanceOf(ParquetUnsupportedException.class);
         assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
     }
@@ -660,11 +660,11 @@ public class TestParquetReader
                 new org.apache.paimon.types.DataField(4, "dec", org.apache.paimon.types.DataTypes.DECIMAL(25, 3))));
         List<GenericRow> rows = new TestDataGenerator(17).rows(rowType, 400);
         byte[] file = ParquetTestFiles.writeByteStreamSplit(rowType, rows);
-        ParquetFooter footer = ParquetFooter.read(ParquetInput.of("test.parquet", file));
+        ParquetFooter footer = ParquetFooter.read(DataFileInput.of("test.parquet", file));
         assertThat(footer.metadata().getRow_groups().get(0).getColumns().get(0).getMeta_data().getEncodings())
                 .contains(org.apache.parquet.format.Encoding.BYTE_STREAM_SPLIT);
         List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
-        assertThat(readAll(file, ParquetReadOptions.of(fields).withBatchSize(33))).containsExactlyElementsOf(expected(rows, rowType));
+        assertThat(readAll(file, ReadOptions.of(fields).withBatchSize(33))).containsExactlyElementsOf(expected(rows, rowType));
         // and with a row selection that skips inside pages
         RoaringBitmap selection = new RoaringBitmap();
         for (int i = 0; i < rows.size(); i += 3) {
@@ -673,7 +673,7 @@ public class TestParquetReader
         List<String> wanted = new ArrayList<>();
         List<String> all = expected(rows, rowType);
         selection.forEach((int position) -> wanted.add(all.get(position)));
-        assertThat(readAll(file, ParquetReadOptions.of(fields).withRowSelection(selection))).containsExactlyElementsOf(wanted);
+        assertThat(readAll(file, ReadOptions.of(fields).withRowSelection(selection))).containsExactlyElementsOf(wanted);
     }
 
     @Test
@@ -683,7 +683,7 @@ public class TestParquetReader
         List<GenericRow> rows = new TestDataGenerator(8).rows(TestDataGenerator.ALL_TYPES, 1000);
         byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
         List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(fields).withBatchSize(100), allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(fields).withBatchSize(100), allocator)) {
             assertThat(reader.fileRowCount()).isEqualTo(1000);
             assertThat(reader.root().getSchema()).isEqualTo(ArrowTypes.toArrowSchema(fields));
             assertThat(reader.nextBatch()).isTrue();
@@ -711,12 +711,12 @@ public class TestParquetReader
     {
         List<DataField> fields = ParquetTestFiles.tarnFields(TestDataGenerator.ALL_TYPES);
         byte[] empty = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, List.of(), Map.of(), "zstd");
-        assertThat(readAll(empty, ParquetReadOptions.of(fields))).isEmpty();
+        assertThat(readAll(empty, ReadOptions.of(fields))).isEmpty();
 
         List<GenericRow> rows = new TestDataGenerator(9).rows(TestDataGenerator.ALL_TYPES, 250);
         byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, rows, Map.of(), "zstd");
         int count = 0;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), ParquetReadOptions.of(List.of()).withBatchSize(100), allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), ReadOptions.of(List.of()).withBatchSize(100), allocator)) {
             while (reader.nextBatch()) {
                 count += reader.root().getRowCount();
             }
@@ -729,7 +729,7 @@ public class TestParquetReader
     {
         byte[] file = ParquetTestFiles.write(TestDataGenerator.ALL_TYPES, List.of(), Map.of(), "zstd");
         List<DataField> fields = List.of(new DataField(1, "v", new io.tarn.types.AtomicType(io.tarn.types.TypeRoot.VARIANT, 0, 0, true)));
-        assertThatThrownBy(() -> readAll(file, ParquetReadOptions.of(fields)))
+        assertThatThrownBy(() -> readAll(file, ReadOptions.of(fields)))
                 .isInstanceOf(ParquetUnsupportedException.class)
                 .hasMessageContaining("VARIANT");
     }
@@ -751,11 +751,11 @@ public class TestParquetReader
         return expected;
     }
 
-    List<String> readAll(byte[] file, ParquetReadOptions options)
+    List<String> readAll(byte[] file, ReadOptions options)
             throws IOException
     {
         List<String> rows = new ArrayList<>();
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
             while (reader.nextBatch()) {
                 assertThat(reader.root().getRowCount()).isBetween(1, options.batchSize());
                 rows.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));

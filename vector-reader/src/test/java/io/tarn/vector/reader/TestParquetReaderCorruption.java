@@ -5,7 +5,7 @@ import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.paimon.data.GenericRow;
@@ -174,7 +174,7 @@ public class TestParquetReaderCorruption
         int failures = 0;
         for (; iterations < 10_000 && System.nanoTime() < deadline; iterations++) {
             byte[] mutated = mutate(small, random);
-            ParquetReadOptions options = ParquetReadOptions.of(FIELDS).withBatchSize(1 + random.nextInt(8));
+            ReadOptions options = ReadOptions.of(FIELDS).withBatchSize(1 + random.nextInt(8));
             switch (random.nextInt(3)) {
                 case 0 -> {
                     RoaringBitmap selection = new RoaringBitmap();
@@ -238,20 +238,20 @@ public class TestParquetReaderCorruption
     private ColumnMetaData firstColumn()
             throws IOException
     {
-        return ParquetFooter.read(ParquetInput.of("test.parquet", file)).metadata().getRow_groups().get(0).getColumns().get(0).getMeta_data();
+        return ParquetFooter.read(DataFileInput.of("test.parquet", file)).metadata().getRow_groups().get(0).getColumns().get(0).getMeta_data();
     }
 
     private int readAll(byte[] bytes)
             throws IOException
     {
-        return readAll(bytes, ParquetReadOptions.of(FIELDS).withBatchSize(7));
+        return readAll(bytes, ReadOptions.of(FIELDS).withBatchSize(7));
     }
 
-    private int readAll(byte[] bytes, ParquetReadOptions options)
+    private int readAll(byte[] bytes, ReadOptions options)
             throws IOException
     {
         int rows = 0;
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", bytes), options, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", bytes), options, allocator)) {
             while (reader.nextBatch()) {
                 rows += reader.root().getRowCount();
                 // corrupt bytes may decode to any value, but never to vectors whose offsets break reading

@@ -6,7 +6,7 @@ import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.types.DataField;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
@@ -57,7 +57,7 @@ public class TestParquetReaderReferenceTables
                 }
                 assertThat(files).as(table.identifier()).isNotEmpty();
                 for (Path file : files) {
-                    try (ParquetReader reader = ParquetReader.open(ParquetInput.of(file), ParquetReadOptions.of(fields).withBatchSize(50), allocator)) {
+                    try (ParquetReader reader = ParquetReader.open(DataFileInput.of(file), ReadOptions.of(fields).withBatchSize(50), allocator)) {
                         while (reader.nextBatch()) {
                             lines.addAll(ArrowRowFormatter.rows(reader.root(), fields));
                         }

@@ -1,7 +1,7 @@
 package io.tarn.vector.reader;
 
 import io.tarn.types.DataField;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
@@ -77,7 +77,7 @@ public class TestReaderFastPaths
     {
         byte[] file = write(dictionary, writerVersion, pageRows, compression);
         for (int batchSize : new int[] {1000, 4099, 20_000}) {
-            assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(batchSize)))
+            assertThat(read(file, ReadOptions.of(fields).withBatchSize(batchSize)))
                     .as("batch size %s", batchSize)
                     .containsExactlyElementsOf(expected);
         }
@@ -112,7 +112,7 @@ public class TestReaderFastPaths
             List<String> wanted = new ArrayList<>();
             selection.forEach((int position) -> wanted.add(expected.get(position)));
             for (int batchSize : new int[] {7, 1024}) {
-                assertThat(read(file, ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection)))
+                assertThat(read(file, ReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection)))
                         .as("selection of %s rows, batch size %s", selection.getCardinality(), batchSize)
                         .containsExactlyElementsOf(wanted);
             }
@@ -165,11 +165,11 @@ public class TestReaderFastPaths
             List<String> wanted = new ArrayList<>();
             selection.forEach((int position) -> wanted.add(expected.get(position)));
             for (int batchSize : new int[] {1000, 4099}) {
-                ParquetReadOptions options = ParquetReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection);
+                ReadOptions options = ReadOptions.of(fields).withBatchSize(batchSize).withRowSelection(selection);
                 List<String> actual = new ArrayList<>();
                 int[] positions = new int[batchSize];
                 List<Integer> actualPositions = new ArrayList<>();
-                try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+                try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                     while (reader.nextBatch()) {
                         actual.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));
                         reader.batchPositions(positions);
@@ -228,17 +228,17 @@ public class TestReaderFastPaths
             List<String> wanted = new ArrayList<>();
             selection.forEach((int position) -> wanted.add(all.get(position)));
             for (int batchSize : new int[] {4096, 4099}) {
-                ParquetReadOptions options = ParquetReadOptions.of(manyFields).withBatchSize(batchSize).withRowSelection(selection);
+                ReadOptions options = ReadOptions.of(manyFields).withBatchSize(batchSize).withRowSelection(selection);
                 assertThat(read(file, options)).as("batch size %s", batchSize).containsExactlyElementsOf(wanted);
             }
         }
     }
 
-    private List<String> read(byte[] file, ParquetReadOptions options)
+    private List<String> read(byte[] file, ReadOptions options)
             throws IOException
     {
         List<String> result = new ArrayList<>();
-        try (ParquetReader reader = ParquetReader.open(ParquetInput.of("test.parquet", file), options, allocator)) {
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
             while (reader.nextBatch()) {
                 result.addAll(ArrowRowFormatter.rows(reader.root(), options.columns()));
             }

@@ -12,12 +12,12 @@ import static java.util.Objects.requireNonNull;
 /**
  * A local file, opened for each read so that the input holds no open handle between reads.
  */
-final class FileParquetInput
-        implements ParquetInput
+final class LocalFileInput
+        implements DataFileInput
 {
     private final Path path;
 
-    FileParquetInput(Path path)
+    LocalFileInput(Path path)
     {
         this.path = requireNonNull(path, "path is null");
     }

@@ -8,13 +8,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * A file held in memory; the array is not copied and must not change while it is read.
  */
-final class MemoryParquetInput
-        implements ParquetInput
+final class MemoryFileInput
+        implements DataFileInput
 {
     private final String name;
     private final byte[] bytes;
 
-    MemoryParquetInput(String name, byte[] bytes)
+    MemoryFileInput(String name, byte[] bytes)
     {
         this.name = requireNonNull(name, "name is null");
         this.bytes = requireNonNull(bytes, "bytes is null");

@@ -1,7 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.storage.fs.InputFile;
-import io.tarn.vector.io.ParquetInput;
+import io.tarn.vector.io.DataFileInput;
 
 import java.io.IOException;
 
@@ -10,13 +10,13 @@ import static java.util.Objects.requireNonNull;
 /**
  * A table's data file, through the table's file IO, as input of the Parquet reader.
  */
-final class FileIOParquetInput
-        implements ParquetInput
+final class FileIODataInput
+        implements DataFileInput
 {
     private final InputFile file;
     private long length = -1;
 
-    FileIOParquetInput(InputFile file)
+    FileIODataInput(InputFile file)
     {
         this.file = requireNonNull(file, "file is null");
     }

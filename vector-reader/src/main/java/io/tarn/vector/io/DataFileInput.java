@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * Random-access bytes of one Parquet file. Implementations must be safe to call from the one
+ * Random-access bytes of one data file. Implementations must be safe to call from the one
  * thread that owns the reader; they need not be thread safe.
  */
-public interface ParquetInput
+public interface DataFileInput
 {
     /**
      * The file name used in error messages.
@@ -24,13 +24,13 @@ public interface ParquetInput
     void readFully(long position, byte[] buffer, int offset, int length)
             throws IOException;
 
-    static ParquetInput of(Path path)
+    static DataFileInput of(Path path)
     {
-        return new FileParquetInput(path);
+        return new LocalFileInput(path);
     }
 
-    static ParquetInput of(String name, byte[] bytes)
+    static DataFileInput of(String name, byte[] bytes)
     {
-        return new MemoryParquetInput(name, bytes);
+        return new MemoryFileInput(name, bytes);
     }
 }

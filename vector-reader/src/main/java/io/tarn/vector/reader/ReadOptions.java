@@ -10,7 +10,7 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * What a {@link ParquetReader} returns: {@code columns} in output order, matched to file columns
+ * What a data file reader returns: {@code columns} in output order, matched to file columns
  * by field id; batches of at most {@code batchSize} rows, and fewer where that many would decode
  * to more than about {@code maxBatchBytes} (a batch holds at least one row); only the row positions in
  * {@code rowSelection} when present; {@code filter} only prunes row groups and pages by
@@ -19,20 +19,20 @@ import static java.util.Objects.requireNonNull;
  * With {@code matchFilterColumns}, the caller reads the columns only to evaluate
  * {@code filter}: a string or binary column that the filter tests in one place, by {@code =},
  * {@code <>} or {@code IN}, is then compared in the encoded pages and not decoded. Its vector
- * holds only nulls, and {@link ParquetReader#filterMatches()} gives that test's verdicts.
+ * holds only nulls, and {@link DataFileReader#filterMatches()} gives that test's verdicts.
  * <p>
  * With {@code dictionaryIds}, string and binary columns also give the dictionary ids of their
- * values ({@link ParquetReader#dictionaryIds(int)}), for consumers that keep dictionary-encoded
+ * values ({@link DataFileReader#dictionaryIds(int)}), for consumers that keep dictionary-encoded
  * data encoded.
  */
-public record ParquetReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns,
+public record ReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns,
                                  boolean dictionaryIds, long maxBatchBytes)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
     // a batch of long strings is cut short of the batch size here: what a split holds decoded
     public static final long DEFAULT_MAX_BATCH_BYTES = 4L << 20;
 
-    public ParquetReadOptions
+    public ReadOptions
     {
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(rowSelection, "rowSelection is null");
@@ -48,53 +48,53 @@ public record ParquetReadOptions(List<DataField> columns, int batchSize, Optiona
         }
     }
 
-    public static ParquetReadOptions of(List<DataField> columns)
+    public static ReadOptions of(List<DataField> columns)
     {
-        return new ParquetReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, DEFAULT_MAX_BATCH_BYTES);
+        return new ReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, DEFAULT_MAX_BATCH_BYTES);
     }
 
-    public ParquetReadOptions withBatchSize(int batchSize)
+    public ReadOptions withBatchSize(int batchSize)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
-    public ParquetReadOptions withRowSelection(RoaringBitmap rowSelection)
+    public ReadOptions withRowSelection(RoaringBitmap rowSelection)
     {
-        return new ParquetReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
-    public ParquetReadOptions withFilter(Predicate filter)
+    public ReadOptions withFilter(Predicate filter)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
     /**
      * These options for a read whose only purpose is to evaluate the filter (see the class
      * comment); the filter must be set.
      */
-    public ParquetReadOptions withFilterColumnsMatched()
+    public ReadOptions withFilterColumnsMatched()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, maxBatchBytes);
     }
 
     /**
      * These options with dictionary ids of string and binary columns (see the class comment).
      */
-    public ParquetReadOptions withDictionaryIds()
+    public ReadOptions withDictionaryIds()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, maxBatchBytes);
     }
 
-    public ParquetReadOptions withMaxBatchBytes(long maxBatchBytes)
+    public ReadOptions withMaxBatchBytes(long maxBatchBytes)
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
     }
 
     /**
      * These options without a filter.
      */
-    public ParquetReadOptions withoutFilter()
+    public ReadOptions withoutFilter()
     {
-        return new ParquetReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, maxBatchBytes);
     }
 }
