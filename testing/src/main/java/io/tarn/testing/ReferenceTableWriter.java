@@ -36,12 +36,14 @@ final class ReferenceTableWriter
     static final String DATABASE = "ref";
 
     private final Catalog catalog;
+    private final ReferenceLayout layout;
     private final Path spillDirectory;
     private final IOManager ioManager;
 
-    ReferenceTableWriter(Path warehouse)
+    ReferenceTableWriter(Path warehouse, ReferenceLayout layout)
     {
         requireNonNull(warehouse, "warehouse is null");
+        this.layout = requireNonNull(layout, "layout is null");
         try {
             Files.createDirectories(warehouse);
             this.spillDirectory = Files.createTempDirectory("tarn-oracle-spill");
@@ -62,7 +64,7 @@ final class ReferenceTableWriter
     FileStoreTable create(String table, Schema schema)
     {
         try {
-            catalog.createTable(ReferenceCatalog.identifier(table), schema, false);
+            catalog.createTable(ReferenceCatalog.identifier(table), layout.apply(schema), false);
         }
         catch (Catalog.TableAlreadyExistException | Catalog.DatabaseNotExistException e) {
             throw new IllegalStateException("Cannot create " + table + ": " + e.getMessage(), e);

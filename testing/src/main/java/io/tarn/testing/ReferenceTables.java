@@ -30,6 +30,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 import static java.util.Objects.requireNonNull;
@@ -145,8 +146,16 @@ public final class ReferenceTables
 
     public static void createAll(Path warehouse)
     {
+        createAll(warehouse, ReferenceLayout.PARQUET);
+    }
+
+    /**
+     * Every table of {@link #all()}, its data files laid out as {@code layout} says.
+     */
+    public static void createAll(Path warehouse, ReferenceLayout layout)
+    {
         for (ReferenceTable table : ALL) {
-            create(warehouse, table);
+            create(warehouse, table, layout);
         }
     }
 
@@ -157,8 +166,18 @@ public final class ReferenceTables
 
     public static ReferenceTable create(Path warehouse, ReferenceTable table)
     {
+        return create(warehouse, table, ReferenceLayout.PARQUET);
+    }
+
+    /**
+     * Writes {@code table} with the same rows, commits, tags and branches whatever the layout:
+     * only the format of its data files differs.
+     */
+    public static ReferenceTable create(Path warehouse, ReferenceTable table, ReferenceLayout layout)
+    {
         requireNonNull(table, "table is null");
-        Function<Path, ReferenceTable> creator = switch (table.tableName()) {
+        requireNonNull(layout, "layout is null");
+        BiFunction<Path, ReferenceLayout, ReferenceTable> creator = switch (table.tableName()) {
             case "append_all_types" -> ReferenceTables::createAppendAllTypes;
             case "append_partitioned" -> ReferenceTables::createAppendPartitioned;
             case "append_date_partitioned" -> ReferenceTables::createAppendDatePartitioned;
@@ -176,7 +195,7 @@ public final class ReferenceTables
             case "time_travel" -> ReferenceTables::createTimeTravel;
             default -> throw new IllegalArgumentException("Unknown reference table: " + table.identifier());
         };
-        return creator.apply(warehouse);
+        return creator.apply(warehouse, layout);
     }
 
     /**
@@ -220,7 +239,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- a. every primitive type
 
-    public static ReferenceTable createAppendAllTypes(Path warehouse)
+    private static ReferenceTable createAppendAllTypes(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_ALL_TYPES;
         Schema schema = Schema.newBuilder()
@@ -250,7 +269,7 @@ public final class ReferenceTables
                 .column("f_ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
                 .build();
         Random random = new Random(1_001);
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             int id = 0;
             for (int commit = 0; commit < 3; commit++) {
@@ -352,7 +371,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- b. partitioned append
 
-    public static ReferenceTable createAppendPartitioned(Path warehouse)
+    private static ReferenceTable createAppendPartitioned(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_PARTITIONED;
         Schema schema = Schema.newBuilder()
@@ -363,7 +382,7 @@ public final class ReferenceTables
                 .column("amount", DataTypes.DOUBLE())
                 .partitionKeys("dt", "region")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             Counter ids = new Counter();
             // snapshot 1: 20 rows
@@ -409,7 +428,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- c. DATE partition
 
-    public static ReferenceTable createAppendDatePartitioned(Path warehouse)
+    private static ReferenceTable createAppendDatePartitioned(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_DATE_PARTITIONED;
         Schema schema = Schema.newBuilder()
@@ -424,7 +443,7 @@ public final class ReferenceTables
                 -1,
                 0,
                 null};
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             Counter ids = new Counter();
             List<GenericRow> rows = new ArrayList<>();
@@ -452,7 +471,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- d. fixed buckets
 
-    public static ReferenceTable createAppendBucketed(Path warehouse)
+    private static ReferenceTable createAppendBucketed(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_BUCKETED;
         Schema schema = Schema.newBuilder()
@@ -463,7 +482,7 @@ public final class ReferenceTables
                 .option("bucket-key", "id")
                 .option("write-only", "true")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             for (int commit = 0; commit < 3; commit++) {
                 List<GenericRow> rows = new ArrayList<>();
@@ -479,7 +498,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- e. deduplicate merge-on-read
 
-    public static ReferenceTable createPkDedup(Path warehouse)
+    private static ReferenceTable createPkDedup(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_DEDUP;
         Schema schema = Schema.newBuilder()
@@ -492,7 +511,7 @@ public final class ReferenceTables
                 .option("bucket", "2")
                 .option("write-only", "true")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             // commit 1: ids 0..29 in two partitions, 60 rows
             List<GenericRow> rows = new ArrayList<>();
@@ -535,7 +554,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- f. deletion vectors
 
-    public static ReferenceTable createPkDv(Path warehouse)
+    private static ReferenceTable createPkDv(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_DV;
         Schema schema = Schema.newBuilder()
@@ -546,7 +565,7 @@ public final class ReferenceTables
                 .option("bucket", "2")
                 .option("deletion-vectors.enabled", "true")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             // commit 1: ids 0..59, then a full compaction puts them on the highest level
             List<GenericRow> rows = new ArrayList<>();
@@ -590,7 +609,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- g. merge engines
 
-    public static ReferenceTable createPkPartialUpdate(Path warehouse)
+    private static ReferenceTable createPkPartialUpdate(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_PARTIAL_UPDATE;
         Schema schema = Schema.newBuilder()
@@ -603,7 +622,7 @@ public final class ReferenceTables
                 .option("merge-engine", "partial-update")
                 .option("write-only", "true")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             List<GenericRow> rows = new ArrayList<>();
             for (int id = 0; id < 20; id++) {
@@ -629,7 +648,7 @@ public final class ReferenceTables
         return descriptor;
     }
 
-    public static ReferenceTable createPkAggregation(Path warehouse)
+    private static ReferenceTable createPkAggregation(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_AGGREGATION;
         Schema schema = Schema.newBuilder()
@@ -647,7 +666,7 @@ public final class ReferenceTables
                 .option("fields.label.aggregate-function", "last_non_null_value")
                 .option("write-only", "true")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             // commit c writes ids 0..19, then 5..24, then 0..24 step 3 (25 keys); values are formulas of
             // (id, c) so that tests can aggregate them by hand
@@ -668,7 +687,7 @@ public final class ReferenceTables
         return descriptor;
     }
 
-    public static ReferenceTable createPkFirstRow(Path warehouse)
+    private static ReferenceTable createPkFirstRow(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_FIRST_ROW;
         Schema schema = Schema.newBuilder()
@@ -678,7 +697,7 @@ public final class ReferenceTables
                 .option("bucket", "1")
                 .option("merge-engine", "first-row")
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             // ids 0..19, then 10..29: ids 10..19 keep their first value
             for (int commit = 0; commit < 2; commit++) {
@@ -694,7 +713,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- h. nested types
 
-    public static ReferenceTable createAppendNested(Path warehouse)
+    private static ReferenceTable createAppendNested(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_NESTED;
         Schema schema = Schema.newBuilder()
@@ -705,7 +724,7 @@ public final class ReferenceTables
                 .column("r", DataTypes.ROW(DataTypes.FIELD(0, "x", DataTypes.INT()), DataTypes.FIELD(1, "y", DataTypes.STRING())))
                 .build();
         Random random = new Random(8_008);
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             int id = 0;
             for (int commit = 0; commit < 2; commit++) {
@@ -758,7 +777,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- i. schema evolution
 
-    public static ReferenceTable createAppendEvolved(Path warehouse)
+    private static ReferenceTable createAppendEvolved(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_EVOLVED;
         String name = descriptor.identifier();
@@ -768,7 +787,7 @@ public final class ReferenceTables
                 .column("b", DataTypes.STRING())
                 .column("c", DataTypes.DOUBLE())
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             Counter ids = new Counter();
             // schema 0: id, a, b, c
             FileStoreTable table = writer.create(name, schema);
@@ -808,17 +827,17 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- j. file indexes
 
-    public static ReferenceTable createAppendFileIndex(Path warehouse)
+    private static ReferenceTable createAppendFileIndex(Path warehouse, ReferenceLayout layout)
     {
-        return createFileIndexTable(warehouse, APPEND_FILE_INDEX, "1 mb");
+        return createFileIndexTable(warehouse, layout, APPEND_FILE_INDEX, "1 mb");
     }
 
-    public static ReferenceTable createAppendFileIndexFiles(Path warehouse)
+    private static ReferenceTable createAppendFileIndexFiles(Path warehouse, ReferenceLayout layout)
     {
-        return createFileIndexTable(warehouse, APPEND_FILE_INDEX_FILES, "1 b");
+        return createFileIndexTable(warehouse, layout, APPEND_FILE_INDEX_FILES, "1 b");
     }
 
-    private static ReferenceTable createFileIndexTable(Path warehouse, ReferenceTable descriptor, String inManifestThreshold)
+    private static ReferenceTable createFileIndexTable(Path warehouse, ReferenceLayout layout, ReferenceTable descriptor, String inManifestThreshold)
     {
         Schema schema = Schema.newBuilder()
                 .column("id", DataTypes.INT())
@@ -832,7 +851,7 @@ public final class ReferenceTables
                 .option("file-index.bloom-filter.name.items", "200")
                 .option("file-index.in-manifest-threshold", inManifestThreshold)
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             for (int commit = 0; commit < 3; commit++) {
                 List<GenericRow> rows = new ArrayList<>();
@@ -852,7 +871,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- k. z-order
 
-    public static ReferenceTable createAppendZorder(Path warehouse)
+    private static ReferenceTable createAppendZorder(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_ZORDER;
         Schema schema = Schema.newBuilder()
@@ -868,7 +887,7 @@ public final class ReferenceTables
         }
         Collections.shuffle(points, new Random(9_009));
         points.sort((left, right) -> Long.compareUnsigned(zValue(left[0], left[1]), zValue(right[0], right[1])));
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             // one commit per 32 consecutive z-values: each file covers a compact 8x4 or 4x8 block
             for (int start = 0; start < points.size(); start += 32) {
@@ -900,7 +919,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- l. tags, expiration, branches
 
-    public static ReferenceTable createTimeTravel(Path warehouse)
+    private static ReferenceTable createTimeTravel(Path warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = TIME_TRAVEL;
         Schema schema = Schema.newBuilder()
@@ -908,7 +927,7 @@ public final class ReferenceTables
                 .column("v", DataTypes.STRING())
                 .column("commit_no", DataTypes.INT())
                 .build();
-        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse)) {
+        try (ReferenceTableWriter writer = new ReferenceTableWriter(warehouse, layout)) {
             FileStoreTable table = writer.create(descriptor.identifier(), schema);
             for (int commit = 1; commit <= 5; commit++) {
                 writer.commit(table, timeTravelRows(commit, (commit - 1) * 10, 10));

@@ -91,8 +91,8 @@ public class TestReferenceTables
     {
         Path other = Files.createTempDirectory("tarn-reference-tables-again");
         try {
-            ReferenceTables.createAppendAllTypes(other);
-            ReferenceTables.createPkDedup(other);
+            ReferenceTables.create(other, ReferenceTables.APPEND_ALL_TYPES);
+            ReferenceTables.create(other, ReferenceTables.PK_DEDUP);
             assertThat(ReferenceReader.read(other, "ref.append_all_types"))
                     .isEqualTo(ReferenceReader.read(warehouse, "ref.append_all_types"));
             assertThat(ReferenceReader.read(other, "ref.pk_dedup"))

@@ -8,6 +8,7 @@ import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.ReferenceLayout;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
@@ -62,9 +63,17 @@ public class TestTableReadAgainstPaimon
         warehouse = TemporaryDirectories.create("tarn-read");
         allocator = new RootAllocator();
         for (ReferenceTable table : readableTables()) {
-            ReferenceTables.create(warehouse, table);
+            ReferenceTables.create(warehouse, table, layout());
         }
         catalog = openCatalog(warehouse);
+    }
+
+    /**
+     * The formats Paimon writes the tables' data files in.
+     */
+    protected ReferenceLayout layout()
+    {
+        return ReferenceLayout.PARQUET;
     }
 
     /**
