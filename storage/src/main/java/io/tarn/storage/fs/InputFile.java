@@ -32,6 +32,16 @@ public interface InputFile
             throws IOException;
 
     /**
+     * Whether every read is a request to a remote store, whose latency costs about what a few
+     * MiB take to transfer: readers then read larger windows, coalesce nearby ranges and fetch
+     * ahead. Local files answer false.
+     */
+    default boolean remote()
+    {
+        return false;
+    }
+
+    /**
      * Opens the file for many reads at any position without opening it for each; the caller
      * closes it.
      */

@@ -23,6 +23,16 @@ public final class ObjectStoreTally
         TALLY.get()[1] += bytes;
     }
 
+    /**
+     * Adds what another thread did on this thread's behalf (a fetch ahead of the reads).
+     */
+    public static void record(long requests, long bytes)
+    {
+        long[] tally = TALLY.get();
+        tally[0] += requests;
+        tally[1] += bytes;
+    }
+
     public static long requests()
     {
         return TALLY.get()[0];

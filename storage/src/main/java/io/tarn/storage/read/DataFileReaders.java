@@ -2,6 +2,7 @@ package io.tarn.storage.read;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
+import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
@@ -38,7 +39,8 @@ final class DataFileReaders
         // the file must hold the fields of the schema it was written with, laid out as their types
         // say; only fields that schema lacks (added later) read as nulls
         List<DataField> fileFields = table.schema(meta.schemaId()).fields();
-        DataFileInput input = new FileIODataInput(table.fileIO().newInputFile(path));
+        InputFile inputFile = table.fileIO().newInputFile(path);
+        DataFileInput input = inputFile.remote() ? new RemoteDataInput(inputFile) : new FileIODataInput(inputFile);
         DataFileReader reader;
         try {
             reader = switch (extension(meta.fileName())) {

@@ -8,7 +8,7 @@ import java.io.IOException;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A table's data file, through the table's file IO, as input of the Parquet reader.
+ * A table's data file on local storage, through the table's file IO, as input of a data file reader.
  */
 final class FileIODataInput
         implements DataFileInput

@@ -2,6 +2,7 @@ package io.tarn.vector.reader;
 
 import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
+import io.tarn.vector.io.ByteRange;
 import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.metadata.SchemaNode;
@@ -15,6 +16,8 @@ import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -41,6 +44,34 @@ final class ColumnChunkOpener
         this.footer = requireNonNull(footer, "footer is null");
         this.pageIndexes = requireNonNull(pageIndexes, "pageIndexes is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    /**
+     * Tells the input which bytes the chunks of {@code leaves} in {@code rowGroup} will load
+     * first, so that a remote input fetches them together and ahead: the first read of each
+     * chunk that loads read-size windows. Chunks loaded page by page (a sparse selection with an
+     * offset index) are left out, as their pages are not all read. Chunks whose extent is wrong
+     * are left out too: {@link #open} reports them.
+     */
+    void announceLoads(List<Integer> leaves, RowGroup rowGroup, long rowGroupRows, RoaringBitmap rowGroupSelection)
+    {
+        boolean sparse = rowGroupSelection != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows;
+        List<ByteRange> ranges = new ArrayList<>(leaves.size());
+        for (int leaf : leaves) {
+            ColumnChunk chunk = rowGroup.getColumns().get(leaf);
+            ColumnMetaData metadata = chunk.getMeta_data();
+            if (metadata == null || (sparse && chunk.isSetOffset_index_offset() && chunk.isSetOffset_index_length())) {
+                continue;
+            }
+            long start = ParquetFooter.chunkStart(metadata);
+            long size = metadata.getTotal_compressed_size();
+            if (start < ParquetFooter.MAGIC.length || size <= 0 || size > MAX_CHUNK_SIZE || start + size > footer.footerStart()) {
+                continue;
+            }
+            ranges.add(new ByteRange(start, Math.min(size, input.preferredReadSize())));
+        }
+        ranges.sort(Comparator.comparingLong(ByteRange::start));
+        input.willRead(ranges);
     }
 
     /**
@@ -82,18 +113,42 @@ final class ColumnChunkOpener
         // none are never read from the file); any other read loads the chunk a window at a
         // time, never whole
         boolean exactLoads = offsetIndex != null && rowGroupSelection.getLongCardinality() * 2 < rowGroupRows;
-        PageReader.ChunkLoader loader = (offset, target, targetOffset, length) -> {
+        PageReader.ChunkLoader loader = new InputChunkLoader(start);
+        SchemaElement element = node.element();
+        PageReader pages = new PageReader(element.getType(), element.isSetType_length() ? element.getType_length() : 0, node.repetitionLevel(), metadata, (int) size, start,
+                rowGroupRows, offsetIndex, metrics, loader, exactLoads);
+        return new ColumnReader(node, pages);
+    }
+
+    /**
+     * Loads a chunk's bytes from the input, in windows of the input's preferred read size.
+     */
+    private final class InputChunkLoader
+            implements PageReader.ChunkLoader
+    {
+        private final long chunkStart;
+
+        InputChunkLoader(long chunkStart)
+        {
+            this.chunkStart = chunkStart;
+        }
+
+        @Override
+        public void load(int offset, byte[] target, int targetOffset, int length)
+        {
             try {
-                input.readFully(start + offset, target, targetOffset, length);
+                input.readFully(chunkStart + offset, target, targetOffset, length);
             }
             catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
             metrics.bytesRead += length;
-        };
-        SchemaElement element = node.element();
-        PageReader pages = new PageReader(element.getType(), element.isSetType_length() ? element.getType_length() : 0, node.repetitionLevel(), metadata, (int) size, start,
-                rowGroupRows, offsetIndex, metrics, loader, exactLoads);
-        return new ColumnReader(node, pages);
+        }
+
+        @Override
+        public int readSize()
+        {
+            return input.preferredReadSize();
+        }
     }
 }

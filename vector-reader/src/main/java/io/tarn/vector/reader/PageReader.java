@@ -32,14 +32,12 @@ import static java.util.Objects.requireNonNull;
  * column). What a data page holds (levels and values) is the {@link ColumnReader}'s business.
  * <p>
  * The chunk is loaded lazily through a {@link ChunkLoader}: besides the open page, at most
- * {@link #READ_AHEAD} bytes are held, or, with exact loads, only the pages opened. Violations of
+ * the loader's read size is held, or, with exact loads, only the pages opened; the whole chunk is
+ * never held, so that a row group of large values does not sit on the heap whole. Violations of
  * the format are reported as {@link CorruptDataException}; the caller adds file and column.
  */
 final class PageReader
 {
-    // what a read of a chunk without exact loads loads at once, past the page it needs: the
-    // whole chunk is never held, so that a row group of large values does not sit on the heap whole
-    static final int READ_AHEAD = 1 << 20;
     // enough for the page headers writers produce; a longer one (large statistics) is loaded on
     private static final int HEADER_GUESS = 1 << 12;
     private static final int MAX_PAGE_SIZE = 1 << 30;
@@ -109,6 +107,11 @@ final class PageReader
     interface ChunkLoader
     {
         void load(int offset, byte[] target, int targetOffset, int length);
+
+        /**
+         * What a load without exact loads fetches at once past the bytes it needs.
+         */
+        int readSize();
     }
 
     /**
@@ -282,14 +285,14 @@ final class PageReader
     /**
      * Makes chunk bytes [{@code from}, {@code to}) available at {@code chunk[from - bufferStart]};
      * what lies before {@code from} may be dropped. Without exact loads, it reads up to
-     * {@link #READ_AHEAD} bytes past {@code from} at once.
+     * the loader's read size past {@code from} at once.
      */
     private void ensureLoaded(int from, int to)
     {
         if (from >= bufferStart && to <= bufferEnd) {
             return;
         }
-        int end = exactLoads ? to : Math.max(to, (int) Math.min(chunkSize, (long) from + READ_AHEAD));
+        int end = exactLoads ? to : Math.max(to, (int) Math.min(chunkSize, (long) from + loader.readSize()));
         int kept = from >= bufferStart && from < bufferEnd ? bufferEnd - from : 0;
         int length = end - from;
         byte[] target = chunk;

@@ -528,6 +528,7 @@ public final class ParquetReader
     private void openColumns(RowGroup rowGroup)
             throws IOException
     {
+        chunks.announceLoads(neededLeaves, rowGroup, rowGroupRows, rowGroupSelection);
         for (int leaf : neededLeaves) {
             readers[leaf] = chunks.open(leaf, rowGroup, rowGroupRows, rowGroupSelection);
         }

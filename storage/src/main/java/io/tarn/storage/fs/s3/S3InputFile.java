@@ -53,6 +53,12 @@ final class S3InputFile
     }
 
     @Override
+    public boolean remote()
+    {
+        return true;
+    }
+
+    @Override
     public long length()
             throws IOException
     {
