@@ -3,6 +3,7 @@ package io.tarn.storage.manifest;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
+import io.airlift.compress.snappy.SnappyDecompressor;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import org.apache.avro.Schema;
@@ -10,6 +11,7 @@ import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
@@ -17,6 +19,7 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
+import java.util.zip.CRC32;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
 
@@ -28,7 +31,7 @@ import static java.util.Objects.requireNonNull;
  * metadata map ({@code avro.schema}, {@code avro.codec}), a 16-byte sync marker, then blocks of
  * {@code count, size, bytes, sync}. Every length and count is checked against the bytes that remain
  * before anything is allocated for it, each sync marker is compared, and each block is decompressed
- * (codecs {@code null}, {@code deflate} and {@code zstandard}; at most 256 MB per block) and handed
+ * (codecs {@code null}, {@code deflate}, {@code zstandard} and {@code snappy}; at most 256 MB per block) and handed
  * to a {@link BlockReader} made for the file's writer schema. Varints are read with Avro's
  * {@link BinaryDecoder}. Writer schemas nested deeper than 64 levels (recursive ones among them),
  * or with arrays or maps whose items can take no bytes, are refused: their values could exhaust
@@ -144,9 +147,11 @@ final class AvroBlocks
                     if (decompressor == null) {
                         decompressor = new Decompressor();
                     }
-                    length = codec.equals("zstandard")
-                            ? decompressor.unzstd(file, blockStart, length)
-                            : decompressor.inflate(file, blockStart, length);
+                    length = switch (codec) {
+                        case "zstandard" -> decompressor.unzstd(file, blockStart, length);
+                        case "snappy" -> decompressor.unsnappy(file, blockStart, length);
+                        default -> decompressor.inflate(file, blockStart, length);
+                    };
                     block = decompressor.buffer();
                     offset = 0;
                 }
@@ -264,7 +269,7 @@ final class AvroBlocks
     private static String codec(String name, String fileName)
             throws UnsupportedTableFeatureException
     {
-        if (name.equals("null") || name.equals("deflate") || name.equals("zstandard")) {
+        if (name.equals("null") || name.equals("deflate") || name.equals("zstandard") || name.equals("snappy")) {
             return name;
         }
         throw new UnsupportedTableFeatureException("Avro file " + fileName + " uses the unsupported codec " + name);
@@ -371,6 +376,44 @@ final class AvroBlocks
                     grow();
                 }
             }
+        }
+
+        /**
+         * Decompresses a snappy block into {@link #buffer()} and returns its length. Avro's snappy
+         * codec follows the raw snappy bytes with the CRC-32 of the decompressed bytes, big-endian.
+         */
+        int unsnappy(byte[] file, int offset, int length)
+                throws CorruptFileException
+        {
+            if (length < Integer.BYTES) {
+                throw new CorruptFileException("Snappy block of " + length + " bytes has no checksum");
+            }
+            int compressed = length - Integer.BYTES;
+            int declared;
+            try {
+                declared = SnappyDecompressor.getUncompressedLength(file, offset);
+            }
+            catch (RuntimeException e) {
+                throw new CorruptFileException("Invalid snappy block: " + e.getMessage(), e);
+            }
+            if (declared < 0 || declared > MAX_BLOCK_SIZE) {
+                throw new CorruptFileException("Snappy block declares " + declared + " bytes, beyond the bound of " + MAX_BLOCK_SIZE);
+            }
+            ensureCapacity(declared);
+            int size;
+            try {
+                size = new SnappyDecompressor().decompress(file, offset, compressed, buffer, 0, buffer.length);
+            }
+            catch (RuntimeException e) {
+                throw new CorruptFileException("Invalid snappy block: " + e.getMessage(), e);
+            }
+            CRC32 crc = new CRC32();
+            crc.update(buffer, 0, size);
+            int expected = ByteBuffer.wrap(file, offset + compressed, Integer.BYTES).getInt();
+            if ((int) crc.getValue() != expected) {
+                throw new CorruptFileException("Snappy block fails its checksum");
+            }
+            return size;
         }
 
         /**

@@ -144,6 +144,19 @@ public class TestAvroBlocks
         }
     }
 
+    @Test
+    public void testSnappyChecksum()
+            throws IOException
+    {
+        byte[] file = manifestList("snappy");
+        // the block's last 4 bytes are the CRC-32 of its decompressed bytes: flip one bit of it
+        int checksumEnd = file.length - 16;
+        file[checksumEnd - 1] ^= 1;
+        assertCorrupt(file, "manifest-list-snappy-crc").hasMessageContaining("checksum");
+        // a block too short to hold a checksum
+        assertCorrupt(replaceBlock(manifestList("snappy"), 1, new byte[] {1, 2}), "manifest-list-snappy-short").hasMessageContaining("no checksum");
+    }
+
     private static AbstractThrowableAssert<?, ? extends Throwable> assertCorrupt(byte[] file, String fileName)
     {
         return assertThatThrownBy(() -> ManifestListFile.read(file, fileName))

@@ -34,7 +34,7 @@ public class TestManifestEntryFilter
             throws IOException
     {
         List<ManifestEntry> entries = entries(300);
-        for (String compression : List.of("none", "deflate", "zstd")) {
+        for (String compression : List.of("none", "deflate", "zstd", "snappy")) {
             byte[] bytes = ManifestFile.write(entries, compression);
             assertThat(ManifestFile.read(bytes, "manifest-" + compression)).isEqualTo(entries);
 

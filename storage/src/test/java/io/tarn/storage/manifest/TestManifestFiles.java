@@ -267,7 +267,7 @@ public class TestManifestFiles
         for (FileStoreTable table : tables()) {
             for (Snapshot snapshot : snapshots(table)) {
                 for (String list : manifestLists(snapshot)) {
-                    for (String compression : List.of("zstd", "none", "deflate")) {
+                    for (String compression : List.of("zstd", "none", "deflate", "snappy")) {
                         String copy = "manifest-list-tarn-" + counter++;
                         Files.write(manifestPath(table, copy), ManifestListFile.write(ManifestListFile.read(manifestBytes(table, list), list), compression));
                         List<org.apache.paimon.manifest.ManifestFileMeta> expected = table.store().manifestListFactory().create().read(list);

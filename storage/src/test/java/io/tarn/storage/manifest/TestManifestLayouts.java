@@ -62,7 +62,7 @@ public class TestManifestLayouts
         ManifestEntry entry = new ManifestEntry(FileKind.DELETE, PARTITION, 1, 4, FILE);
         byte[] current = ManifestFile.write(List.of(entry));
         assertThat(ManifestFile.read(current, "manifest-13")).containsExactly(entry);
-        for (String compression : List.of("none", "deflate", "zstd")) {
+        for (String compression : List.of("none", "deflate", "zstd", "snappy")) {
             assertThat(ManifestFile.read(ManifestFile.write(List.of(entry, entry), compression), "manifest-" + compression)).containsExactly(entry, entry);
         }
 
