@@ -8,6 +8,7 @@ import io.tarn.storage.fs.ObjectStoreTally;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.core.sync.ResponseTransformer;
+import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
@@ -56,11 +57,12 @@ public final class S3FileIO
 {
     // a PUT answered 409 (another conditional write to the key in flight) is tried again this often
     private static final int CONFLICT_ATTEMPTS = 5;
-    // a GET whose body the network cuts off is sent again this often; statuses the SDK retries itself
-    static final int BODY_ATTEMPTS = 4;
 
     private final S3Client client;
     private final S3Settings settings;
+    // the pauses between reads of a body that broke off: those of the SDK's retries
+    private final BackoffStrategy bodyBackoff;
+    private final AttemptCounter attemptCounter = new AttemptCounter();
     private final Set<String> bucketsProvenConditional = ConcurrentHashMap.newKeySet();
     private final AtomicLong requests = new AtomicLong();
     private final AtomicLong bytesRead = new AtomicLong();
@@ -76,7 +78,9 @@ public final class S3FileIO
     S3FileIO(S3Settings settings, Consumer<S3ClientBuilder> customizer)
     {
         this.settings = requireNonNull(settings, "settings is null");
+        this.bodyBackoff = S3Clients.backoff(settings.retryBaseDelay());
         S3ClientBuilder builder = S3Clients.builder(settings);
+        builder.overrideConfiguration(builder.overrideConfiguration().toBuilder().addExecutionInterceptor(attemptCounter).build());
         customizer.accept(builder);
         this.client = builder.build();
     }
@@ -289,12 +293,15 @@ public final class S3FileIO
 
     /**
      * Runs one request, counted, with a failure turned into an {@link IOException} naming the
-     * object and what was done to it; a 404 becomes {@link S3ObjectMissingException}.
+     * object, what was done to it, how often it was tried and why it failed; a 404 becomes
+     * {@link S3ObjectMissingException}. The SDK has retried the request already
+     * ({@link S3Clients}).
      */
     <T> T call(String path, String action, SdkCall<T> request)
             throws IOException
     {
         countRequest();
+        attemptCounter.reset();
         try {
             return request.run();
         }
@@ -302,18 +309,26 @@ public final class S3FileIO
             if (e.statusCode() == 404) {
                 throw new S3ObjectMissingException(path);
             }
-            throw new IOException("Cannot %s %s: %s (HTTP %s)".formatted(action, path, message(e), e.statusCode()), e);
+            throw new IOException("Cannot %s %s%s: %s (HTTP %s)".formatted(action, path, afterAttempts(), message(e), e.statusCode()), e);
         }
         catch (SdkException e) {
-            throw new IOException("Cannot %s %s: %s".formatted(action, path, e.getMessage()), e);
+            throw new IOException("Cannot %s %s%s: %s".formatted(action, path, afterAttempts(), e.rawMessage() == null ? e.getMessage() : e.rawMessage()), e);
         }
     }
 
     /**
-     * Runs a read of an object's body again, after a growing pause, when the body breaks off
-     * (a reset connection, a body cut short): the SDK retries failed requests, but not a body it
-     * has handed over. What the store answered (a status, a missing object) and an object shorter
-     * than asked for are not retried.
+     * How many times a read whose body breaks off is sent in all: as often as a failed request.
+     */
+    int bodyAttempts()
+    {
+        return settings.maxErrorRetries() + 1;
+    }
+
+    /**
+     * Runs a read of an object's body again, after the pauses of the SDK's retries, when the
+     * body breaks off (a reset connection, a body cut short): the SDK retries failed requests,
+     * but not a body it has handed over. What the store answered (a status, a missing object), a
+     * request the SDK gave up on and an object shorter than asked for are not retried.
      */
     <T> T withBodyRetries(String path, BodyRead<T> read)
             throws IOException
@@ -327,10 +342,10 @@ public final class S3FileIO
                 if (!bodyBrokeOff) {
                     throw e;
                 }
-                if (attempt == BODY_ATTEMPTS) {
+                if (attempt >= bodyAttempts()) {
                     throw new IOException("Cannot read %s: its body broke off %d times, the last with: %s".formatted(path, attempt, e.getMessage()), e);
                 }
-                sleep(path, Duration.ofMillis(100L * attempt));
+                sleep(path, bodyBackoff.computeDelay(attempt));
             }
         }
     }
@@ -351,6 +366,12 @@ public final class S3FileIO
 
     /**
      * Creates the object unless one exists; {@code false} if one did.
+     * <p>
+     * A PUT whose answer was lost (a timeout, a reset after the store acted) is sent again by the
+     * SDK, and the store answers the second one 412: the object exists, and it is ours when it
+     * holds exactly the bytes written. Such an answer after more than one attempt is therefore
+     * checked by reading the object back; an equal object written by someone else would be
+     * indistinguishable, and harmless.
      */
     boolean putIfAbsent(String path, S3Location location, byte[] content)
             throws IOException
@@ -363,7 +384,8 @@ public final class S3FileIO
             catch (IOException e) {
                 int status = status(e);
                 if (status == 412 || (status == 409 && "FileAlreadyExists".equals(errorCode(e.getCause())))) {
-                    return false;
+                    // the attempts of the PUT that just failed on this thread
+                    return attemptCounter.attempts() > 1 && Arrays.equals(readObject(path, location), content);
                 }
                 if (status != 409 || attempt == CONFLICT_ATTEMPTS) {
                     throw e;
@@ -383,7 +405,7 @@ public final class S3FileIO
     private byte[] readObject(String path, S3Location location)
             throws IOException
     {
-        byte[] bytes = call(path, "read", () -> client.getObject(builder -> builder.bucket(location.bucket()).key(location.key()), ResponseTransformer.toBytes()).asByteArray());
+        byte[] bytes = withBodyRetries(path, () -> call(path, "read", () -> client.getObject(builder -> builder.bucket(location.bucket()).key(location.key()), ResponseTransformer.toBytes()).asByteArray()));
         countBytesRead(bytes.length);
         return bytes;
     }
@@ -422,15 +444,15 @@ public final class S3FileIO
         S3Location probe = new S3Location(location.scheme(), location.bucket(), probeKey);
         String probePath = probe.toString();
         byte[] content = probeKey.getBytes(UTF_8);
+        boolean created;
+        boolean createdTwice;
         try {
-            if (!putIfAbsent(probePath, probe, content)) {
-                throw new IOException("Cannot probe %s for conditional writes: the new probe object %s exists already".formatted(settings, probePath));
-            }
-            if (putIfAbsent(probePath, probe, content)) {
-                throw new IOException(("Refusing to commit %s: the object store (%s) does not honour conditional writes (If-None-Match: *), " +
-                        "so two writers committing at once could both write snapshot files and one commit would be lost. " +
-                        "Use a store that honours them (AWS S3, MinIO, S3Proxy, OSS), or set %s=true if this table has a single writer").formatted(path, settings, S3Settings.ALLOW_UNSAFE_COMMITS));
-            }
+            created = putIfAbsent(probePath, probe, content);
+            createdTwice = created && putIfAbsent(probePath, probe, content);
+        }
+        catch (IOException e) {
+            // the caller asked for its object, not for the probe
+            throw new IOException("Cannot create %s: probing the store for conditional writes failed: %s".formatted(path, e.getMessage()), e);
         }
         finally {
             try {
@@ -439,6 +461,14 @@ public final class S3FileIO
             catch (IOException e) {
                 // the probe is not part of any table; a leftover one is harmless
             }
+        }
+        if (!created) {
+            throw new IOException("Cannot probe %s for conditional writes: the new probe object %s exists already".formatted(settings, probePath));
+        }
+        if (createdTwice) {
+            throw new IOException(("Refusing to commit %s: the object store (%s) does not honour conditional writes (If-None-Match: *), " +
+                    "so two writers committing at once could both write snapshot files and one commit would be lost. " +
+                    "Use a store that honours them (AWS S3, MinIO, S3Proxy, OSS), or set %s=true if this table has a single writer").formatted(path, settings, S3Settings.ALLOW_UNSAFE_COMMITS));
         }
         bucketsProvenConditional.add(location.bucket());
     }
@@ -460,6 +490,12 @@ public final class S3FileIO
         return failure.getCause() instanceof S3Exception s3 ? s3.statusCode() : 0;
     }
 
+    private String afterAttempts()
+    {
+        int attempts = attemptCounter.attempts();
+        return attempts > 1 ? " after " + attempts + " attempts" : "";
+    }
+
     private static String errorCode(Throwable failure)
     {
         if (failure instanceof S3Exception s3 && s3.awsErrorDetails() != null) {
@@ -470,10 +506,12 @@ public final class S3FileIO
 
     private static String message(S3Exception e)
     {
-        if (e.awsErrorDetails() != null && e.awsErrorDetails().errorMessage() != null) {
-            return e.awsErrorDetails().errorCode() + ": " + e.awsErrorDetails().errorMessage();
+        if (e.awsErrorDetails() == null || e.awsErrorDetails().errorMessage() == null) {
+            return e.getMessage();
         }
-        return e.getMessage();
+        // an answer without a body (to a HEAD) has a message, the status text, but no code
+        String code = e.awsErrorDetails().errorCode();
+        return code == null ? e.awsErrorDetails().errorMessage() : code + ": " + e.awsErrorDetails().errorMessage();
     }
 
     private static void sleep(String path, Duration duration)
@@ -484,7 +522,7 @@ public final class S3FileIO
         }
         catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("Interrupted while writing " + path);
+            throw new InterruptedIOException("Interrupted while waiting to retry a request for " + path);
         }
     }
 

@@ -33,6 +33,7 @@ final class S3OutputStream
     private final List<CompletedPart> parts = new ArrayList<>();
     private byte[] buffer = new byte[64 << 10];
     private int size;
+    private long written;
     private String uploadId;
     private boolean closed;
     private boolean failed;
@@ -64,6 +65,7 @@ final class S3OutputStream
             }
             System.arraycopy(bytes, offset, buffer, size, chunk);
             size += chunk;
+            written += chunk;
             offset += chunk;
             length -= chunk;
             if (size == PART_SIZE) {
@@ -95,12 +97,27 @@ final class S3OutputStream
             if (size > 0) {
                 uploadPart();
             }
-            CompletedMultipartUpload upload = CompletedMultipartUpload.builder().parts(parts).build();
-            fileIO.call(path, "write", () -> fileIO.client().completeMultipartUpload(request -> request.bucket(location.bucket()).key(location.key()).uploadId(uploadId).multipartUpload(upload)));
+            complete();
         }
         catch (IOException | RuntimeException e) {
             abort();
             throw e;
+        }
+    }
+
+    private void complete()
+            throws IOException
+    {
+        CompletedMultipartUpload upload = CompletedMultipartUpload.builder().parts(parts).build();
+        try {
+            fileIO.call(path, "write", () -> fileIO.client().completeMultipartUpload(request -> request.bucket(location.bucket()).key(location.key()).uploadId(uploadId).multipartUpload(upload)));
+        }
+        catch (S3ObjectMissingException e) {
+            // 404 NoSuchUpload: the upload is gone. When the SDK retried a completion whose answer
+            // was lost, it is gone because it completed; the object then has every byte written
+            if (fileIO.objectLength(path, location) != written) {
+                throw new IOException("Cannot write %s: the store no longer knows its multipart upload %s".formatted(path, uploadId), e);
+            }
         }
     }
 

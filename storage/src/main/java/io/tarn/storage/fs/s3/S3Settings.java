@@ -1,10 +1,14 @@
 package io.tarn.storage.fs.s3;
 
 import java.net.URI;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import static java.util.Objects.requireNonNull;
 
@@ -20,6 +24,14 @@ import static java.util.Objects.requireNonNull;
  *         ({@code s3.allow-unsafe-commits}, or Trino's {@code s3.exclusive-create=false}): two
  *         writers committing at once may then lose a snapshot, so this is only for a store with
  *         a single writer
+ * @param maxErrorRetries how often a failed request, or a body that broke off, is sent again
+ *         ({@code s3.max-error-retries}, Trino's name and default)
+ * @param retryBaseDelay the longest pause before the first retry; each later one may pause up
+ *         to twice as long as the one before, up to 20 s, and a store that asks to slow down
+ *         ({@code 503 SlowDown}) gets ten times these pauses ({@code s3.retry-base-delay})
+ * @param socketTimeout how long a request waits for the next bytes of an answer before it fails
+ *         and is retried ({@code s3.socket-timeout}, Trino's {@code s3.socket-read-timeout}
+ *         too); the SDK's 30 s when empty
  */
 public record S3Settings(
         Optional<URI> endpoint,
@@ -27,7 +39,10 @@ public record S3Settings(
         boolean pathStyleAccess,
         Optional<String> accessKey,
         Optional<String> secretKey,
-        boolean allowUnsafeCommits)
+        boolean allowUnsafeCommits,
+        int maxErrorRetries,
+        Duration retryBaseDelay,
+        Optional<Duration> socketTimeout)
 {
     public static final String ENDPOINT = "s3.endpoint";
     public static final String REGION = "s3.region";
@@ -37,6 +52,17 @@ public record S3Settings(
     public static final String ALLOW_UNSAFE_COMMITS = "s3.allow-unsafe-commits";
     // Trino's native S3 file system: false says the store does not honour conditional writes
     public static final String EXCLUSIVE_CREATE = "s3.exclusive-create";
+    public static final String MAX_ERROR_RETRIES = "s3.max-error-retries";
+    public static final String RETRY_BASE_DELAY = "s3.retry-base-delay";
+    public static final String SOCKET_TIMEOUT = "s3.socket-timeout";
+    // Trino's name for the socket timeout before release 477
+    private static final String SOCKET_READ_TIMEOUT = "s3.socket-read-timeout";
+    // Trino's default; a request is thus sent at most eleven times
+    static final int DEFAULT_MAX_ERROR_RETRIES = 10;
+    // the AWS SDK's base delay of its standard retry mode
+    static final Duration DEFAULT_RETRY_BASE_DELAY = Duration.ofMillis(100);
+    // a duration as Trino (airlift) writes one: 100ms, 1.5s, 2m
+    private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)");
     // Apache Paimon's names for the same settings
     private static final String PAIMON_ACCESS_KEY = "s3.access-key";
     private static final String PAIMON_SECRET_KEY = "s3.secret-key";
@@ -46,7 +72,7 @@ public record S3Settings(
      * Every property name this class reads.
      */
     public static final Set<String> PROPERTY_NAMES = Set.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY, SECRET_KEY, ALLOW_UNSAFE_COMMITS, EXCLUSIVE_CREATE,
-            PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY, PAIMON_PATH_STYLE_ACCESS);
+            MAX_ERROR_RETRIES, RETRY_BASE_DELAY, SOCKET_TIMEOUT, SOCKET_READ_TIMEOUT, PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY, PAIMON_PATH_STYLE_ACCESS);
 
     /**
      * {@code properties} without the keys that carry credentials: what may travel with a split
@@ -66,8 +92,19 @@ public record S3Settings(
         requireNonNull(region, "region is null");
         requireNonNull(accessKey, "accessKey is null");
         requireNonNull(secretKey, "secretKey is null");
+        requireNonNull(retryBaseDelay, "retryBaseDelay is null");
+        requireNonNull(socketTimeout, "socketTimeout is null");
         if (accessKey.isPresent() != secretKey.isPresent()) {
             throw new IllegalArgumentException("Give both %s and %s, or neither".formatted(ACCESS_KEY, SECRET_KEY));
+        }
+        if (maxErrorRetries < 0) {
+            throw new IllegalArgumentException("%s must not be negative: %s".formatted(MAX_ERROR_RETRIES, maxErrorRetries));
+        }
+        if (retryBaseDelay.isNegative()) {
+            throw new IllegalArgumentException("%s must not be negative: %s".formatted(RETRY_BASE_DELAY, retryBaseDelay));
+        }
+        if (socketTimeout.isPresent() && (socketTimeout.get().isNegative() || socketTimeout.get().isZero())) {
+            throw new IllegalArgumentException("%s must be positive: %s".formatted(SOCKET_TIMEOUT, socketTimeout.get()));
         }
     }
 
@@ -98,7 +135,10 @@ public record S3Settings(
                 flag(properties, PATH_STYLE_ACCESS, PAIMON_PATH_STYLE_ACCESS),
                 value(properties, ACCESS_KEY, PAIMON_ACCESS_KEY),
                 value(properties, SECRET_KEY, PAIMON_SECRET_KEY),
-                flag(properties, ALLOW_UNSAFE_COMMITS) || (properties.containsKey(EXCLUSIVE_CREATE) && !flag(properties, EXCLUSIVE_CREATE)));
+                flag(properties, ALLOW_UNSAFE_COMMITS) || (properties.containsKey(EXCLUSIVE_CREATE) && !flag(properties, EXCLUSIVE_CREATE)),
+                value(properties, MAX_ERROR_RETRIES).map(text -> count(MAX_ERROR_RETRIES, text)).orElse(DEFAULT_MAX_ERROR_RETRIES),
+                value(properties, RETRY_BASE_DELAY).map(text -> duration(RETRY_BASE_DELAY, text)).orElse(DEFAULT_RETRY_BASE_DELAY),
+                value(properties, SOCKET_TIMEOUT, SOCKET_READ_TIMEOUT).map(text -> duration(SOCKET_TIMEOUT, text)));
     }
 
     private static Optional<String> value(Map<String, String> properties, String... names)
@@ -125,10 +165,51 @@ public record S3Settings(
         };
     }
 
+    private static int count(String name, String text)
+    {
+        try {
+            int value = Integer.parseInt(text);
+            if (value >= 0) {
+                return value;
+            }
+        }
+        catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("%s must be a whole number, 0 or more: %s".formatted(name, text));
+    }
+
+    /**
+     * A duration in Trino's spelling: a number and a unit ({@code ns}, {@code us}, {@code ms},
+     * {@code s}, {@code m}, {@code h}, {@code d}).
+     */
+    private static Duration duration(String name, String text)
+    {
+        Matcher matcher = DURATION.matcher(text);
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("%s must be a duration such as 100ms, 10s or 1m: %s".formatted(name, text));
+        }
+        TimeUnit unit = switch (matcher.group(2)) {
+            case "ns" -> TimeUnit.NANOSECONDS;
+            case "us" -> TimeUnit.MICROSECONDS;
+            case "ms" -> TimeUnit.MILLISECONDS;
+            case "s" -> TimeUnit.SECONDS;
+            case "m" -> TimeUnit.MINUTES;
+            case "h" -> TimeUnit.HOURS;
+            default -> TimeUnit.DAYS;
+        };
+        double nanos = Double.parseDouble(matcher.group(1)) * unit.toNanos(1);
+        if (nanos > Long.MAX_VALUE) {
+            throw new IllegalArgumentException("%s is too long: %s".formatted(name, text));
+        }
+        return Duration.ofNanos(Math.round(nanos));
+    }
+
     @Override
     public String toString()
     {
         // never the secret
-        return "S3Settings{endpoint=%s, region=%s, pathStyleAccess=%s, accessKey=%s}".formatted(endpoint.map(URI::toString).orElse("AWS"), region.orElse("default"), pathStyleAccess, accessKey.isPresent() ? "set" : "default chain");
+        return "S3Settings{endpoint=%s, region=%s, pathStyleAccess=%s, accessKey=%s, maxErrorRetries=%s}".formatted(endpoint.map(URI::toString).orElse("AWS"), region.orElse("default"), pathStyleAccess,
+                accessKey.isPresent() ? "set" : "default chain", maxErrorRetries);
     }
 }

@@ -18,6 +18,8 @@ import java.net.SocketException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -51,7 +53,11 @@ public class TestS3BodyFaults
         new Random(11).nextBytes(content);
         Files.createDirectories(server.bucket("tarn-bucket").resolve("faults"));
         Files.write(server.bucket("tarn-bucket").resolve("faults").resolve("object"), content);
-        fileIO = new S3FileIO(S3Settings.fromProperties(server.clientProperties()), builder -> builder.overrideConfiguration(configuration -> configuration.addExecutionInterceptor(new BreakingBodies())));
+        Map<String, String> properties = new HashMap<>(server.clientProperties());
+        properties.put(S3Settings.MAX_ERROR_RETRIES, "3");
+        properties.put(S3Settings.RETRY_BASE_DELAY, "20ms");
+        // added to the client's configuration, which a new one would replace (its retries included)
+        fileIO = new S3FileIO(S3Settings.fromProperties(properties), builder -> builder.overrideConfiguration(builder.overrideConfiguration().toBuilder().addExecutionInterceptor(new BreakingBodies()).build()));
     }
 
     @AfterClass(alwaysRun = true)
@@ -91,7 +97,7 @@ public class TestS3BodyFaults
             assertThatThrownBy(() -> fileIO.newInputFile(PATH).readFully(1000, new byte[50_000], 0, 50_000))
                     .isInstanceOf(IOException.class)
                     .hasMessageContaining(PATH)
-                    .hasMessageContaining("broke off " + S3FileIO.BODY_ATTEMPTS + " times");
+                    .hasMessageContaining("broke off 4 times");
         }
         finally {
             bodiesToBreak.set(0);

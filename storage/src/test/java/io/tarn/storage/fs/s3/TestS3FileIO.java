@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -274,6 +275,22 @@ public class TestS3FileIO
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.path-style-access", "yes"))).hasMessageContaining("s3.path-style-access must be true or false: yes");
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.endpoint", "localhost"))).hasMessageContaining("s3.endpoint");
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.aws-access-key", "a"))).hasMessageContaining("s3.aws-secret-key");
+
+        // failures: Trino's names and defaults, and Tarn's base delay
+        S3Settings defaults = S3Settings.fromProperties(Map.of());
+        assertThat(defaults.maxErrorRetries()).isEqualTo(10);
+        assertThat(defaults.retryBaseDelay()).isEqualTo(Duration.ofMillis(100));
+        assertThat(defaults.socketTimeout()).isEmpty();
+        S3Settings retries = S3Settings.fromProperties(Map.of("s3.max-error-retries", "2", "s3.retry-base-delay", "1.5s", "s3.socket-timeout", "2m"));
+        assertThat(retries.maxErrorRetries()).isEqualTo(2);
+        assertThat(retries.retryBaseDelay()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(retries.socketTimeout()).contains(Duration.ofMinutes(2));
+        assertThat(S3Settings.fromProperties(Map.of("s3.socket-read-timeout", "250ms")).socketTimeout()).contains(Duration.ofMillis(250));
+        assertThat(S3Settings.fromProperties(Map.of("s3.max-error-retries", "0")).maxErrorRetries()).isZero();
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.max-error-retries", "-1"))).hasMessageContaining("s3.max-error-retries must be a whole number, 0 or more: -1");
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.retry-base-delay", "10"))).hasMessageContaining("s3.retry-base-delay must be a duration");
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.socket-timeout", "0s"))).hasMessageContaining("s3.socket-timeout must be positive");
+        assertThat(S3Settings.PROPERTY_NAMES).contains("s3.max-error-retries", "s3.retry-base-delay", "s3.socket-timeout", "s3.socket-read-timeout");
     }
 
     @Test
