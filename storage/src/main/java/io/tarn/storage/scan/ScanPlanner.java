@@ -200,7 +200,9 @@ public final class ScanPlanner
         {
             this.snapshot = snapshot;
             this.schema = table.schema(snapshot.schemaId());
+            // Paimon reads with the options of the table's current schema, so both must be readable
             ReadableFeatures.checkOptions(table.name(), schema);
+            ReadableFeatures.checkOptions(table.name(), table.schema());
             this.options = new TableOptions(table.name(), schema.options());
             this.primaryKeyTable = !schema.primaryKeys().isEmpty();
             MergeEngine mergeEngine = primaryKeyTable ? options.mergeEngine() : MergeEngine.DEDUPLICATE;

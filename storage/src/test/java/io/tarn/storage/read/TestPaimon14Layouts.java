@@ -14,6 +14,7 @@ import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.write.AppendTableWriter;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
@@ -95,6 +96,12 @@ public class TestPaimon14Layouts
         assertThat(plan.splits()).isNotEmpty();
         assertThat(plan.files()).allMatch(file -> file.file().firstRowId().isPresent());
         assertThat(tarnRows("row_tracking")).isEqualTo(ReferenceReader.read(Path.of(paimon.warehouse()), "db.row_tracking").text());
+
+        // Tarn's commits assign no row ids, so it does not write such tables
+        assertThatThrownBy(() -> new AppendTableWriter(tarnTable, allocator))
+                .isInstanceOf(UnsupportedTableFeatureException.class)
+                .hasMessageContaining("db.row_tracking")
+                .hasMessageContaining("row-tracking.enabled");
     }
 
     @Test
