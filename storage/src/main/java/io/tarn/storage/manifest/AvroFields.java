@@ -19,7 +19,7 @@ import java.util.OptionalLong;
 /**
  * Picks manifest fields out of decoded Avro records by name, so that files of every Paimon
  * release read alike: a field the file lacks reads as absent, fields it has in addition are
- * ignored. A missing required field or a value of the wrong type throws
+ * ignored here (the codecs refuse fields Tarn does not know at all, see {@link ManifestFields}). A missing required field or a value of the wrong type throws
  * {@link IllegalArgumentException}, which the codecs turn into a corrupt-file error.
  */
 final class AvroFields

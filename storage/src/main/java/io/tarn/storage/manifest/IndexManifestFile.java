@@ -36,7 +36,7 @@ public final class IndexManifestFile
 
     /**
      * @throws CorruptFileException naming {@code fileName} if the file is not a valid index manifest
-     * @throws UnsupportedTableFeatureException if its rows have a version other than 1
+     * @throws UnsupportedTableFeatureException if its rows have a version other than 1 or a field Tarn does not know ({@link ManifestFields})
      */
     public static List<IndexManifestEntry> read(byte[] file, String fileName)
             throws CorruptFileException, UnsupportedTableFeatureException
@@ -62,6 +62,10 @@ public final class IndexManifestFile
             catch (IllegalArgumentException e) {
                 throw new CorruptFileException(WHAT + " " + fileName + " has an invalid row " + i + ": " + e.getMessage(), e);
             }
+        }
+        // after decoding, so that a file that is no index manifest at all is reported as corrupt
+        if (!records.isEmpty()) {
+            ManifestFields.check(records.get(0).getSchema(), ManifestFields.INDEX_MANIFEST_ENTRY, WHAT, fileName);
         }
         return List.copyOf(result);
     }

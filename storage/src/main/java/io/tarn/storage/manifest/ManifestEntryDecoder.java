@@ -13,8 +13,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Decodes manifest rows straight into {@link ManifestEntry}s by a plan made once from the file's
- * writer schema: each writer field is matched by name to the field it fills, or skipped when
- * unknown, so every Paimon layout reads alike (missing fields are absent). A value of the
+ * writer schema: each writer field is matched by name to the field it fills, or skipped when not
+ * read (a field Tarn does not know at all makes {@link ManifestFile} refuse the file, see
+ * {@link ManifestFields}), so every Paimon layout reads alike (missing fields are absent). A value of the
  * expected Avro type is read directly; any other type is decoded by Avro's generic reader and
  * converted as {@link AvroFields} does, which rejects it with the same message. With a
  * {@link ManifestEntryFilter}, the data file of an entry the filter refuses is skipped, not built.

@@ -29,7 +29,7 @@ public final class ManifestFile
 
     /**
      * @throws CorruptFileException naming {@code fileName} if the file is not a valid manifest
-     * @throws UnsupportedTableFeatureException if its rows have a version other than 2
+     * @throws UnsupportedTableFeatureException if its rows have a version other than 2 or a field Tarn does not know ({@link ManifestFields})
      */
     public static List<ManifestEntry> read(byte[] file, String fileName)
             throws CorruptFileException, UnsupportedTableFeatureException
@@ -43,13 +43,21 @@ public final class ManifestFile
      *
      * @param filter null to read every entry
      * @throws CorruptFileException naming {@code fileName} if the file is not a valid manifest
-     * @throws UnsupportedTableFeatureException if its rows have a version other than 2
+     * @throws UnsupportedTableFeatureException if its rows have a version other than 2 or a field Tarn does not know ({@link ManifestFields})
      */
     public static List<ManifestEntry> read(byte[] file, String fileName, ManifestEntryFilter filter)
             throws CorruptFileException, UnsupportedTableFeatureException
     {
         List<ManifestEntry> entries = new ArrayList<>();
-        AvroBlocks.read(file, fileName, schema -> new ManifestEntryDecoder(schema, fileName, filter, entries));
+        List<Schema> writerSchemas = new ArrayList<>(1);
+        AvroBlocks.read(file, fileName, schema -> {
+            writerSchemas.add(schema);
+            return new ManifestEntryDecoder(schema, fileName, filter, entries);
+        });
+        // after decoding, so that a file that is no manifest at all is reported as corrupt
+        for (Schema schema : writerSchemas) {
+            ManifestFields.check(schema, ManifestFields.MANIFEST_ENTRY, "Manifest file", fileName);
+        }
         return Collections.unmodifiableList(entries);
     }
 

@@ -30,7 +30,7 @@ public final class ManifestListFile
 
     /**
      * @throws CorruptFileException naming {@code fileName} if the file is not a valid manifest list
-     * @throws UnsupportedTableFeatureException if its rows have a version other than 2
+     * @throws UnsupportedTableFeatureException if its rows have a version other than 2 or a field Tarn does not know ({@link ManifestFields})
      */
     public static List<ManifestFileMeta> read(byte[] file, String fileName)
             throws CorruptFileException, UnsupportedTableFeatureException
@@ -56,6 +56,10 @@ public final class ManifestListFile
             catch (IllegalArgumentException e) {
                 throw new CorruptFileException(WHAT + " " + fileName + " has an invalid row " + i + ": " + e.getMessage(), e);
             }
+        }
+        // after decoding, so that a file that is no manifest list at all is reported as corrupt
+        if (!records.isEmpty()) {
+            ManifestFields.check(records.get(0).getSchema(), ManifestFields.MANIFEST_LIST, WHAT, fileName);
         }
         return List.copyOf(result);
     }

@@ -170,6 +170,7 @@ public final class ScanPlanner
     {
         if (snapshot.isEmpty()) {
             TableSchema schema = table.schema();
+            ReadableFeatures.checkOptions(table.name(), schema);
             return new ScanPlan(snapshot, schema, List.of(), new PlanningTally().toCounters(0));
         }
         return new Planning(snapshot.get()).plan();
@@ -183,6 +184,7 @@ public final class ScanPlanner
         private final boolean primaryKeyTable;
         private final boolean readRaw;
         private final boolean skipLevel0;
+        private final boolean deletionVectors;
         private final List<DataField> partitionFields;
         private final Map<Integer, Integer> partitionPositionById = new HashMap<>();
         private final FieldStatsMapping manifestPartitionStats;
@@ -198,10 +200,17 @@ public final class ScanPlanner
         {
             this.snapshot = snapshot;
             this.schema = table.schema(snapshot.schemaId());
+            // Paimon reads with the options of the table's current schema, so both must be readable
+            ReadableFeatures.checkOptions(table.name(), schema);
+            ReadableFeatures.checkOptions(table.name(), table.schema());
             this.options = new TableOptions(table.name(), schema.options());
             this.primaryKeyTable = !schema.primaryKeys().isEmpty();
             MergeEngine mergeEngine = primaryKeyTable ? options.mergeEngine() : MergeEngine.DEDUPLICATE;
-            this.skipLevel0 = primaryKeyTable && (options.deletionVectorsEnabled() || mergeEngine == MergeEngine.FIRST_ROW);
+            // as in Paimon, the table's current options say whether deletion vectors are used,
+            // whichever schema the snapshot has: since Paimon 1.4 (deletion-vectors.modifiable)
+            // they can be switched on or off without a commit after the switch
+            this.deletionVectors = new TableOptions(table.name(), table.schema().options()).deletionVectorsEnabled();
+            this.skipLevel0 = primaryKeyTable && (deletionVectors || mergeEngine == MergeEngine.FIRST_ROW);
             this.readRaw = !primaryKeyTable || skipLevel0;
             this.partitionFields = schema.partitionType().fields();
             this.manifestPartitionStats = new FieldStatsMapping(partitionFields, partitionFields);
@@ -258,6 +267,7 @@ public final class ScanPlanner
             List<PlannedFile> candidates = new ArrayList<>(merger.liveEntries().size());
             for (ManifestEntry entry : merger.liveEntries()) {
                 if (filterEntries || rules.test(FileKind.ADD, entry.partition(), entry.bucket(), entry.totalBuckets()) && rules.testLevel(FileKind.ADD, entry.file().level())) {
+                    ReadableFeatures.checkDataFile(table.name(), entry.file().fileName());
                     DeletionFile deletionFile = deletionFiles.isEmpty()
                             ? null
                             : deletionFiles.get(new DeletionVectorKey(entry.partition(), entry.bucket(), entry.file().fileName()));
@@ -441,7 +451,7 @@ public final class ScanPlanner
                 throws IOException
         {
             Optional<String> indexManifest = snapshot.indexManifest();
-            if (indexManifest.isEmpty()) {
+            if (indexManifest.isEmpty() || !deletionVectors) {
                 return Map.of();
             }
             Map<DeletionVectorKey, DeletionFile> files = new HashMap<>();

@@ -75,7 +75,7 @@ public final class PaimonTable
         this.schemaManager = new SchemaManager(this.fileIO, location, branch);
         this.snapshotManager = new SnapshotManager(this.fileIO, location, branch);
         this.tagManager = new TagManager(this.fileIO, location, branch);
-        this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : schemaManager.latest()
+        this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : latestSchemaFile()
                 .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location + (branch.equals(MAIN_BRANCH) ? "" : " on branch " + branch))));
         schemas.put(latestSchema.id(), latestSchema);
     }
@@ -160,7 +160,7 @@ public final class PaimonTable
         if (stagedSchema.isPresent()) {
             return stagedSchema.get();
         }
-        TableSchema schema = checked(schemaManager.latest()
+        TableSchema schema = checked(latestSchemaFile()
                 .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location)));
         schemas.putIfAbsent(schema.id(), schema);
         return schema;
@@ -173,9 +173,35 @@ public final class PaimonTable
         if (cached != null) {
             return cached;
         }
-        TableSchema schema = checked(schemaManager.schema(schemaId));
+        TableSchema schema;
+        try {
+            schema = checked(schemaManager.schema(schemaId));
+        }
+        catch (UnsupportedTableFeatureException e) {
+            throw inThisTable(e);
+        }
         schemas.put(schemaId, schema);
         return schema;
+    }
+
+    private Optional<TableSchema> latestSchemaFile()
+            throws IOException
+    {
+        try {
+            return schemaManager.latest();
+        }
+        catch (UnsupportedTableFeatureException e) {
+            throw inThisTable(e);
+        }
+    }
+
+    // a schema file's errors name the file; the table's name it by the table as well
+    private UnsupportedTableFeatureException inThisTable(UnsupportedTableFeatureException e)
+    {
+        if (e.getMessage() != null && e.getMessage().startsWith("Table " + identifier + ":")) {
+            return e;
+        }
+        return new UnsupportedTableFeatureException("Table " + identifier + ": " + e.getMessage(), e);
     }
 
     /**

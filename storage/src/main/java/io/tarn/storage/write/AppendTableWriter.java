@@ -85,6 +85,12 @@ public final class AppendTableWriter
         if (!format.equals("parquet")) {
             throw new UnsupportedTableFeatureException("Table " + table.name() + " writes file.format=" + format + "; Tarn writes only Parquet so far");
         }
+        for (String key : List.of("row-tracking.enabled", "data-evolution.enabled")) {
+            // Paimon assigns such files their first row id at commit; Tarn's commits do not
+            if (options.flag(key)) {
+                throw new UnsupportedTableFeatureException("Table " + table.name() + " sets option " + key + " = 'true'; Tarn's writer does not assign row ids");
+            }
+        }
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("append-writer", 0, Long.MAX_VALUE);
         this.writeOptions = ParquetWriteOptions.fromTableOptions(schema.options());
         this.statsBuilder = new ValueStatsBuilder(schema.fields(), schema.options(), table.name());

@@ -1,5 +1,6 @@
 package io.tarn.storage.manifest;
 
+import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.BinaryRowWriter;
 import io.tarn.storage.binary.SimpleStats;
@@ -26,6 +27,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Files of older Paimon releases have fewer trailing fields (and one field spelled differently);
@@ -73,9 +75,15 @@ public class TestManifestLayouts
         // 0.9: no _VALUE_STATS_COLS, _EXTERNAL_PATH either
         assertThat(ManifestFile.read(rewrite(current, Set.of("_VALUE_STATS_COLS", "_EXTERNAL_PATH", "_FIRST_ROW_ID", "_WRITE_COLS"), Map.of()), "manifest-09"))
                 .containsExactly(new ManifestEntry(FileKind.DELETE, PARTITION, 1, 4, copy(FILE, 16)));
-        // 0.8: no _FILE_SOURCE either, plus a field from the future
-        assertThat(ManifestFile.read(rewrite(current, Set.of("_FILE_SOURCE", "_VALUE_STATS_COLS", "_EXTERNAL_PATH", "_FIRST_ROW_ID", "_WRITE_COLS"), Map.of(), true), "manifest-08"))
+        // 0.8: no _FILE_SOURCE either
+        Set<String> missingBefore09 = Set.of("_FILE_SOURCE", "_VALUE_STATS_COLS", "_EXTERNAL_PATH", "_FIRST_ROW_ID", "_WRITE_COLS");
+        assertThat(ManifestFile.read(rewrite(current, missingBefore09, Map.of()), "manifest-08"))
                 .containsExactly(new ManifestEntry(FileKind.DELETE, PARTITION, 1, 4, copy(FILE, 15)));
+        // a field from the future may change what the entry means: refused, not skipped
+        assertThatThrownBy(() -> ManifestFile.read(rewrite(current, missingBefore09, Map.of(), true), "manifest-future"))
+                .isInstanceOf(UnsupportedTableFeatureException.class)
+                .hasMessageContaining("manifest-future")
+                .hasMessageContaining("_FROM_THE_FUTURE");
     }
 
     @Test

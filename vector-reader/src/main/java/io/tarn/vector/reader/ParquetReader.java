@@ -7,6 +7,7 @@ import io.tarn.vector.ParquetCorruptionException;
 import io.tarn.vector.ParquetUnsupportedException;
 import io.tarn.vector.filter.LeafMatches;
 import io.tarn.vector.io.DataFileInput;
+import io.tarn.vector.metadata.LegacyFieldIds;
 import io.tarn.vector.metadata.PaimonParquetLayout;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.reader.decoders.UnsupportedEncodingException;
@@ -140,7 +141,8 @@ public final class ParquetReader
     /**
      * {@link #open(DataFileInput, ReadOptions, BufferAllocator)} of a file written with the
      * top-level fields {@code fileFields} (the Paimon schema its data file meta names). Every
-     * field of that schema must then be in the file under its field id, with the Parquet layout
+     * field of that schema must then be in the file under its field id (a file of a Paimon before
+     * 1.0, which wrote no field ids, takes them from the names: {@link LegacyFieldIds}), with the Parquet layout
      * Paimon writes for its type ({@link PaimonParquetLayout}), and the file may hold no other
      * fields but Paimon's system fields: anything else fails as corrupt. A requested column
      * whose field id that schema lacks (one added later) reads as nulls.
@@ -174,6 +176,9 @@ public final class ParquetReader
         }
         catch (RuntimeException e) {
             throw new ParquetCorruptionException("File " + input.name() + " has a corrupt footer: " + e, e);
+        }
+        if (fileFields.isPresent()) {
+            LegacyFieldIds.assignByName(footer, fileFields.get().values());
         }
         ParquetReader reader = create(input, options, footer, fileFields, allocator, Map.of());
         reader.metrics.bytesRead += footer.fileLength() - footer.footerStart() + 12;

@@ -70,7 +70,7 @@ final class ParquetTestFiles
             Path directory = Files.createTempDirectory("tarn-parquet-test");
             Path file = directory.resolve("data.parquet");
             try (PositionOutputStream out = LocalFileIO.create().newOutputStream(new org.apache.paimon.fs.Path(file.toUri()), false)) {
-                var writer = new ParquetRowDataBuilder(new StreamOutputFile(out), rowType)
+                var writer = new ParquetRowDataBuilder(new StreamOutputFile(out), rowType, null)
                         .withDictionaryEncoding(false)
                         .withByteStreamSplitEncoding(true)
                         .withPageRowCountLimit(50)
