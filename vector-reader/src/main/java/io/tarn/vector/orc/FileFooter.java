@@ -14,6 +14,8 @@ import java.util.List;
 record FileFooter(long headerLength, long contentLength, List<StripeInformation> stripes, List<OrcType> types, long numberOfRows, List<ColumnStatistics> statistics,
                   int rowIndexStride, int writer, boolean encrypted, int calendar)
 {
+    static final int PROLEPTIC_GREGORIAN = 2;
+
     FileFooter
     {
         stripes = List.copyOf(stripes);

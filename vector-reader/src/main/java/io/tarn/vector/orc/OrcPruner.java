@@ -48,7 +48,7 @@ import static java.util.Objects.requireNonNull;
  * padded while the reader returns them trimmed;</li>
  * <li>decimals unless written by ORC 1.5.0 to 1.5.5 (ORC-517 broke their 64-bit decimal bounds);</li>
  * <li>timestamps only from writers with ORC-135 (bounds kept in UTC), widened by a millisecond on
- * each side; instants of Paimon's legacy TIMESTAMP_LTZ layout, which the reader moves by the
+ * each side, and none that reach back to the Julian calendar; instants of Paimon's legacy TIMESTAMP_LTZ layout, which the reader moves by the
  * writer's zone offset, by the most any zone is off UTC unless the zone is known to be UTC;</li>
  * <li>row counts and null counts only when they are consistent with the rows.</li>
  * </ul>
@@ -62,6 +62,8 @@ final class OrcPruner
     private static final int JAVA_WRITER = 0;
     // no zone is more than 18 hours off UTC
     private static final long MAX_ZONE_OFFSET_MILLIS = 18 * 3600_000L;
+    // a day after the Gregorian cutover (1582-10-15): bounds below it may be Julian wall clocks
+    private static final long JULIAN_BOUNDS_LIMIT_MILLIS = -12_219_206_400_000L;
 
     private final OrcTail tail;
     private final Predicate filter;
@@ -350,6 +352,11 @@ final class OrcPruner
                         long min = statistics.timestampMinimumUtc();
                         long max = statistics.timestampMaximumUtc();
                         if (min < Long.MIN_VALUE / 2 || max > Long.MAX_VALUE / 2) {
+                            return null;
+                        }
+                        boolean wallClock = kind == OrcType.Kind.TIMESTAMP || legacyInstants;
+                        if (wallClock && tail.footer().calendar() != FileFooter.PROLEPTIC_GREGORIAN && min < JULIAN_BOUNDS_LIMIT_MILLIS) {
+                            // Julian wall clocks, which the reader moves to the Gregorian calendar by up to weeks
                             return null;
                         }
                         // the bounds are whole milliseconds: the values go up to the next one

@@ -99,7 +99,7 @@ public final class OrcReader
         this.fileFields = fileFields;
         this.legacyTimestampLtz = legacyTimestampLtz;
         this.allocator = allocator;
-        OrcSchemaBinding binding = new OrcSchemaBinding(file, tail.footer().types(), fileFields, legacyTimestampLtz);
+        OrcSchemaBinding binding = new OrcSchemaBinding(file, tail.footer().types(), fileFields, legacyTimestampLtz, tail.footer().calendar() != FileFooter.PROLEPTIC_GREGORIAN);
         List<ColumnDecoder> built = new ArrayList<>();
         Set<Integer> columns = new HashSet<>();
         for (DataField column : options.columns()) {

@@ -43,9 +43,11 @@ final class OrcSchemaBinding
     // every field (nested too) of the schema the file was written with, by id, when known
     private final Optional<Map<Integer, DataField>> fileFields;
     private final boolean legacyInstants;
+    private final boolean hybridCalendar;
 
-    OrcSchemaBinding(String file, List<OrcType> types, Optional<List<DataField>> fileFields, boolean legacyInstants)
+    OrcSchemaBinding(String file, List<OrcType> types, Optional<List<DataField>> fileFields, boolean legacyInstants, boolean hybridCalendar)
     {
+        this.hybridCalendar = hybridCalendar;
         this.file = requireNonNull(file, "file is null");
         this.types = requireNonNull(types, "types is null");
         this.fileFields = fileFields.map(OrcSchemaBinding::byId);
@@ -282,7 +284,7 @@ final class OrcSchemaBinding
                         case MICROSECOND -> 1_000_000L;
                         default -> 1_000_000_000L;
                     };
-                    return new TimestampColumnDecoder(column, name, kind == OrcType.Kind.TIMESTAMP_INSTANT, legacyInstants, units);
+                    return new TimestampColumnDecoder(column, name, kind == OrcType.Kind.TIMESTAMP_INSTANT, legacyInstants, hybridCalendar, units);
                 }
             }
             default -> {

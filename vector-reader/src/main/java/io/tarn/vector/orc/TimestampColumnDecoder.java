@@ -10,7 +10,10 @@ import org.apache.arrow.vector.FieldVector;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.zone.ZoneRules;
+import java.time.ZoneOffset;
 import java.util.Arrays;
+import java.util.Calendar;
+import java.util.GregorianCalendar;
 import java.util.TimeZone;
 
 /**
@@ -31,6 +34,10 @@ import java.util.TimeZone;
  * {@code orc.timestamp-ltz.legacy.type=true}) stores a TIMESTAMP_LTZ as the instant at which the
  * writer's zone shows the value's UTC wall clock, so with {@code legacyInstants} those are read
  * back through the writer's zone too.
+ * <p>
+ * Paimon's writer passes wall clocks through {@code java.sql.Timestamp}, whose calendar is Julian
+ * before 1582-10-15; unless the file says it was written in the proleptic Gregorian calendar,
+ * such wall clocks are read back as the Julian dates they were written as.
  */
 final class TimestampColumnDecoder
         extends ColumnDecoder
@@ -39,8 +46,14 @@ final class TimestampColumnDecoder
     private static final long BASE_UTC_SECONDS = 1_420_070_400L;
     private static final long[] POWERS_OF_TEN = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000};
 
+    // 1582-10-15T00:00:00Z, where the Julian calendar gave way to the Gregorian one
+    private static final long GREGORIAN_CUTOVER_SECONDS = -12_219_292_800L;
+    private static final TimeZone UTC = TimeZone.getTimeZone("UTC");
+
     private final boolean instant;
     private final boolean legacyInstants;
+    // whether the writer's wall clocks before the cutover are Julian dates (java.sql.Timestamp's calendar)
+    private final boolean julianBeforeCutover;
     // units of the requested type per second: 1,000, 1,000,000 or 1,000,000,000
     private final long unitsPerSecond;
     private IntegerDecoder seconds;
@@ -51,11 +64,13 @@ final class TimestampColumnDecoder
     private long[] decodedSeconds = new long[0];
     private long[] decodedNanos = new long[0];
 
-    TimestampColumnDecoder(int column, String name, boolean instant, boolean legacyInstants, long unitsPerSecond)
+    TimestampColumnDecoder(int column, String name, boolean instant, boolean legacyInstants, boolean hybridCalendar, long unitsPerSecond)
     {
         super(column, name);
         this.instant = instant;
         this.legacyInstants = legacyInstants;
+        // Paimon writes wall clocks through java.sql.Timestamp.valueOf, whose calendar is Julian before the cutover
+        this.julianBeforeCutover = hybridCalendar && (!instant || legacyInstants);
         this.unitsPerSecond = unitsPerSecond;
     }
 
@@ -114,9 +129,26 @@ final class TimestampColumnDecoder
                 long millis = Math.multiplyExact(second, 1000L) + nano / 1_000_000;
                 second += zone.getOffset(millis) / 1000;
             }
+            if (julianBeforeCutover && second < GREGORIAN_CUTOVER_SECONDS) {
+                second = julianToProleptic(second);
+            }
             decodedSeconds[i] = second;
             decodedNanos[i] = nano;
         }
+    }
+
+    /**
+     * The second whose proleptic Gregorian wall clock reads as the Julian wall clock of
+     * {@code second} (what java.sql.Timestamp shows for it).
+     */
+    static long julianToProleptic(long second)
+    {
+        GregorianCalendar calendar = new GregorianCalendar(UTC);
+        calendar.clear();
+        calendar.setTimeInMillis(Math.multiplyExact(second, 1000L));
+        int year = calendar.get(Calendar.ERA) == GregorianCalendar.BC ? 1 - calendar.get(Calendar.YEAR) : calendar.get(Calendar.YEAR);
+        return LocalDateTime.of(year, calendar.get(Calendar.MONTH) + 1, calendar.get(Calendar.DAY_OF_MONTH),
+                calendar.get(Calendar.HOUR_OF_DAY), calendar.get(Calendar.MINUTE), calendar.get(Calendar.SECOND)).toEpochSecond(ZoneOffset.UTC);
     }
 
     @Override
