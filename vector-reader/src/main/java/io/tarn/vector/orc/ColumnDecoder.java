@@ -22,7 +22,7 @@ import java.util.Arrays;
 abstract class ColumnDecoder
 {
     // the most entries a column collects for one batch (nested columns collect all elements of the batch's rows)
-    static final int MAX_BATCH_ENTRIES = 1 << 26;
+    static final int MAX_BATCH_ENTRIES = 1 << 24;
     private static final int PIECE = 1 << 16;
 
     final int column;

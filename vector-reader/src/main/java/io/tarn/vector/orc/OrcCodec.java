@@ -137,8 +137,8 @@ final class OrcCodec
                     if (inflater.needsDictionary()) {
                         throw new CorruptDataException("ZLIB chunk needs a preset dictionary");
                     }
-                    // the input ends without the final block: ORC's own reader accepts what it produced
-                    break;
+                    // ORC's writers finish every chunk's deflate stream: one without its final block was cut short
+                    throw new CorruptDataException("ZLIB chunk ends before its deflate stream does");
                 }
             }
         }
