@@ -70,12 +70,17 @@ final class ByteRleDecoder
         size = 0;
         used = 0;
         long consumed = positions.next();
-        if (consumed > 0) {
+        if (consumed < 0) {
+            throw new CorruptDataException("Row index position " + consumed + " in stream " + input.name());
+        }
+        // the writer may have emitted the values pending at the position as several runs
+        while (consumed > 0) {
             readGroup();
-            if (consumed > size) {
-                throw new CorruptDataException("Row index skips " + consumed + " values of a group of " + size + " in stream " + input.name());
+            if (consumed <= size) {
+                used = (int) consumed;
+                break;
             }
-            used = (int) consumed;
+            consumed -= size;
         }
     }
 

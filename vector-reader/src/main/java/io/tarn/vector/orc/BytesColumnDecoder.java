@@ -196,6 +196,17 @@ final class BytesColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        if (ids != null) {
+            ids.seek(positions);
+            return;
+        }
+        positions.seek(data);
+        lengths.seek(positions);
+    }
+
+    @Override
     long batchBytes()
     {
         return offsets[values] + 4L * values + entries;

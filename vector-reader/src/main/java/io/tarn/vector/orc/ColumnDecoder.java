@@ -118,6 +118,23 @@ abstract class ColumnDecoder
     }
 
     /**
+     * Moves the column (and its children) to the first row of row group {@code group}: the
+     * positions of its row index entry, PRESENT first when the stripe has that stream (ORC's
+     * writer drops its positions when it drops the stream), then its other streams in the order
+     * of the ORC specification's column encodings.
+     */
+    void seek(RowIndexes indexes, int group)
+    {
+        PositionCursor positions = indexes.positions(column, group);
+        if (present != null) {
+            present.seek(positions);
+        }
+        seekValues(positions, indexes, group);
+    }
+
+    abstract void seekValues(PositionCursor positions, RowIndexes indexes, int group);
+
+    /**
      * Appends the next {@code count} values (of present entries) to the batch's values.
      */
     abstract void readValues(int count);

@@ -152,6 +152,13 @@ final class DecimalColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        positions.seek(data);
+        scales.seek(positions);
+    }
+
+    @Override
     long batchBytes()
     {
         return 24L * values + entries;

@@ -81,6 +81,12 @@ final class DoubleColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        positions.seek(data);
+    }
+
+    @Override
     long batchBytes()
     {
         return 8L * values + entries;

@@ -77,12 +77,17 @@ abstract class IntegerDecoder
         size = 0;
         used = 0;
         long consumed = positions.next();
-        if (consumed > 0) {
+        if (consumed < 0) {
+            throw new CorruptDataException("Row index position " + consumed + " in stream " + input.name());
+        }
+        // the writer may have emitted the values pending at the position as several runs
+        while (consumed > 0) {
             readRun();
-            if (consumed > size) {
-                throw new CorruptDataException("Row index skips " + consumed + " values of a run of " + size + " in stream " + input.name());
+            if (consumed <= size) {
+                used = (int) consumed;
+                break;
             }
-            used = (int) consumed;
+            consumed -= size;
         }
     }
 

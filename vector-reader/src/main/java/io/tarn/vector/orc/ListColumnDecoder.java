@@ -106,6 +106,16 @@ final class ListColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        lengths.seek(positions);
+        element.seek(indexes, group);
+        if (mapValue != null) {
+            mapValue.seek(indexes, group);
+        }
+    }
+
+    @Override
     void collectColumns(java.util.Set<Integer> columns)
     {
         super.collectColumns(columns);

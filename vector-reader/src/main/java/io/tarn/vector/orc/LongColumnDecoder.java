@@ -115,6 +115,16 @@ final class LongColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        switch (source) {
+            case BOOLEAN -> booleans.seek(positions);
+            case BYTE -> bytes.seek(positions);
+            case INTEGER -> integers.seek(positions);
+        }
+    }
+
+    @Override
     long batchBytes()
     {
         return 8L * values + entries;

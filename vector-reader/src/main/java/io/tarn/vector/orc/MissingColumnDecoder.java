@@ -25,6 +25,16 @@ final class MissingColumnDecoder
     }
 
     @Override
+    void seek(RowIndexes indexes, int group)
+    {
+    }
+
+    @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+    }
+
+    @Override
     void clearValues()
     {
     }

@@ -177,9 +177,10 @@ final class OrcPruner
         long groups = (stripeRows + stride - 1) / stride;
         Map<Integer, List<RowIndexEntry>> indexes = new HashMap<>();
         for (int column : columns.values()) {
-            List<RowIndexEntry> entries = rowIndex(streams, column);
-            if (entries != null && entries.size() == groups) {
-                indexes.put(column, entries);
+            Optional<List<RowIndexEntry>> entries = RowIndexes.parse(streams, column);
+            // an index that does not parse prunes nothing
+            if (entries.isPresent() && entries.get().size() == groups) {
+                indexes.put(column, entries.get());
             }
         }
         if (indexes.isEmpty()) {
@@ -203,22 +204,6 @@ final class OrcPruner
             }
         }
         return all ? Optional.empty() : Optional.of(kept);
-    }
-
-    private static List<RowIndexEntry> rowIndex(StripeStreams streams, int column)
-    {
-        DecompressedStream stream = streams.stream(column, StripeFooter.Stream.ROW_INDEX);
-        if (stream == null) {
-            return null;
-        }
-        try {
-            byte[] bytes = stream.readAll(1 << 28);
-            return RowIndexEntry.parseIndex(new ProtobufReader(bytes, 0, bytes.length));
-        }
-        catch (CorruptDataException e) {
-            // an index that does not parse prunes nothing
-            return null;
-        }
     }
 
     private interface StatisticsSource

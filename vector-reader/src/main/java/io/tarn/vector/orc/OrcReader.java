@@ -56,8 +56,6 @@ import static java.util.Objects.requireNonNull;
 public final class OrcReader
         implements DataFileReader
 {
-    private static final int ROW_INDEX_STRIDE_DEFAULT = 10_000;
-
     private final DataFileInput input;
     private final String file;
     private final ReadOptions options;
@@ -82,6 +80,10 @@ public final class OrcReader
     private long position;
     // the stripe's rows to read (stripe positions), null for all
     private RoaringBitmap stripeSelection;
+    // with a row selection or a filter: the row indexes of the columns read, to move past
+    // unselected row groups without decoding them; null where the stripe has none
+    private RowIndexes rowIndexes;
+    private int rowIndexStride;
     private int batchRows;
     // the file positions of the batch's rows when they are not consecutive
     private int[] positions = new int[0];
@@ -335,8 +337,14 @@ public final class OrcReader
             long runEnd = Math.min(stripeSelection.nextAbsentValue((int) next), stripeRows);
             int rows = (int) Math.min(runEnd - next, limit - out);
             long gap = next - cursor;
+            long groupStart = rowIndexes == null ? 0 : next / rowIndexStride * rowIndexStride;
             for (ColumnDecoder decoder : decoders) {
-                if (gap > 0) {
+                if (rowIndexes != null && groupStart > cursor) {
+                    // the next selected row lies in a later row group: move there by the row index
+                    decoder.seek(rowIndexes, (int) (next / rowIndexStride));
+                    decoder.skip(next - groupStart);
+                }
+                else if (gap > 0) {
                     decoder.skip(gap);
                 }
                 decoder.read(rows);
@@ -389,12 +397,18 @@ public final class OrcReader
                 }
                 stripeSelection = local;
             }
-            Set<Integer> indexColumns = pruner.map(OrcPruner::indexColumns).orElse(Set.of());
+            // row indexes prune by the filter and let a selective read skip row groups undecoded
+            boolean indexed = pruner.isPresent() || stripeSelection != null;
+            Set<Integer> indexColumns = new HashSet<>();
+            if (indexed) {
+                indexColumns.addAll(dataColumns);
+                pruner.ifPresent(value -> indexColumns.addAll(value.indexColumns()));
+            }
             StripeStreams streams = StripeStreams.read(input, tail, stripeIndex, codec, dataColumns, indexColumns);
+            rowIndexStride = tail.footer().rowIndexStride();
             bytesRead += streams.bytesRead();
             if (pruner.isPresent()) {
-                int stride = tail.footer().rowIndexStride() > 0 ? tail.footer().rowIndexStride() : ROW_INDEX_STRIDE_DEFAULT;
-                Optional<RoaringBitmap> kept = pruner.get().keptRows(streams, stripeRows, stride);
+                Optional<RoaringBitmap> kept = rowIndexStride > 0 ? pruner.get().keptRows(streams, stripeRows, rowIndexStride) : Optional.empty();
                 if (kept.isPresent()) {
                     long before = stripeSelection == null ? stripeRows : stripeSelection.getLongCardinality();
                     stripeSelection = stripeSelection == null ? kept.get() : RoaringBitmap.and(stripeSelection, kept.get());
@@ -409,6 +423,10 @@ public final class OrcReader
             }
             for (ColumnDecoder decoder : decoders) {
                 decoder.startStripe(streams);
+            }
+            rowIndexes = null;
+            if (stripeSelection != null && rowIndexStride > 0) {
+                rowIndexes = RowIndexes.read(streams, dataColumns, (stripeRows + rowIndexStride - 1) / rowIndexStride).orElse(null);
             }
             // the first batch of a stripe is sized by the stored bytes of its columns, which decode to several times as many
             batchRows = fittingRows(4.0 * streams.bytesRead() / stripeRows);

@@ -59,6 +59,14 @@ final class StructColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        for (ColumnDecoder child : children) {
+            child.seek(indexes, group);
+        }
+    }
+
+    @Override
     void collectColumns(java.util.Set<Integer> columns)
     {
         super.collectColumns(columns);

@@ -159,6 +159,13 @@ final class TimestampColumnDecoder
     }
 
     @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        seconds.seek(positions);
+        nanos.seek(positions);
+    }
+
+    @Override
     long batchBytes()
     {
         return 16L * values + entries;

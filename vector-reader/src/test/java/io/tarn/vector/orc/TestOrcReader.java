@@ -62,12 +62,12 @@ public class TestOrcReader
     {
         long seed = compression.hashCode() * 31L + version.hashCode() * 7L + dictionaryThreshold.hashCode();
         System.out.println("seed " + seed);
-        List<GenericRow> rows = new TestDataGenerator(seed).rows(TestDataGenerator.ALL_TYPES, 2000);
+        List<GenericRow> rows = new TestDataGenerator(seed).rows(TestDataGenerator.ALL_TYPES, 1500);
         Map<String, String> options = Map.of(
                 "orc.write.format", version,
                 "orc.dictionary.key.threshold", dictionaryThreshold,
                 "orc.row.index.stride", "1000",
-                "orc.stripe.size", "60000",
+                "orc.stripe.size", "40000",
                 "orc.rows.between.memory.checks", "200",
                 "orc.compress.size", "4096");
         byte[] file = OrcTestFiles.write(TestDataGenerator.ALL_TYPES, rows, options, compression);
@@ -151,5 +151,54 @@ public class TestOrcReader
             assertThat(positions).containsExactlyElementsOf(wantedPositions);
             assertThat(metrics.rowsRead()).isEqualTo(wanted.size());
         }
+    }
+
+    @DataProvider
+    public Object[][] seekLayouts()
+    {
+        return new Object[][] {
+                {"zstd", "0.12", "0.8"},
+                {"zlib", "0.11", "1"},
+                {"snappy", "0.12", "0"},
+        };
+    }
+
+    /**
+     * Row selections that leave out whole row groups move every column (nested ones and their
+     * children too) to the next selected group by its row index instead of decoding the rows
+     * between: a few rows at the start, middle and end of every other group, across stripes.
+     */
+    @Test(dataProvider = "seekLayouts")
+    public void testRowGroupSeeks(String compression, String version, String dictionaryThreshold)
+            throws IOException
+    {
+        List<GenericRow> rows = new TestDataGenerator(version.hashCode() + compression.hashCode()).rows(TestDataGenerator.ALL_TYPES, 4000);
+        Map<String, String> options = Map.of(
+                "orc.write.format", version,
+                "orc.dictionary.key.threshold", dictionaryThreshold,
+                "orc.row.index.stride", "1000",
+                "orc.stripe.size", "150000",
+                "orc.rows.between.memory.checks", "500",
+                "orc.compress.size", "2048");
+        byte[] file = OrcTestFiles.write(TestDataGenerator.ALL_TYPES, rows, options, compression);
+        List<String> expected = OrcTestFiles.paimonRows(TestDataGenerator.ALL_TYPES, file, options);
+        RoaringBitmap selection = new RoaringBitmap();
+        for (int group = 0; group < 4; group += 2) {
+            int start = group * 1000 + (group == 2 ? 0 : 7);
+            selection.add(start, start + 3);
+            selection.add(group * 1000 + 517);
+            selection.add(group * 1000 + 999);
+        }
+        selection.add(3999);
+        List<String> wanted = new ArrayList<>();
+        selection.forEach((int position) -> wanted.add(expected.get(position)));
+        List<String> actual = new ArrayList<>();
+        try (OrcReader reader = OrcReader.open(DataFileInput.of("test.orc", file), ReadOptions.of(FIELDS).withBatchSize(4).withRowSelection(selection), FIELDS, allocator)) {
+            while (reader.nextBatch()) {
+                actual.addAll(ArrowRowFormatter.rows(reader.root(), FIELDS));
+            }
+            assertThat(reader.metrics().rowGroups()).as("stripes").isGreaterThan(1);
+        }
+        assertThat(actual).containsExactlyElementsOf(wanted);
     }
 }

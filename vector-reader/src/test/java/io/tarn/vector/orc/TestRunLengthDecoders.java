@@ -149,7 +149,10 @@ public class TestRunLengthDecoders
         seeking.seek(new PositionCursor(new long[] {2, 3}));
         assertThat(seeking.next()).isEqualTo(4);
         assertThat(seeking.next()).isEqualTo(10);
-        assertThatThrownBy(() -> seeking.seek(new PositionCursor(new long[] {2, 9}))).isInstanceOf(CorruptDataException.class);
+        // values pending in the writer at the position may have gone into more than one run
+        seeking.seek(new PositionCursor(new long[] {2, 9}));
+        assertThat(seeking.next()).isEqualTo(15);
+        assertThatThrownBy(() -> seeking.seek(new PositionCursor(new long[] {2, 99}))).isInstanceOf(CorruptDataException.class);
         assertThatThrownBy(() -> seeking.seek(new PositionCursor(new long[] {99, 0}))).isInstanceOf(CorruptDataException.class);
     }
 
