@@ -102,6 +102,37 @@ public class TestOrcTimestamps
     }
 
     @Test
+    public void testInstantsOfTablesWithoutTheLegacyLayout()
+            throws IOException
+    {
+        // orc.timestamp-ltz.legacy.type=false: TIMESTAMP_LTZ stored as the instant itself
+        List<GenericRow> rows = new ArrayList<>();
+        for (String value : VALUES) {
+            Timestamp timestamp = Timestamp.fromLocalDateTime(LocalDateTime.parse(value));
+            rows.add(GenericRow.of(rows.size(), timestamp, timestamp, timestamp, timestamp, timestamp, 0));
+        }
+        Map<String, String> options = Map.of("orc.timestamp-ltz.legacy.type", "false");
+        TimeZone original = TimeZone.getDefault();
+        TimeZone.setDefault(TimeZone.getTimeZone("America/Los_Angeles"));
+        byte[] file;
+        try {
+            file = OrcTestFiles.write(ROW_TYPE, rows, options, "zlib");
+        }
+        finally {
+            TimeZone.setDefault(original);
+        }
+        List<String> lines = new ArrayList<>();
+        try (OrcReader reader = OrcReader.open(DataFileInput.of("test.orc", file), ReadOptions.of(FIELDS), FIELDS, false, allocator)) {
+            while (reader.nextBatch()) {
+                lines.addAll(ArrowRowFormatter.rows(reader.root(), FIELDS));
+            }
+        }
+        assertThat(lines).containsExactlyElementsOf(written(rows));
+        // Paimon's reader agrees on such files whatever its zone
+        assertThat(OrcTestFiles.paimonRows(ROW_TYPE, file, options)).containsExactlyElementsOf(written(rows));
+    }
+
+    @Test
     public void testSecondBeforeTheEpochIsStoredAsTheSecondAfterIt()
             throws IOException
     {
