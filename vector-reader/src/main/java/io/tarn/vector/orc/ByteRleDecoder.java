@@ -2,6 +2,8 @@ package io.tarn.vector.orc;
 
 import io.tarn.vector.CorruptDataException;
 
+import java.util.Arrays;
+
 /**
  * ORC's byte run-length encoding: groups that start with a control byte, either 0..127 for a run
  * of {@code control + 3} copies of the next byte, or -128..-1 for {@code -control} literal bytes.
@@ -37,7 +39,7 @@ final class ByteRleDecoder
             }
             int n = Math.min(count, size - used);
             if (repeat) {
-                java.util.Arrays.fill(values, offset, offset + n, repeated);
+                Arrays.fill(values, offset, offset + n, repeated);
             }
             else {
                 System.arraycopy(literals, used, values, offset, n);

@@ -4,6 +4,7 @@ import org.apache.arrow.vector.FieldVector;
 
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Set;
 
 /**
  * Decodes one ORC column (a node of the type tree, with its children) into one output vector.
@@ -156,7 +157,7 @@ abstract class ColumnDecoder
     /**
      * Adds the type ids of the columns this decoder reads (itself and the children it reads).
      */
-    void collectColumns(java.util.Set<Integer> columns)
+    void collectColumns(Set<Integer> columns)
     {
         if (column >= 0) {
             columns.add(column);

@@ -2,6 +2,8 @@ package io.tarn.vector.orc;
 
 import io.tarn.vector.CorruptDataException;
 
+import java.util.Arrays;
+
 /**
  * The bytes of one ORC stream (or metadata section), decompressed a chunk at a time as they are
  * read. Without compression the stream is its stored bytes. With compression it is a sequence of
@@ -214,12 +216,12 @@ final class DecompressedStream
                 throw new CorruptDataException("Section " + name + " decompresses to more than " + maxLength + " bytes");
             }
             if (size + count > result.length) {
-                result = java.util.Arrays.copyOf(result, (int) Math.min(maxLength, Math.max((long) size + count, 2L * result.length)));
+                result = Arrays.copyOf(result, (int) Math.min(maxLength, Math.max((long) size + count, 2L * result.length)));
             }
             System.arraycopy(buffer, position, result, size, count);
             size += count;
             position = limit;
         }
-        return java.util.Arrays.copyOf(result, size);
+        return Arrays.copyOf(result, size);
     }
 }

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.complex.StructVector;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A LIST column read as an ARRAY, or a MAP column read as a MAP or MULTISET (Paimon writes a
@@ -116,7 +117,7 @@ final class ListColumnDecoder
     }
 
     @Override
-    void collectColumns(java.util.Set<Integer> columns)
+    void collectColumns(Set<Integer> columns)
     {
         super.collectColumns(columns);
         element.collectColumns(columns);

@@ -7,6 +7,7 @@ import io.airlift.compress.zstd.ZstdDecompressor;
 import io.tarn.vector.CorruptDataException;
 import io.tarn.vector.reader.decoders.NativeZstd;
 
+import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -27,10 +28,10 @@ final class OrcCodec
         /**
          * The kind of the postscript's {@code compression} number, empty when unknown.
          */
-        static java.util.Optional<Kind> of(long number)
+        static Optional<Kind> of(long number)
         {
             Kind[] kinds = values();
-            return number >= 0 && number < kinds.length ? java.util.Optional.of(kinds[(int) number]) : java.util.Optional.empty();
+            return number >= 0 && number < kinds.length ? Optional.of(kinds[(int) number]) : Optional.empty();
         }
 
         boolean isSupported()

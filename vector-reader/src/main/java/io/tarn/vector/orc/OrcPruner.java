@@ -9,6 +9,7 @@ import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.types.Timestamp;
+import io.tarn.types.TypeRoot;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.CorruptDataException;
 import io.tarn.vector.DataFileCorruptionException;
@@ -297,7 +298,7 @@ final class OrcPruner
                     }
                 }
                 case FLOAT, DOUBLE -> {
-                    boolean single = requested.root() == io.tarn.types.TypeRoot.FLOAT;
+                    boolean single = requested.root() == TypeRoot.FLOAT;
                     if (kind == (single ? OrcType.Kind.FLOAT : OrcType.Kind.DOUBLE) && statistics.doubleMinimum() != null && statistics.doubleMaximum() != null
                             && statistics.doubleSum() != null && !statistics.doubleSum().isNaN()) {
                         double min = statistics.doubleMinimum();
@@ -328,7 +329,7 @@ final class OrcPruner
                 }
                 case TIMESTAMP, TIMESTAMP_LTZ -> {
                     boolean known = !javaWriter || writerVersion >= ORC_135;
-                    boolean layout = requested.root() == io.tarn.types.TypeRoot.TIMESTAMP ? kind == OrcType.Kind.TIMESTAMP : kind == OrcType.Kind.TIMESTAMP_INSTANT;
+                    boolean layout = requested.root() == TypeRoot.TIMESTAMP ? kind == OrcType.Kind.TIMESTAMP : kind == OrcType.Kind.TIMESTAMP_INSTANT;
                     if (known && layout && statistics.timestampMinimumUtc() != null && statistics.timestampMaximumUtc() != null) {
                         long slack = 1;
                         if (kind == OrcType.Kind.TIMESTAMP_INSTANT && legacyInstants && !writerZoneIsUtc()) {

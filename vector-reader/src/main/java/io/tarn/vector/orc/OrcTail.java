@@ -38,7 +38,6 @@ final class OrcTail
     private static final int HEADER_LENGTH = 3;
 
     private final String file;
-    private final long fileLength;
     private final PostScript postScript;
     private final OrcCodec.Kind compression;
     private final int blockSize;
@@ -46,10 +45,9 @@ final class OrcTail
     private final byte[] metadata;
     private final long tailLength;
 
-    private OrcTail(String file, long fileLength, PostScript postScript, OrcCodec.Kind compression, int blockSize, FileFooter footer, byte[] metadata, long tailLength)
+    private OrcTail(String file, PostScript postScript, OrcCodec.Kind compression, int blockSize, FileFooter footer, byte[] metadata, long tailLength)
     {
         this.file = file;
-        this.fileLength = fileLength;
         this.postScript = postScript;
         this.compression = compression;
         this.blockSize = blockSize;
@@ -61,11 +59,6 @@ final class OrcTail
     String file()
     {
         return file;
-    }
-
-    long fileLength()
-    {
-        return fileLength;
     }
 
     PostScript postScript()
@@ -235,7 +228,7 @@ final class OrcTail
         }
         checkStripes(file, footer, metadataStart);
         checkTypes(file, footer.types());
-        return new OrcTail(file, length, postScript, compression, blockSize, footer, metadata, bytesRead);
+        return new OrcTail(file, postScript, compression, blockSize, footer, metadata, bytesRead);
     }
 
     private static void checkVersion(String file, PostScript postScript)

@@ -1,5 +1,7 @@
 package io.tarn.vector.orc;
 
+import io.tarn.vector.CorruptDataException;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -109,7 +111,7 @@ record StripeFooter(List<Stream> streams, List<Encoding> encodings, Optional<Str
             }
         }
         if (kind >= Encoding.Kind.values().length) {
-            throw new io.tarn.vector.CorruptDataException("Column encoding " + kind + " is unknown");
+            throw new CorruptDataException("Column encoding " + kind + " is unknown");
         }
         return new Encoding(Encoding.Kind.values()[(int) kind], dictionarySize);
     }

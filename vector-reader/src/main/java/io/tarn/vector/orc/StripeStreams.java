@@ -31,7 +31,6 @@ final class StripeStreams
     // ranges closer than this are read in one request, the bytes between them included
     private static final long MERGE_GAP = 256 * 1024;
 
-    private final String file;
     private final StripeFooter footer;
     private final OrcCodec codec;
     private final int blockSize;
@@ -41,9 +40,8 @@ final class StripeStreams
 
     private record Slice(byte[] bytes, int offset, int length) {}
 
-    private StripeStreams(String file, StripeFooter footer, OrcCodec codec, int blockSize, Map<Long, Slice> slices, TimeZone writerTimeZone, long bytesRead)
+    private StripeStreams(StripeFooter footer, OrcCodec codec, int blockSize, Map<Long, Slice> slices, TimeZone writerTimeZone, long bytesRead)
     {
-        this.file = file;
         this.footer = footer;
         this.codec = codec;
         this.blockSize = blockSize;
@@ -129,7 +127,7 @@ final class StripeStreams
             }
             i = j;
         }
-        return new StripeStreams(file, footer, codec, tail.blockSize(), slices, zone, bytesRead);
+        return new StripeStreams(footer, codec, tail.blockSize(), slices, zone, bytesRead);
     }
 
     private static TimeZone timeZone(String file, StripeFooter footer)
@@ -153,11 +151,6 @@ final class StripeStreams
     private static long key(int column, int kind)
     {
         return ((long) column << 32) | (kind & 0xFFFFFFFFL);
-    }
-
-    String file()
-    {
-        return file;
     }
 
     /**

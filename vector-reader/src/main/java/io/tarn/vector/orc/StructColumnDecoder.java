@@ -8,6 +8,7 @@ import org.apache.arrow.vector.complex.StructVector;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A STRUCT column read as a ROW: its own PRESENT stream, and children (in the requested fields'
@@ -67,7 +68,7 @@ final class StructColumnDecoder
     }
 
     @Override
-    void collectColumns(java.util.Set<Integer> columns)
+    void collectColumns(Set<Integer> columns)
     {
         super.collectColumns(columns);
         for (ColumnDecoder child : children) {
