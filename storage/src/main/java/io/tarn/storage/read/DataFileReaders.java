@@ -5,11 +5,13 @@ import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.DataFileCorruptionException;
 import io.tarn.vector.DataFileUnsupportedException;
 import io.tarn.vector.io.DataFileInput;
+import io.tarn.vector.orc.OrcReader;
 import io.tarn.vector.reader.CarriedColumn;
 import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.ParquetReader;
@@ -45,10 +47,11 @@ final class DataFileReaders
         try {
             reader = switch (extension(meta.fileName())) {
                 case "parquet" -> ParquetReader.open(input, options, fileFields, allocator);
-                case "orc", "avro" -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path + " is "
+                case "orc" -> OrcReader.open(input, options, fileFields, new TableOptions(table.name(), table.schema().options()).orcTimestampLtzLegacyType(), allocator);
+                case "avro" -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path + " is "
                         + extension(meta.fileName()).toUpperCase(Locale.ROOT) + "; Tarn does not read that format yet");
                 default -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path
-                        + " has a format Tarn does not read (by its extension); Tarn reads Parquet data files");
+                        + " has a format Tarn does not read (by its extension); Tarn reads Parquet and ORC data files");
             };
         }
         catch (DataFileCorruptionException | DataFileUnsupportedException e) {

@@ -41,6 +41,7 @@ public final class TableOptions
     public static final String DATA_FILE_EXTERNAL_PATHS_STRATEGY = "data-file.external-paths.strategy";
     public static final String DATA_FILE_EXTERNAL_PATHS_SPECIFIC_FS = "data-file.external-paths.specific-fs";
     public static final String PATH = "path";
+    public static final String ORC_TIMESTAMP_LTZ_LEGACY_TYPE = "orc.timestamp-ltz.legacy.type";
 
     private final String tableName;
     private final Map<String, String> options;
@@ -234,6 +235,15 @@ public final class TableOptions
     public boolean partitionLegacyName()
     {
         return booleanOption(PARTITION_LEGACY_NAME, true);
+    }
+
+    /**
+     * How Paimon's ORC writer stores TIMESTAMP_LTZ values: true (its default) for the instant at
+     * which the writer's time zone shows the value's UTC wall clock, false for the instant.
+     */
+    public boolean orcTimestampLtzLegacyType()
+    {
+        return booleanOption(ORC_TIMESTAMP_LTZ_LEGACY_TYPE, true);
     }
 
     private int intOption(String key, int defaultValue)

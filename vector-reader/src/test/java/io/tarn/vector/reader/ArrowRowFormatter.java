@@ -27,11 +27,11 @@ import java.util.List;
  * Formats Arrow batches into the canonical text of {@link CanonicalValueFormatter}, reading
  * every vector through Arrow's own accessors.
  */
-final class ArrowRowFormatter
+public final class ArrowRowFormatter
 {
     private ArrowRowFormatter() {}
 
-    static List<String> rows(VectorSchemaRoot root, List<DataField> fields)
+    public static List<String> rows(VectorSchemaRoot root, List<DataField> fields)
     {
         List<String> rows = new ArrayList<>();
         for (int row = 0; row < root.getRowCount(); row++) {

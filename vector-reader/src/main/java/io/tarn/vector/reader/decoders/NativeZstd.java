@@ -13,7 +13,7 @@ import static java.lang.Math.toIntExact;
  * native library cannot be loaded (an unsupported platform), {@link #available()} is false and
  * callers use aircompressor instead.
  * <p>
- * Internal to the vector-reader module: public only for the writer package.
+ * Internal to the vector-reader module: public only for the writer and ORC packages.
  */
 public final class NativeZstd
 {
@@ -56,9 +56,9 @@ public final class NativeZstd
      * Decompresses one frame-sequence into {@code output[0, capacity)}, returning the size
      * produced; libzstd never writes past {@code capacity}, whatever the input holds.
      *
-     * @throws RuntimeException (zstd-jni's {@code ZstdException}) for malformed input
+     * @throws IllegalArgumentException for malformed input
      */
-    static int decompress(byte[] input, int offset, int length, byte[] output, int capacity)
+    public static int decompress(byte[] input, int offset, int length, byte[] output, int capacity)
     {
         try {
             return CONTEXT.get().decompressByteArray(output, 0, capacity, input, offset, length);

@@ -1,0 +1,85 @@
+package io.tarn.vector.orc;
+
+import io.tarn.vector.CorruptDataException;
+
+/**
+ * ORC's boolean encoding: bits packed into bytes from the most significant bit down, the bytes
+ * run-length encoded as in {@link ByteRleDecoder}. Present streams use it with true for non-null.
+ */
+final class BooleanDecoder
+{
+    private final ByteRleDecoder bytes;
+    private int current;
+    // bits of current not yet read
+    private int bitsLeft;
+
+    BooleanDecoder(DecompressedStream input)
+    {
+        this.bytes = new ByteRleDecoder(input);
+    }
+
+    boolean next()
+    {
+        if (bitsLeft == 0) {
+            current = bytes.next() & 0xFF;
+            bitsLeft = 8;
+        }
+        bitsLeft--;
+        return (current >>> bitsLeft & 1) != 0;
+    }
+
+    /**
+     * Reads {@code count} values into {@code values[offset, offset + count)} and returns how many
+     * of them are true.
+     */
+    int next(boolean[] values, int offset, int count)
+    {
+        int trues = 0;
+        for (int i = 0; i < count; i++) {
+            boolean value = next();
+            values[offset + i] = value;
+            trues += value ? 1 : 0;
+        }
+        return trues;
+    }
+
+    /**
+     * Skips {@code count} values and returns how many of them were true.
+     */
+    long skip(long count)
+    {
+        long trues = 0;
+        while (count > 0 && bitsLeft > 0) {
+            trues += next() ? 1 : 0;
+            count--;
+        }
+        long wholeBytes = count / 8;
+        for (long i = 0; i < wholeBytes; i++) {
+            trues += Integer.bitCount(bytes.next() & 0xFF);
+        }
+        count -= wholeBytes * 8;
+        while (count > 0) {
+            trues += next() ? 1 : 0;
+            count--;
+        }
+        return trues;
+    }
+
+    /**
+     * Moves to a row index position: that of the byte decoder, then the bits to skip in the byte
+     * found there.
+     */
+    void seek(PositionCursor positions)
+    {
+        bytes.seek(positions);
+        bitsLeft = 0;
+        long consumedBits = positions.next();
+        if (consumedBits > 8) {
+            throw new CorruptDataException("Row index skips " + consumedBits + " bits of a byte");
+        }
+        if (consumedBits > 0) {
+            current = bytes.next() & 0xFF;
+            bitsLeft = 8 - (int) consumedBits;
+        }
+    }
+}

@@ -1,0 +1,225 @@
+package io.tarn.vector.orc;
+
+import io.tarn.vector.CorruptDataException;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+import org.apache.arrow.vector.FieldVector;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.util.Arrays;
+
+/**
+ * DECIMAL columns: DATA holds each unscaled value as a zigzag varint of unbounded length,
+ * SECONDARY each value's own scale (ORC's writer drops trailing zeros, so it may be below the
+ * column's). Values are brought to the column's scale as ORC's reader does (a value of a larger
+ * scale is rounded half up; one that then exceeds the column's precision reads as null), then to
+ * the requested scale, which is never smaller.
+ */
+final class DecimalColumnDecoder
+        extends ColumnDecoder
+{
+    private static final BigInteger[] POWERS = new BigInteger[77];
+    private static final long[] LONG_POWERS = new long[19];
+
+    static {
+        BigInteger power = BigInteger.ONE;
+        for (int i = 0; i < POWERS.length; i++) {
+            POWERS[i] = power;
+            power = power.multiply(BigInteger.TEN);
+        }
+        long value = 1;
+        for (int i = 0; i < LONG_POWERS.length; i++) {
+            LONG_POWERS[i] = value;
+            value *= 10;
+        }
+    }
+
+    private final int filePrecision;
+    private final int fileScale;
+    private final int targetPrecision;
+    private final int targetScale;
+    private DecompressedStream data;
+    private IntegerDecoder scales;
+    private long[] small = new long[0];
+    // the values that did not fit 63 bits, null where small holds the value
+    private BigInteger[] large = new BigInteger[0];
+    private long[] valueScales = new long[0];
+
+    DecimalColumnDecoder(int column, String name, int filePrecision, int fileScale, int targetPrecision, int targetScale)
+    {
+        super(column, name);
+        this.filePrecision = filePrecision;
+        this.fileScale = fileScale;
+        this.targetPrecision = targetPrecision;
+        this.targetScale = targetScale;
+    }
+
+    @Override
+    void startValues(StripeStreams stripe)
+    {
+        StripeFooter.Encoding.Kind kind = stripe.encoding(column).kind();
+        if (kind.isDictionary()) {
+            throw new CorruptDataException("Decimal column " + name + " has dictionary encoding " + kind);
+        }
+        data = stripe.requiredStream(column, StripeFooter.Stream.DATA);
+        scales = IntegerDecoder.create(stripe.requiredStream(column, StripeFooter.Stream.SECONDARY), true, kind.isV2());
+    }
+
+    @Override
+    void clearValues()
+    {
+    }
+
+    @Override
+    void readValues(int count)
+    {
+        if (small.length < values + count) {
+            int size = grow(small.length, values + count);
+            small = Arrays.copyOf(small, size);
+            large = Arrays.copyOf(large, size);
+            valueScales = Arrays.copyOf(valueScales, size);
+        }
+        for (int i = 0; i < count; i++) {
+            readValue(values + i);
+        }
+        scales.next(valueScales, values, count);
+    }
+
+    private void readValue(int index)
+    {
+        long result = 0;
+        for (int shift = 0; ; shift += 7) {
+            int b = data.readByte();
+            if (shift == 63) {
+                // past 63 bits: continue in a BigInteger
+                readLarge(index, result, b);
+                return;
+            }
+            result |= (long) (b & 0x7F) << shift;
+            if (b < 0x80) {
+                small[index] = ProtobufReader.zigzag(result);
+                large[index] = null;
+                return;
+            }
+        }
+    }
+
+    private void readLarge(int index, long low, int next)
+    {
+        BigInteger unsigned = BigInteger.valueOf(low);
+        int shift = 63;
+        int b = next;
+        while (true) {
+            unsigned = unsigned.or(BigInteger.valueOf(b & 0x7F).shiftLeft(shift));
+            shift += 7;
+            if (b < 0x80) {
+                break;
+            }
+            if (shift >= 7 * 19) {
+                throw new CorruptDataException("Decimal column " + name + " has a value longer than 128 bits");
+            }
+            b = data.readByte();
+        }
+        BigInteger value = unsigned.shiftRight(1);
+        if (unsigned.testBit(0)) {
+            value = value.not();
+        }
+        if (value.bitLength() <= 63) {
+            small[index] = value.longValue();
+            large[index] = null;
+        }
+        else {
+            large[index] = value;
+        }
+    }
+
+    @Override
+    void skipValues(long count)
+    {
+        for (long i = 0; i < count; i++) {
+            int length = 0;
+            while (data.readByte() >= 0x80) {
+                if (++length > 19) {
+                    throw new CorruptDataException("Decimal column " + name + " has a value longer than 128 bits");
+                }
+            }
+        }
+        scales.skip(count);
+    }
+
+    @Override
+    void seekValues(PositionCursor positions, RowIndexes indexes, int group)
+    {
+        positions.seek(data);
+        scales.seek(positions);
+    }
+
+    @Override
+    long batchBytes()
+    {
+        return 24L * values + entries;
+    }
+
+    @Override
+    void write(FieldVector vector, int slots, int[] slotOfEntry)
+    {
+        BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
+        VectorWrites.prepareFixed(fixed, slots);
+        ArrowBuf validity = fixed.getValidityBuffer();
+        long address = fixed.getDataBuffer().memoryAddress();
+        int value = 0;
+        for (int entry = 0; entry < entries; entry++) {
+            if (!presence[entry]) {
+                continue;
+            }
+            long slot = slot(slotOfEntry, entry);
+            int index = value++;
+            long scale = valueScales[index];
+            long at = address + 16 * slot;
+            if (large[index] == null && scale == targetScale && fileScale == targetScale && fitsLong(small[index])) {
+                MemoryUtil.putLong(at, small[index]);
+                MemoryUtil.putLong(at + 8, small[index] >> 63);
+                BitVectorHelper.setBit(validity, slot);
+                continue;
+            }
+            BigInteger unscaled = rescale(large[index] != null ? large[index] : BigInteger.valueOf(small[index]), scale);
+            if (unscaled != null) {
+                MemoryUtil.putLong(at, unscaled.longValue());
+                MemoryUtil.putLong(at + 8, unscaled.shiftRight(64).longValue());
+                BitVectorHelper.setBit(validity, slot);
+            }
+        }
+        fixed.setValueCount(slots);
+    }
+
+    private boolean fitsLong(long unscaled)
+    {
+        // within both precisions: a value beyond one reads as null, decided on the slow path
+        int digits = Math.min(targetPrecision, filePrecision);
+        return digits >= 19 || (unscaled != Long.MIN_VALUE && Math.abs(unscaled) < LONG_POWERS[digits]);
+    }
+
+    /**
+     * The unscaled value at the requested scale, or null where ORC's reader or Paimon's cast
+     * gives null (too many digits for the precision).
+     */
+    private BigInteger rescale(BigInteger unscaled, long scale)
+    {
+        if (scale < -76 || scale > 76) {
+            throw new CorruptDataException("Decimal column " + name + " has a value of scale " + scale);
+        }
+        BigDecimal decimal = new BigDecimal(unscaled, (int) scale).setScale(fileScale, RoundingMode.HALF_UP);
+        if (decimal.precision() - decimal.scale() > filePrecision - fileScale) {
+            return null;
+        }
+        decimal = decimal.setScale(targetScale, RoundingMode.UNNECESSARY);
+        if (decimal.unscaledValue().abs().compareTo(POWERS[targetPrecision]) >= 0) {
+            return null;
+        }
+        return decimal.unscaledValue();
+    }
+}

@@ -1,0 +1,235 @@
+package io.tarn.vector.orc;
+
+import io.tarn.vector.CorruptDataException;
+
+/**
+ * ORC's integer run-length encoding version 2. The two top bits of a run's first byte choose
+ * among four sub-encodings (bits are read from the most significant down, values bit-packed
+ * big-endian and each run padded to a whole byte):
+ * <ul>
+ * <li>short repeat: 3 bits of byte width W - 1, 3 bits of count - 3, then one W-byte value;</li>
+ * <li>direct: 5 bits of encoded bit width, 9 bits of length - 1, then the packed values;</li>
+ * <li>patched base: as direct, plus a base value (sign and magnitude) added to every value, and a
+ * list of patches that supply the high bits of the few values too wide for the packed width;</li>
+ * <li>delta: 5 bits of encoded delta width, 9 bits of length - 1, a varint first value, a signed
+ * varint first delta, then the packed magnitudes of the other deltas, which share the first
+ * delta's sign; width 0 means every delta equals the first.</li>
+ * </ul>
+ * Signed streams zigzag-encode the values of short repeat and direct runs and the first value
+ * of delta runs.
+ */
+final class IntegerRleV2Decoder
+        extends IntegerDecoder
+{
+    private static final int SHORT_REPEAT = 0;
+    private static final int DIRECT = 1;
+    private static final int PATCHED_BASE = 2;
+    private static final int MAX_RUN = 512;
+
+    private final long[] patches = new long[32];
+    // bit reader state across the packed values of one run
+    private int bitBuffer;
+    private int bitsInBuffer;
+
+    IntegerRleV2Decoder(DecompressedStream input, boolean signed)
+    {
+        super(input, signed, MAX_RUN);
+    }
+
+    @Override
+    void readRun()
+    {
+        int first = input.readByte();
+        int encoding = first >>> 6;
+        switch (encoding) {
+            case SHORT_REPEAT -> shortRepeat(first);
+            case DIRECT -> direct(first);
+            case PATCHED_BASE -> patchedBase(first);
+            default -> delta(first);
+        }
+    }
+
+    private void shortRepeat(int first)
+    {
+        int width = ((first >>> 3) & 7) + 1;
+        int count = (first & 7) + 3;
+        long value = 0;
+        for (int i = 0; i < width; i++) {
+            value = (value << 8) | input.readByte();
+        }
+        value = decode(value);
+        for (int i = 0; i < count; i++) {
+            literals[i] = value;
+        }
+        size = count;
+    }
+
+    private void direct(int first)
+    {
+        int width = decodeBitWidth((first >>> 1) & 0x1F);
+        int length = ((first & 1) << 8 | input.readByte()) + 1;
+        readPacked(literals, 0, length, width);
+        if (signed) {
+            for (int i = 0; i < length; i++) {
+                literals[i] = ProtobufReader.zigzag(literals[i]);
+            }
+        }
+        size = length;
+    }
+
+    private void patchedBase(int first)
+    {
+        int width = decodeBitWidth((first >>> 1) & 0x1F);
+        int length = ((first & 1) << 8 | input.readByte()) + 1;
+        int third = input.readByte();
+        int baseBytes = ((third >>> 5) & 7) + 1;
+        int patchWidth = decodeBitWidth(third & 0x1F);
+        int fourth = input.readByte();
+        int gapWidth = ((fourth >>> 5) & 7) + 1;
+        int patchCount = fourth & 0x1F;
+        if (patchWidth + gapWidth > 64) {
+            throw new CorruptDataException("Patched-base run has patches of " + patchWidth + " + " + gapWidth + " bits in stream " + input.name());
+        }
+        long base = 0;
+        for (int i = 0; i < baseBytes; i++) {
+            base = (base << 8) | input.readByte();
+        }
+        // sign and magnitude: the top bit of the base's bytes is its sign
+        long signBit = 1L << (baseBytes * 8 - 1);
+        if ((base & signBit) != 0) {
+            base = -(base & ~signBit);
+        }
+        readPacked(literals, 0, length, width);
+        readPacked(patches, 0, patchCount, closestFixedBits(patchWidth + gapWidth));
+        long patchMask = patchWidth == 64 ? -1L : (1L << patchWidth) - 1;
+        long position = 0;
+        for (int i = 0; i < patchCount; i++) {
+            long gap = patches[i] >>> patchWidth;
+            long patch = patches[i] & patchMask;
+            position += gap;
+            if (patch == 0) {
+                // a patch of 0 only carries a gap longer than the gap width can say
+                continue;
+            }
+            if (position >= length) {
+                throw new CorruptDataException("Patched-base run patches value " + position + " of " + length + " in stream " + input.name());
+            }
+            // the patch supplies the bits above the packed width
+            literals[(int) position] |= width >= 64 ? 0 : patch << width;
+        }
+        for (int i = 0; i < length; i++) {
+            literals[i] += base;
+        }
+        size = length;
+    }
+
+    private void delta(int first)
+    {
+        int encodedWidth = (first >>> 1) & 0x1F;
+        int width = encodedWidth == 0 ? 0 : decodeBitWidth(encodedWidth);
+        int length = ((first & 1) << 8 | input.readByte()) + 1;
+        long value = decode(readVarint());
+        long deltaBase = readSignedVarint();
+        literals[0] = value;
+        if (width == 0) {
+            for (int i = 1; i < length; i++) {
+                value += deltaBase;
+                literals[i] = value;
+            }
+            size = length;
+            return;
+        }
+        if (length < 2) {
+            throw new CorruptDataException("Delta run of one value has packed deltas in stream " + input.name());
+        }
+        value += deltaBase;
+        literals[1] = value;
+        readPacked(literals, 2, length - 2, width);
+        for (int i = 2; i < length; i++) {
+            value = deltaBase < 0 ? value - literals[i] : value + literals[i];
+            literals[i] = value;
+        }
+        size = length;
+    }
+
+    /**
+     * Reads {@code count} values of {@code width} bits, big-endian and back to back, into
+     * {@code values[offset, offset + count)}; the bits left in the last byte are dropped.
+     */
+    private void readPacked(long[] values, int offset, int count, int width)
+    {
+        bitsInBuffer = 0;
+        for (int i = 0; i < count; i++) {
+            long value = 0;
+            int needed = width;
+            while (needed > 0) {
+                if (bitsInBuffer == 0) {
+                    bitBuffer = input.readByte();
+                    bitsInBuffer = 8;
+                }
+                int take = Math.min(needed, bitsInBuffer);
+                int shift = bitsInBuffer - take;
+                value = (value << take) | ((bitBuffer >>> shift) & ((1 << take) - 1));
+                bitsInBuffer -= take;
+                needed -= take;
+            }
+            values[offset + i] = value;
+        }
+        bitsInBuffer = 0;
+    }
+
+    /**
+     * The bit width of the 5-bit width code: 1..24 directly, then 26, 28, 30, 32, 40, 48, 56, 64.
+     */
+    static int decodeBitWidth(int code)
+    {
+        if (code <= 23) {
+            return code + 1;
+        }
+        return switch (code) {
+            case 24 -> 26;
+            case 25 -> 28;
+            case 26 -> 30;
+            case 27 -> 32;
+            case 28 -> 40;
+            case 29 -> 48;
+            case 30 -> 56;
+            default -> 64;
+        };
+    }
+
+    /**
+     * The width that patch entries of {@code bits} bits are padded to.
+     */
+    static int closestFixedBits(int bits)
+    {
+        if (bits == 0) {
+            return 1;
+        }
+        if (bits <= 24) {
+            return bits;
+        }
+        if (bits <= 26) {
+            return 26;
+        }
+        if (bits <= 28) {
+            return 28;
+        }
+        if (bits <= 30) {
+            return 30;
+        }
+        if (bits <= 32) {
+            return 32;
+        }
+        if (bits <= 40) {
+            return 40;
+        }
+        if (bits <= 48) {
+            return 48;
+        }
+        if (bits <= 56) {
+            return 56;
+        }
+        return 64;
+    }
+}

@@ -1,0 +1,70 @@
+package io.tarn.vector.orc;
+
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVectorHelper;
+
+/**
+ * Writes variable-width values (kept as one byte array with offsets, or as separate arrays) into
+ * a string or binary vector's slots.
+ */
+final class TextWrites
+{
+    private TextWrites() {}
+
+    /**
+     * Writes value {@code k} ({@code bytes[offsets[k], offsets[k + 1])}) of the present entries
+     * into their slots.
+     */
+    static void write(BaseVariableWidthVector vector, int slots, int[] slotOfEntry, int entries, boolean[] presence, byte[] bytes, int[] offsets, int count)
+    {
+        long total = offsets[count];
+        VectorWrites.prepareVariable(vector, slots, total);
+        ArrowBuf validity = vector.getValidityBuffer();
+        ArrowBuf offsetBuffer = vector.getOffsetBuffer();
+        vector.getDataBuffer().setBytes(0, bytes, 0, total);
+        int value = 0;
+        int nextSlot = 0;
+        int end = 0;
+        for (int entry = 0; entry < entries; entry++) {
+            if (!presence[entry]) {
+                continue;
+            }
+            int slot = ColumnDecoder.slot(slotOfEntry, entry);
+            // slots without a value before this one are empty
+            while (nextSlot <= slot) {
+                offsetBuffer.setInt(4L * nextSlot, end);
+                nextSlot++;
+            }
+            end = offsets[value + 1];
+            value++;
+            BitVectorHelper.setBit(validity, slot);
+        }
+        while (nextSlot <= slots) {
+            offsetBuffer.setInt(4L * nextSlot, end);
+            nextSlot++;
+        }
+        vector.setLastSet(slots - 1);
+        vector.setValueCount(slots);
+    }
+
+    /**
+     * As {@link #write(BaseVariableWidthVector, int, int[], int, boolean[], byte[], int[], int)}
+     * for values held apart.
+     */
+    static void write(BaseVariableWidthVector vector, int slots, int[] slotOfEntry, int entries, boolean[] presence, byte[][] values, long totalBytes)
+    {
+        if (totalBytes > Integer.MAX_VALUE - 16) {
+            throw new OrcLimitException("A batch of text is larger than 2 GB");
+        }
+        byte[] bytes = new byte[(int) totalBytes];
+        int[] offsets = new int[values.length + 1];
+        int position = 0;
+        for (int i = 0; i < values.length; i++) {
+            System.arraycopy(values[i], 0, bytes, position, values[i].length);
+            position += values[i].length;
+            offsets[i + 1] = position;
+        }
+        write(vector, slots, slotOfEntry, entries, presence, bytes, offsets, values.length);
+    }
+}

@@ -1,0 +1,156 @@
+package io.tarn.vector.orc;
+
+import io.tarn.types.AtomicType;
+import io.tarn.types.DataField;
+import io.tarn.types.TypeRoot;
+import io.tarn.vector.DataFileUnsupportedException;
+import io.tarn.vector.io.DataFileInput;
+import io.tarn.vector.reader.ArrowRowFormatter;
+import io.tarn.vector.reader.ReadOptions;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.paimon.shade.org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.UnionColumnVector;
+import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.paimon.shade.org.apache.orc.OrcFile;
+import org.apache.paimon.shade.org.apache.orc.TypeDescription;
+import org.apache.paimon.shade.org.apache.orc.Writer;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * ORC files Paimon's writer does not make, written with ORC's own writer: without {@code paimon.id}
+ * attributes (Paimon before field ids in ORC), matched by the names of the schema the file was
+ * written with; with a UNION column; and of the unstable pre-2.0 format version.
+ */
+public class TestOrcForeignFiles
+{
+    private static final AtomicType INT = new AtomicType(TypeRoot.INT, 0, 0, true);
+    private static final AtomicType BIGINT = new AtomicType(TypeRoot.BIGINT, 0, 0, true);
+    private static final AtomicType STRING = new AtomicType(TypeRoot.VARCHAR, Integer.MAX_VALUE, 0, true);
+    private static final AtomicType DECIMAL = new AtomicType(TypeRoot.DECIMAL, 10, 2, true);
+
+    private final RootAllocator allocator = new RootAllocator();
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+    {
+        assertThat(allocator.getAllocatedMemory()).isEqualTo(0);
+        allocator.close();
+    }
+
+    @Test
+    public void testColumnsMatchedByNameWithoutFieldIds()
+            throws IOException
+    {
+        byte[] file = write("struct<id:int,name:string,amount:decimal(10,2)>", OrcFile.Version.V_0_12, batch -> {
+            for (int row = 0; row < 5; row++) {
+                ((LongColumnVector) batch.cols[0]).vector[row] = row;
+                byte[] name = ("n" + row).getBytes(StandardCharsets.UTF_8);
+                ((BytesColumnVector) batch.cols[1]).setVal(row, name);
+                ((DecimalColumnVector) batch.cols[2]).set(row, HiveDecimal.create(BigDecimal.valueOf(row * 125 - 300, 2)));
+            }
+            batch.cols[2].noNulls = false;
+            batch.cols[2].isNull[4] = true;
+            ((DecimalColumnVector) batch.cols[2]).vector[4].setFromLong(0);
+            batch.size = 5;
+        });
+        // the schema the file was written with, then the table's: name renamed, id widened, a column added
+        List<DataField> fileFields = List.of(new DataField(0, "id", INT), new DataField(1, "name", STRING), new DataField(2, "amount", DECIMAL));
+        List<DataField> columns = List.of(new DataField(1, "label", STRING), new DataField(0, "id", BIGINT), new DataField(7, "added", INT), new DataField(2, "amount", DECIMAL));
+        List<String> lines = new ArrayList<>();
+        try (OrcReader reader = OrcReader.open(DataFileInput.of("foreign.orc", file), ReadOptions.of(columns), fileFields, allocator)) {
+            while (reader.nextBatch()) {
+                lines.addAll(ArrowRowFormatter.rows(reader.root(), columns));
+            }
+        }
+        assertThat(lines).containsExactly(
+                "n0\t0\t\\N\t-3.00",
+                "n1\t1\t\\N\t-1.75",
+                "n2\t2\t\\N\t-0.50",
+                "n3\t3\t\\N\t0.75",
+                "n4\t4\t\\N\t\\N");
+    }
+
+    @Test
+    public void testUnionColumnsAreUnsupported()
+            throws IOException
+    {
+        byte[] file = write("struct<id:int,u:uniontype<int,string>>", OrcFile.Version.V_0_12, batch -> {
+            ((LongColumnVector) batch.cols[0]).vector[0] = 1;
+            UnionColumnVector union = (UnionColumnVector) batch.cols[1];
+            union.tags[0] = 0;
+            ((LongColumnVector) union.fields[0]).vector[0] = 7;
+            batch.size = 1;
+        });
+        List<DataField> fileFields = List.of(new DataField(0, "id", INT), new DataField(1, "u", INT));
+        assertThatThrownBy(() -> OrcReader.open(DataFileInput.of("union.orc", file), ReadOptions.of(fileFields), fileFields, allocator))
+                .isInstanceOf(DataFileUnsupportedException.class)
+                .hasMessageContaining("union.orc")
+                .hasMessageContaining("UNION");
+        // the file's other columns read
+        List<DataField> id = List.of(fileFields.get(0));
+        try (OrcReader reader = OrcReader.open(DataFileInput.of("union.orc", file), ReadOptions.of(id), fileFields, allocator)) {
+            assertThat(reader.nextBatch()).isTrue();
+            assertThat(ArrowRowFormatter.rows(reader.root(), id)).containsExactly("1");
+        }
+    }
+
+    @Test
+    public void testUnstableVersion2IsUnsupported()
+            throws IOException
+    {
+        byte[] file = write("struct<id:int>", OrcFile.Version.UNSTABLE_PRE_2_0, batch -> {
+            ((LongColumnVector) batch.cols[0]).vector[0] = 1;
+            batch.size = 1;
+        });
+        List<DataField> fields = List.of(new DataField(0, "id", INT));
+        assertThatThrownBy(() -> OrcReader.open(DataFileInput.of("v2.orc", file), ReadOptions.of(fields), fields, allocator))
+                .isInstanceOf(DataFileUnsupportedException.class)
+                .hasMessageContaining("v2.orc")
+                .hasMessageContaining("version");
+    }
+
+    private static byte[] write(String schema, OrcFile.Version version, Consumer<VectorizedRowBatch> rows)
+            throws IOException
+    {
+        java.nio.file.Path directory = Files.createTempDirectory("tarn-orc-foreign");
+        java.nio.file.Path path = directory.resolve("file.orc");
+        TypeDescription type = TypeDescription.fromString(schema);
+        Configuration configuration = new Configuration(false);
+        // Hadoop's cached file systems ask for the current user, which JDK 24+ no longer gives
+        RawLocalFileSystem fileSystem = new RawLocalFileSystem();
+        fileSystem.initialize(URI.create("file:///"), configuration);
+        Writer writer = OrcFile.createWriter(new Path(path.toUri()), OrcFile.writerOptions(configuration).fileSystem(fileSystem).setSchema(type).version(version));
+        VectorizedRowBatch batch = type.createRowBatch();
+        rows.accept(batch);
+        writer.addRowBatch(batch);
+        writer.close();
+        fileSystem.close();
+        byte[] bytes = Files.readAllBytes(path);
+        try (var files = Files.list(directory)) {
+            for (java.nio.file.Path leftover : files.toList()) {
+                Files.delete(leftover);
+            }
+        }
+        Files.delete(directory);
+        return bytes;
+    }
+}
