@@ -31,9 +31,9 @@ import java.util.Map;
 
 /**
  * Writes Parquet files with Apache Paimon's own Parquet writer (the oracle) and converts Paimon
- * types to Tarn's.
+ * types to Tarn's (public for the tests of the other formats' readers).
  */
-final class ParquetTestFiles
+public final class ParquetTestFiles
 {
     private ParquetTestFiles() {}
 
@@ -90,7 +90,7 @@ final class ParquetTestFiles
         }
     }
 
-    static List<DataField> tarnFields(RowType rowType)
+    public static List<DataField> tarnFields(RowType rowType)
     {
         List<DataField> fields = new ArrayList<>();
         for (org.apache.paimon.types.DataField field : rowType.getFields()) {
@@ -99,7 +99,7 @@ final class ParquetTestFiles
         return fields;
     }
 
-    static DataType tarnType(org.apache.paimon.types.DataType type)
+    public static DataType tarnType(org.apache.paimon.types.DataType type)
     {
         boolean nullable = type.isNullable();
         return switch (type.getTypeRoot()) {

@@ -21,10 +21,11 @@ import java.util.Random;
 
 /**
  * Random rows for a schema covering every Paimon type, with nulls at every nesting level.
+ * Public for the tests of the other formats' readers.
  */
-final class TestDataGenerator
+public final class TestDataGenerator
 {
-    static final RowType ALL_TYPES = new RowType(List.of(
+    public static final RowType ALL_TYPES = new RowType(List.of(
             new DataField(0, "id", DataTypes.BIGINT().notNull()),
             new DataField(1, "b", DataTypes.BOOLEAN()),
             new DataField(2, "ti", DataTypes.TINYINT()),
@@ -60,12 +61,12 @@ final class TestDataGenerator
 
     private final Random random;
 
-    TestDataGenerator(long seed)
+    public TestDataGenerator(long seed)
     {
         this.random = new Random(seed);
     }
 
-    List<GenericRow> rows(RowType rowType, int count)
+    public List<GenericRow> rows(RowType rowType, int count)
     {
         List<GenericRow> rows = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
