@@ -57,9 +57,10 @@ final class AvroFile
     private final long rowCount;
     private final Optional<byte[]> contents;
     private final long metadataBytesRead;
+    private final int readBytes;
 
     private AvroFile(String name, long length, Schema schema, BlockCodec codec, byte[] sync, long[] blockStarts, int[] blockSizes, long[] blockRows, long[] firstRows,
-            long rowCount, Optional<byte[]> contents, long metadataBytesRead)
+            long rowCount, Optional<byte[]> contents, long metadataBytesRead, int readBytes)
     {
         this.name = requireNonNull(name, "name is null");
         this.length = length;
@@ -73,6 +74,7 @@ final class AvroFile
         this.rowCount = rowCount;
         this.contents = requireNonNull(contents, "contents is null");
         this.metadataBytesRead = metadataBytesRead;
+        this.readBytes = readBytes;
     }
 
     /**
@@ -81,14 +83,24 @@ final class AvroFile
     static AvroFile read(DataFileInput input)
             throws IOException
     {
+        return read(input, WINDOW_BYTES);
+    }
+
+    /**
+     * {@link #read(DataFileInput)} reading at least {@code readBytes} at a time, and its blocks
+     * in runs of about that size.
+     */
+    static AvroFile read(DataFileInput input, int readBytes)
+            throws IOException
+    {
         String name = input.name();
         long length = input.length();
         if (length < MAGIC.length + 1 + SYNC_BYTES) {
             throw new DataFileCorruptionException("File " + name + " of " + length + " bytes is too short for an Avro header");
         }
-        FileWindow window = new FileWindow(input, length, WINDOW_BYTES);
+        FileWindow window = new FileWindow(input, length, readBytes);
         AvroInput cursor = new AvroInput();
-        Header header = readHeader(name, length, window, cursor);
+        Header header = readHeader(name, length, readBytes, window, cursor);
         Schema schema = parseSchema(name, header.metadata());
         byte[] codecName = header.metadata().get("avro.codec");
         BlockCodec codec = codecName == null ? BlockCodec.NULL : BlockCodec.forName(new String(codecName, StandardCharsets.UTF_8), name);
@@ -157,15 +169,15 @@ final class AvroFile
             contents = Optional.of(Arrays.copyOf(window.bytes(), (int) length));
         }
         return new AvroFile(name, length, schema, codec, header.sync(), Arrays.copyOf(starts, blocks), Arrays.copyOf(sizes, blocks), Arrays.copyOf(rows, blocks),
-                Arrays.copyOf(firsts, blocks), rowCount, contents, window.bytesRead());
+                Arrays.copyOf(firsts, blocks), rowCount, contents, window.bytesRead(), readBytes);
     }
 
-    private static Header readHeader(String name, long length, FileWindow window, AvroInput cursor)
+    private static Header readHeader(String name, long length, int readBytes, FileWindow window, AvroInput cursor)
             throws IOException
     {
         long limit = Math.min(length, MAX_HEADER_BYTES);
         // the first window: a small file is then read whole, at once
-        int size = (int) Math.min(limit, WINDOW_BYTES);
+        int size = (int) Math.min(limit, readBytes);
         while (true) {
             window.ensure(0, size);
             window.point(cursor, 0);
@@ -308,6 +320,14 @@ final class AvroFile
     long metadataBytesRead()
     {
         return metadataBytesRead;
+    }
+
+    /**
+     * How many bytes the readers of this file read at least at a time (but at the file's end).
+     */
+    int readBytes()
+    {
+        return readBytes;
     }
 
     /**

@@ -107,6 +107,16 @@ public final class AvroReader
     public static AvroReader open(DataFileInput input, ReadOptions options, List<DataField> fileFields, BufferAllocator allocator)
             throws IOException
     {
+        return open(input, options, fileFields, allocator, AvroFile.WINDOW_BYTES);
+    }
+
+    /**
+     * {@link #open(DataFileInput, ReadOptions, List, BufferAllocator)} reading at least
+     * {@code readBytes} at a time.
+     */
+    static AvroReader open(DataFileInput input, ReadOptions options, List<DataField> fileFields, BufferAllocator allocator, int readBytes)
+            throws IOException
+    {
         requireNonNull(input, "input is null");
         requireNonNull(options, "options is null");
         requireNonNull(fileFields, "fileFields is null");
@@ -119,7 +129,7 @@ public final class AvroReader
         }
         AvroFile file;
         try {
-            file = AvroFile.read(input);
+            file = AvroFile.read(input, readBytes);
         }
         catch (DataFileCorruptionException | DataFileUnsupportedException e) {
             throw e;

@@ -10,14 +10,12 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * The (compressed) bytes of a file's blocks, read in runs: loading a block also loads the
- * blocks after it that the read will want, up to about {@link #RUN_BYTES} in one read, so a file
- * of small blocks is read in few requests. A file kept whole in memory ({@link AvroFile#contents()})
- * is not read again.
+ * blocks after it that the read will want, up to about {@link AvroFile#readBytes()} in one read,
+ * so a file of small blocks is read in few requests. A file kept whole in memory
+ * ({@link AvroFile#contents()}) is not read again.
  */
 final class BlockSource
 {
-    static final int RUN_BYTES = 1 << 20;
-
     private final DataFileInput input;
     private final AvroFile file;
     private byte[] buffer = new byte[0];
@@ -50,7 +48,7 @@ final class BlockSource
             }
             else {
                 int end = block;
-                while (end + 1 < file.blockCount() && wanted.test(end + 1) && runEnd(end + 1) - file.blockStart(block) <= RUN_BYTES) {
+                while (end + 1 < file.blockCount() && wanted.test(end + 1) && runEnd(end + 1) - file.blockStart(block) <= file.readBytes()) {
                     end++;
                 }
                 long length = runEnd(end) - file.blockStart(block);

@@ -188,6 +188,42 @@ public class TestAvroReader
     }
 
     @Test
+    public void testFileIsReadInFewLargeReads()
+            throws IOException
+    {
+        List<GenericRow> rows = new TestDataGenerator(23).rows(AvroTestFiles.ALL_TYPES, 3000);
+        byte[] file = AvroTestFiles.write(AvroTestFiles.ALL_TYPES, rows, "null");
+        int readBytes = 256 << 10;
+        int windows = (file.length + readBytes - 1) / readBytes;
+        CountingInput input = new CountingInput(file);
+        List<String> actual = new ArrayList<>();
+        int blocks;
+        try (AvroReader reader = AvroReader.open(input, ReadOptions.of(FIELDS), FIELDS, allocator, readBytes)) {
+            while (reader.nextBatch()) {
+                CanonicalRowFormatter.appendLines(reader.root(), FIELDS, actual);
+            }
+            blocks = (int) reader.metrics().rowGroups();
+            assertThat(reader.metrics().bytesRead()).isEqualTo(input.bytes);
+        }
+        assertThat(actual).containsExactlyElementsOf(AvroTestFiles.expected(rows, AvroTestFiles.ALL_TYPES));
+        // the walk over the block headers and the read of the blocks, each in windows, not per block
+        assertThat(blocks).isGreaterThanOrEqualTo(3 * windows);
+        assertThat(input.reads).isLessThanOrEqualTo(2 * windows + 2);
+
+        // only the block of the one selected row is read after the walk
+        input.reads = 0;
+        try (AvroReader reader = AvroReader.open(input, ReadOptions.of(FIELDS).withRowSelection(RoaringBitmap.bitmapOf(2999)), FIELDS, allocator, readBytes)) {
+            List<String> last = new ArrayList<>();
+            while (reader.nextBatch()) {
+                CanonicalRowFormatter.appendLines(reader.root(), FIELDS, last);
+            }
+            assertThat(last).containsExactly(actual.get(2999));
+            assertThat(reader.metrics().pagesSkipped()).isEqualTo(blocks - 1);
+        }
+        assertThat(input.reads).isLessThanOrEqualTo(windows + 2);
+    }
+
+    @Test
     public void testBatchesBoundedInBytes()
             throws IOException
     {
@@ -239,6 +275,41 @@ public class TestAvroReader
                 .isInstanceOf(DataFileUnsupportedException.class)
                 .hasMessageContaining("test.avro")
                 .hasMessageContaining("bin");
+    }
+
+    private static final class CountingInput
+            implements DataFileInput
+    {
+        private final DataFileInput delegate;
+        private int reads;
+        private long bytes;
+
+        CountingInput(byte[] file)
+        {
+            this.delegate = DataFileInput.of("test.avro", file);
+        }
+
+        @Override
+        public String name()
+        {
+            return delegate.name();
+        }
+
+        @Override
+        public long length()
+                throws IOException
+        {
+            return delegate.length();
+        }
+
+        @Override
+        public void readFully(long position, byte[] buffer, int offset, int length)
+                throws IOException
+        {
+            reads++;
+            bytes += length;
+            delegate.readFully(position, buffer, offset, length);
+        }
     }
 
     private AvroReader open(byte[] file, ReadOptions options)
