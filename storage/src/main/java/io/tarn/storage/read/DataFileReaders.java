@@ -9,6 +9,7 @@ import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.DataFileCorruptionException;
 import io.tarn.vector.DataFileUnsupportedException;
+import io.tarn.vector.avro.AvroReader;
 import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.reader.CarriedColumn;
 import io.tarn.vector.reader.DataFileReader;
@@ -45,7 +46,8 @@ final class DataFileReaders
         try {
             reader = switch (extension(meta.fileName())) {
                 case "parquet" -> ParquetReader.open(input, options, fileFields, allocator);
-                case "orc", "avro" -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path + " is "
+                case "avro" -> AvroReader.open(input, options, fileFields, allocator);
+                case "orc" -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path + " is "
                         + extension(meta.fileName()).toUpperCase(Locale.ROOT) + "; Tarn does not read that format yet");
                 default -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path
                         + " has a format Tarn does not read (by its extension); Tarn reads Parquet data files");
