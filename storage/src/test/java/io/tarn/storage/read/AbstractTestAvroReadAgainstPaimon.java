@@ -139,8 +139,8 @@ public abstract class AbstractTestAvroReadAgainstPaimon
     }
 
     /**
-     * Projections compared with the same columns of Paimon's full rows (Paimon 1.3.1's Avro
-     * reader cannot skip an unprojected MAP with a non-string key: its skip reads nothing).
+     * Projections (which skip the other fields of every record) compared with the same columns
+     * of the rows Paimon reads.
      */
     @Test(dataProvider = "projections")
     public void testProjectionsReadLikePaimon(String table, List<String> columns)

@@ -72,11 +72,15 @@ final class AtomicDecoders
             }
             case TINYINT, SMALLINT, INT, DATE, TIME, BIGINT -> {
                 boolean integerTarget = target == TypeRoot.TINYINT || target == TypeRoot.SMALLINT || target == TypeRoot.INT || target == TypeRoot.BIGINT;
+                FixedWidthBuilder fixed = (FixedWidthBuilder) builder;
+                if (kind == Kind.INT && narrowBits == 32 && fixed.width() == 4) {
+                    return new IntValue(fixed);
+                }
                 if (kind == Kind.INT && (integerTarget || target == fileType.root())) {
-                    return new IntegerValue(false, narrowBits, (FixedWidthBuilder) builder);
+                    return new IntegerValue(false, narrowBits, fixed);
                 }
                 if (kind == Kind.LONG && target == TypeRoot.BIGINT) {
-                    return new IntegerValue(true, 64, (FixedWidthBuilder) builder);
+                    return new LongValue(fixed);
                 }
             }
             case FLOAT -> {
@@ -204,6 +208,43 @@ final class AtomicDecoders
         void decode(AvroInput in)
         {
             builder.appendBoolean(in.readBoolean());
+        }
+    }
+
+    /**
+     * INT, DATE and TIME as they are stored: the common case, without conversion.
+     */
+    private static final class IntValue
+            extends ValueDecoder
+    {
+        private final FixedWidthBuilder builder;
+
+        IntValue(FixedWidthBuilder builder)
+        {
+            this.builder = requireNonNull(builder, "builder is null");
+        }
+
+        @Override
+        void decode(AvroInput in)
+        {
+            builder.appendInt(in.readInt());
+        }
+    }
+
+    private static final class LongValue
+            extends ValueDecoder
+    {
+        private final FixedWidthBuilder builder;
+
+        LongValue(FixedWidthBuilder builder)
+        {
+            this.builder = requireNonNull(builder, "builder is null");
+        }
+
+        @Override
+        void decode(AvroInput in)
+        {
+            builder.appendLong(in.readLong());
         }
     }
 

@@ -213,6 +213,7 @@ public final class AvroReader
             int batchSize = options.batchSize();
             long maxBatchBytes = options.maxBatchBytes();
             ValueDecoder decoder = binding.rowDecoder();
+            int nextCheck = 1;
             while (rows < batchSize && nextRecord()) {
                 if (rows == positions.length) {
                     positions = Arrays.copyOf(positions, (int) Math.min(batchSize, Math.max(16L, rows * 2L)));
@@ -220,8 +221,14 @@ public final class AvroReader
                 positions[rows++] = (int) (file.firstRow(block) + blockRow);
                 decoder.decode(in);
                 blockRow++;
-                if (columns.bytes() >= maxBatchBytes) {
-                    break;
+                if (rows == nextCheck) {
+                    long bytes = columns.bytes();
+                    if (bytes >= maxBatchBytes) {
+                        break;
+                    }
+                    // summing the columns' sizes costs about as much as decoding a row: check
+                    // again when, at the rate so far, half the bytes left may be used
+                    nextCheck = rows + (int) Math.max(1, Math.min(64, (maxBatchBytes - bytes) * rows / Math.max(1, 2 * bytes)));
                 }
             }
             if (rows == 0) {
