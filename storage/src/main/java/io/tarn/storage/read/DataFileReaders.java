@@ -10,6 +10,7 @@ import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.DataFileCorruptionException;
 import io.tarn.vector.DataFileUnsupportedException;
+import io.tarn.vector.avro.AvroReader;
 import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.orc.OrcReader;
 import io.tarn.vector.reader.CarriedColumn;
@@ -48,10 +49,9 @@ final class DataFileReaders
             reader = switch (extension(meta.fileName())) {
                 case "parquet" -> ParquetReader.open(input, options, fileFields, allocator);
                 case "orc" -> OrcReader.open(input, options, fileFields, new TableOptions(table.name(), table.schema().options()).orcTimestampLtzLegacyType(), allocator);
-                case "avro" -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path + " is "
-                        + extension(meta.fileName()).toUpperCase(Locale.ROOT) + "; Tarn does not read that format yet");
+                case "avro" -> AvroReader.open(input, options, fileFields, allocator);
                 default -> throw new UnsupportedTableFeatureException("Table " + table.name() + ": data file " + path
-                        + " has a format Tarn does not read (by its extension); Tarn reads Parquet and ORC data files");
+                        + " has a format Tarn does not read (by its extension); Tarn reads Parquet, ORC and Avro data files");
             };
         }
         catch (DataFileCorruptionException | DataFileUnsupportedException e) {

@@ -31,7 +31,7 @@ import java.util.Map;
 
 /**
  * Writes Parquet files with Apache Paimon's own Parquet writer (the oracle) and converts Paimon
- * types to Tarn's.
+ * types to Tarn's (public for the tests of the other formats' readers).
  */
 public final class ParquetTestFiles
 {

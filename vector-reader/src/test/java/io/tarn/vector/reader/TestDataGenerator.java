@@ -21,6 +21,7 @@ import java.util.Random;
 
 /**
  * Random rows for a schema covering every Paimon type, with nulls at every nesting level.
+ * Public for the tests of the other formats' readers.
  */
 public final class TestDataGenerator
 {
