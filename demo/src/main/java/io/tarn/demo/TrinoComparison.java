@@ -44,7 +44,7 @@ public final class TrinoComparison
 {
     static final String HIVE_PLUGIN_PROPERTY = "tarn.hive.plugin.dir";
     static final String RESULTS_PROPERTY = "tarn.bench.results";
-    private static final int DEFAULT_ORDERS = 1_500_000;
+    static final int DEFAULT_ORDERS = 1_500_000;
     private static final int DEFAULT_RUNS = 9;
     // a long-running server has compiled its hot paths; a fresh one interprets them for the
     // first runs of every query, which would time the JIT rather than the connectors
@@ -53,7 +53,7 @@ public final class TrinoComparison
     // the point lookup's shape (filter, projection, ORDER BY) for a key below every file's
     // statistics: Trino plans and schedules its stages, but the table yields no split at all
     private static final String EMPTY_LOOKUP_SQL = "SELECT o_orderkey, o_orderdate, o_totalprice, o_orderpriority, o_orderstatus FROM tarn.tpch.orders WHERE o_custkey = -1 ORDER BY o_orderkey";
-    private static final List<Identifier> HIVE_TABLES = List.of(DemoWarehouse.LINEITEM, DemoWarehouse.ORDERS, DemoWarehouse.LINEITEM_ZORDER);
+    static final List<Identifier> HIVE_TABLES = List.of(DemoWarehouse.LINEITEM, DemoWarehouse.ORDERS, DemoWarehouse.LINEITEM_ZORDER);
 
     private TrinoComparison() {}
 
@@ -217,17 +217,28 @@ public final class TrinoComparison
     static void createHiveTables(Connection connection)
             throws SQLException
     {
-        execute(connection, "CREATE SCHEMA IF NOT EXISTS hive.tpch WITH (location = 'local:///tpch')");
-        execute(connection, "DROP TABLE IF EXISTS hive.tpch.lineitem");
-        execute(connection, "DROP TABLE IF EXISTS hive.tpch.orders");
-        execute(connection, "CREATE TABLE hive.tpch.lineitem (" + columns(DemoWarehouse.lineitemFields()) + ") "
-                + "WITH (format = 'PARQUET', external_location = 'local:///lineitem', partitioned_by = ARRAY['l_shipyear'])");
-        execute(connection, "CALL hive.system.sync_partition_metadata('tpch', 'lineitem', 'FULL')");
-        execute(connection, "CREATE TABLE hive.tpch.orders (" + columns(DemoWarehouse.ordersFields()) + ") "
-                + "WITH (format = 'PARQUET', external_location = 'local:///orders')");
-        execute(connection, "DROP TABLE IF EXISTS hive.tpch.lineitem_zorder");
-        execute(connection, "CREATE TABLE hive.tpch.lineitem_zorder (" + columns(DemoWarehouse.lineitemFields()) + ") "
-                + "WITH (format = 'PARQUET', external_location = 'local:///lineitem_zorder')");
+        createHiveTables(connection, "hive", "local:///");
+    }
+
+    /**
+     * The Hive tables of the benchmarks, created anew in catalog {@code catalog} over a layout of
+     * {@link #hiveLayout} at location {@code root} (ending in {@code /}: {@code local:///},
+     * {@code s3://bucket/hive/}).
+     */
+    static void createHiveTables(Connection connection, String catalog, String root)
+            throws SQLException
+    {
+        execute(connection, "CREATE SCHEMA IF NOT EXISTS %s.tpch WITH (location = '%stpch')".formatted(catalog, root));
+        execute(connection, "DROP TABLE IF EXISTS %s.tpch.lineitem".formatted(catalog));
+        execute(connection, "DROP TABLE IF EXISTS %s.tpch.orders".formatted(catalog));
+        execute(connection, "CREATE TABLE %s.tpch.lineitem (%s) ".formatted(catalog, columns(DemoWarehouse.lineitemFields()))
+                + "WITH (format = 'PARQUET', external_location = '%slineitem', partitioned_by = ARRAY['l_shipyear'])".formatted(root));
+        execute(connection, "CALL %s.system.sync_partition_metadata('tpch', 'lineitem', 'FULL')".formatted(catalog));
+        execute(connection, "CREATE TABLE %s.tpch.orders (%s) ".formatted(catalog, columns(DemoWarehouse.ordersFields()))
+                + "WITH (format = 'PARQUET', external_location = '%sorders')".formatted(root));
+        execute(connection, "DROP TABLE IF EXISTS %s.tpch.lineitem_zorder".formatted(catalog));
+        execute(connection, "CREATE TABLE %s.tpch.lineitem_zorder (%s) ".formatted(catalog, columns(DemoWarehouse.lineitemFields()))
+                + "WITH (format = 'PARQUET', external_location = '%slineitem_zorder')".formatted(root));
     }
 
     private static String columns(List<DataField> fields)

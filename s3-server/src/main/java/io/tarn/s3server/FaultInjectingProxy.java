@@ -46,7 +46,8 @@ import static java.util.Objects.requireNonNull;
  * is forwarded; if the server answers finally instead, the client's connection ends after that
  * answer, since whether the client will still send the body is its choice.
  * <p>
- * Every request is counted, and so is every fault injected, by kind.
+ * Every request is counted, also by method, and so are the bytes of the answers' bodies relayed
+ * (what a client pays a store for in transfer) and every fault injected, by kind.
  */
 public final class FaultInjectingProxy
         implements AutoCloseable
@@ -62,6 +63,8 @@ public final class FaultInjectingProxy
     // guarded by itself; the first armed fault that matches a request takes it
     private final List<ArmedFault> armed = new ArrayList<>();
     private final AtomicLong requests = new AtomicLong();
+    private final Map<String, AtomicLong> requestsByMethod = new ConcurrentHashMap<>();
+    private final AtomicLong answeredBytes = new AtomicLong();
     private final Map<Fault.Kind, AtomicLong> faults = new EnumMap<>(Fault.Kind.class);
     private final AtomicInteger requestIds = new AtomicInteger();
     private volatile long latencyNanos;
@@ -163,6 +166,25 @@ public final class FaultInjectingProxy
     }
 
     /**
+     * Requests received so far with HTTP method {@code method} ({@code GET}, {@code HEAD}, ...).
+     * S3 lists objects by {@code GET} too.
+     */
+    public long requestCount(String method)
+    {
+        AtomicLong count = requestsByMethod.get(method);
+        return count == null ? 0 : count.get();
+    }
+
+    /**
+     * Bytes of answer bodies relayed to clients so far, as framed on the wire (a chunked body
+     * with its chunk lines); heads are not counted.
+     */
+    public long answeredBytes()
+    {
+        return answeredBytes.get();
+    }
+
+    /**
      * Faults injected so far.
      */
     public long faultCount()
@@ -232,6 +254,7 @@ public final class FaultInjectingProxy
                     return;
                 }
                 requests.incrementAndGet();
+                requestsByMethod.computeIfAbsent(request.method(), method -> new AtomicLong()).incrementAndGet();
                 Fault fault = takeFault(request);
                 boolean keepAlive;
                 if (fault == null) {
@@ -382,9 +405,10 @@ public final class FaultInjectingProxy
     {
         pause(latencyNanos + (fault != null && fault.kind() == Fault.Kind.FIRST_BYTE_DELAY ? fault.delay().toNanos() : 0));
         clientOut.write(response.raw());
+        OutputStream counted = new CountingOutputStream(clientOut, answeredBytes);
         if (fault != null && fault.kind() == Fault.Kind.BODY_CUT) {
             try {
-                response.copyResponseBody(request.method(), upstreamIn, new CuttingOutputStream(clientOut, fault.bodyBytes()));
+                response.copyResponseBody(request.method(), upstreamIn, new CuttingOutputStream(counted, fault.bodyBytes()));
             }
             catch (BodyCutException e) {
                 clientOut.flush();
@@ -394,7 +418,7 @@ public final class FaultInjectingProxy
             clientOut.flush();
             return true;
         }
-        response.copyResponseBody(request.method(), upstreamIn, clientOut);
+        response.copyResponseBody(request.method(), upstreamIn, counted);
         clientOut.flush();
         return true;
     }
@@ -555,6 +579,38 @@ public final class FaultInjectingProxy
             if (allowed < length) {
                 throw new BodyCutException();
             }
+        }
+    }
+
+    /**
+     * Passes everything on, adding the bytes to a counter.
+     */
+    private static final class CountingOutputStream
+            extends OutputStream
+    {
+        private final OutputStream out;
+        private final AtomicLong count;
+
+        CountingOutputStream(OutputStream out, AtomicLong count)
+        {
+            this.out = out;
+            this.count = count;
+        }
+
+        @Override
+        public void write(int value)
+                throws IOException
+        {
+            out.write(value);
+            count.incrementAndGet();
+        }
+
+        @Override
+        public void write(byte[] bytes, int offset, int length)
+                throws IOException
+        {
+            out.write(bytes, offset, length);
+            count.addAndGet(length);
         }
     }
 

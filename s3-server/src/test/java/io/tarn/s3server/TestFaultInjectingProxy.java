@@ -103,6 +103,9 @@ public class TestFaultInjectingProxy
             throws IOException
     {
         long before = proxy.requestCount();
+        long getsBefore = proxy.requestCount("GET");
+        long headsBefore = proxy.requestCount("HEAD");
+        long bytesBefore = proxy.answeredBytes();
         long faultsBefore = proxy.faultCount();
         try (Connection connection = new Connection()) {
             for (int i = 0; i < 3; i++) {
@@ -118,6 +121,9 @@ public class TestFaultInjectingProxy
             assertThat(connection.send("GET /bucket/key HTTP/1.1\r\nHost: proxy\r\n\r\n", new byte[0]).body()).isEqualTo(OBJECT);
         }
         assertThat(proxy.requestCount() - before).isEqualTo(5);
+        assertThat(proxy.requestCount("GET") - getsBefore).isEqualTo(4);
+        assertThat(proxy.requestCount("HEAD") - headsBefore).isEqualTo(1);
+        assertThat(proxy.answeredBytes() - bytesBefore).isEqualTo(4L * OBJECT.length);
         assertThat(proxy.faultCount() - faultsBefore).isZero();
     }
 
