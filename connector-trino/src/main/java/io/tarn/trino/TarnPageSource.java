@@ -64,6 +64,7 @@ final class TarnPageSource
     private final SplitReader reader;
     private final long fileCount;
     private final FileReadLimiter.Reservation fileReservation;
+    private final Map<String, Long> dynamicFilterCounters;
 
     private boolean started;
     private boolean finished;
@@ -71,9 +72,10 @@ final class TarnPageSource
     private long readTimeNanos;
     private Counters finalMetrics;
 
-    TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, OptionalLong limit, boolean useFileIndexes,
-            BufferAllocator parentAllocator, FileReadLimiter fileReads)
+    TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, Optional<Predicate> pruningFilter,
+            Map<String, Long> dynamicFilterCounters, OptionalLong limit, boolean useFileIndexes, BufferAllocator parentAllocator, FileReadLimiter fileReads)
     {
+        this.dynamicFilterCounters = Map.copyOf(requireNonNull(dynamicFilterCounters, "dynamicFilterCounters is null"));
         this.tableName = table.name();
         this.columns = List.copyOf(requireNonNull(columns, "columns is null"));
         this.limit = requireNonNull(limit, "limit is null");
@@ -111,6 +113,9 @@ final class TarnPageSource
             // Trino applies every predicate it did not see enforced (all but the partition
             // columns') to each row again, and a split's rows all satisfy its partition's
             request = request.withFilter(filter.get()).withFilterRecheckedByCaller();
+        }
+        if (pruningFilter.isPresent()) {
+            request = request.withPruningFilter(pruningFilter.get());
         }
         this.parentAllocator = parentAllocator;
         this.allocator = parentAllocator.newChildAllocator("tarn-page-source", 0, Long.MAX_VALUE);
@@ -268,6 +273,7 @@ final class TarnPageSource
         counters.put("files_in_splits", fileCount);
         counters.put("file_reads_wait_millis", TimeUnit.NANOSECONDS.toMillis(fileReservation.waitNanos()));
         counters.put("file_reads_over_limit", fileReservation.overdrawn() ? 1L : 0L);
+        counters.putAll(dynamicFilterCounters);
         currentMetrics().asMap().forEach((key, value) -> counters.put(key, value));
         return TarnSplitSource.counters(counters);
     }

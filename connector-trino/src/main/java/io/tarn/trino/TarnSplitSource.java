@@ -45,6 +45,10 @@ final class TarnSplitSource
     // still read by several drivers at once, instead of one thread working through its files
     // (most of them skipped by their indexes) one after the other
     static final int MIN_SPLITS = 32;
+    // a larger file is read by several splits, each a range of its rows (Trino's Hive connector
+    // starts with splits of 32 MB too): a table of one large file, such as TPC-H's lineitem as
+    // one CREATE TABLE AS writes it (one 150 MB file at SF1), is then read by every core, not one
+    static final long FILE_RANGE_SIZE = 32L * 1024 * 1024;
 
     private final PaimonTable table;
     private final TarnTableHandle handle;
@@ -98,7 +102,7 @@ final class TarnSplitSource
                 return List.of();
             }
             Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
-            ScanPlanner planner = new ScanPlanner(table).withSplitTargetSize(targetSize).withMinSplits(MIN_SPLITS);
+            ScanPlanner planner = new ScanPlanner(table).withSplitTargetSize(targetSize).withMinSplits(MIN_SPLITS).withRowRangeSplits(Math.min(FILE_RANGE_SIZE, targetSize));
             if (!useFileIndexes) {
                 planner = planner.withoutFileIndexes();
             }
@@ -141,6 +145,10 @@ final class TarnSplitSource
     {
         if (!schema.primaryKeys().isEmpty() || split.mergeRequired()) {
             return 0;
+        }
+        if (split.rowRange().isPresent()) {
+            // a deletion vector's rows are not known by range
+            return split.files().get(0).deletionFile().isPresent() ? 0 : split.rowRange().get().rows();
         }
         long rows = 0;
         for (PlannedFile file : split.files()) {

@@ -25,9 +25,10 @@ import static io.tarn.demo.TrinoQueries.requiredProperty;
 import static io.tarn.demo.TrinoQueries.rows;
 import static io.tarn.demo.TrinoQueries.timed;
 import static java.util.Objects.requireNonNull;
+import static java.util.stream.Collectors.joining;
 
 /**
- * {@code ./tarn bench tpch [SCHEMA [RUNS]]}: the eight TPC-H tables of Trino's TPC-H generator
+ * {@code ./tarn bench tpch [SCHEMA [RUNS]] [--queries N,M,...] [--warmup ROUNDS]}: the eight TPC-H tables of Trino's TPC-H generator
  * (schema {@code sf1} by default, {@code tiny} for a quick check) written by Tarn through
  * {@code CREATE TABLE AS} into one warehouse, then the 22 TPC-H queries (the specification's texts
  * with its validation parameters, only the syntax adapted to Trino) in one real Trino server:
@@ -35,7 +36,10 @@ import static java.util.Objects.requireNonNull;
  * Trino's Hive connector ({@code hive.metastore=file}) over hard links of the same Parquet files.
  * The three answers of every query must be equal. After {@value #WARMUP_ROUNDS} warm-up rounds,
  * each query runs {@code RUNS} times per configuration, alternating; medians of elapsed and CPU
- * time go to {@code benchmarks/results/tpch.md} (or {@code tpch-SCHEMA.md}).
+ * time go to {@code benchmarks/results/tpch.md} (or {@code tpch-SCHEMA.md}). {@code --queries}
+ * runs only the listed queries (while working on some of them) and writes
+ * {@code tpch-subset.md} (or {@code tpch-SCHEMA-subset.md}) instead, so that a partial run never
+ * replaces the full report.
  */
 public final class TpchBenchmark
 {
@@ -50,6 +54,80 @@ public final class TpchBenchmark
     private static final String LOADED_MARKER = "tpch-loaded";
 
     private TpchBenchmark() {}
+
+    record Arguments(String schema, int runs, List<Integer> queries, int warmupRounds)
+    {
+        Arguments
+        {
+            requireNonNull(schema, "schema is null");
+            queries = List.copyOf(queries);
+        }
+
+        boolean subset()
+        {
+            return queries.size() < QUERY_COUNT;
+        }
+
+        static Arguments parse(String... args)
+        {
+            List<String> positional = new ArrayList<>();
+            List<Integer> queries = new ArrayList<>();
+            int warmup = WARMUP_ROUNDS;
+            for (int i = 0; i < args.length; i++) {
+                switch (args[i]) {
+                    case "--queries" -> {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException("--queries needs a list of query numbers, such as 1,3,6");
+                        }
+                        for (String number : args[++i].split(",")) {
+                            int query = wholeNumber("--queries", number.strip());
+                            if (query < 1 || query > QUERY_COUNT) {
+                                throw new IllegalArgumentException("--queries: TPC-H has queries 1 to %d, not %d".formatted(QUERY_COUNT, query));
+                            }
+                            if (!queries.contains(query)) {
+                                queries.add(query);
+                            }
+                        }
+                    }
+                    case "--warmup" -> {
+                        if (i + 1 >= args.length) {
+                            throw new IllegalArgumentException("--warmup needs a number of rounds");
+                        }
+                        warmup = wholeNumber("--warmup", args[++i]);
+                        if (warmup < 0) {
+                            throw new IllegalArgumentException("--warmup cannot be negative: " + warmup);
+                        }
+                    }
+                    default -> positional.add(args[i]);
+                }
+            }
+            if (positional.size() > 2) {
+                throw new IllegalArgumentException("Usage: ./tarn bench tpch [SCHEMA [RUNS]] [--queries N,M,...] [--warmup ROUNDS]");
+            }
+            String schema = positional.isEmpty() ? DEFAULT_SCHEMA : positional.get(0);
+            int runs = positional.size() > 1 ? wholeNumber("RUNS", positional.get(1)) : DEFAULT_RUNS;
+            if (runs < 1) {
+                throw new IllegalArgumentException("RUNS must be at least 1: " + runs);
+            }
+            if (queries.isEmpty()) {
+                for (int query = 1; query <= QUERY_COUNT; query++) {
+                    queries.add(query);
+                }
+            }
+            queries.sort(null);
+            return new Arguments(schema, runs, queries, warmup);
+        }
+
+        private static int wholeNumber(String name, String value)
+        {
+            try {
+                return Integer.parseInt(value);
+            }
+            catch (NumberFormatException e) {
+                throw new IllegalArgumentException(name + " needs a whole number: " + value);
+            }
+        }
+    }
 
     record Timing(int query, int rows, double tarnSeconds, double tarnCpuSeconds, double withoutDynamicFilteringSeconds, double withoutDynamicFilteringCpuSeconds,
             double hiveSeconds, double hiveCpuSeconds)
@@ -91,11 +169,12 @@ public final class TpchBenchmark
     public static void main(String[] args)
             throws Exception
     {
-        String schema = args.length > 0 ? args[0] : DEFAULT_SCHEMA;
-        int runs = args.length > 1 ? Integer.parseInt(args[1]) : DEFAULT_RUNS;
+        Arguments arguments = Arguments.parse(args);
+        String schema = arguments.schema();
+        int runs = arguments.runs();
         double scaleFactor = scaleFactor(schema);
         Path state = Path.of(requiredProperty(TarnDemo.STATE_PROPERTY)).toAbsolutePath().resolve("bench-tpch");
-        Path results = resultsFile(Path.of(requiredProperty(TrinoComparison.RESULTS_PROPERTY)).toAbsolutePath(), schema);
+        Path results = resultsFile(Path.of(requiredProperty(TrinoComparison.RESULTS_PROPERTY)).toAbsolutePath(), schema, arguments.subset());
         Path warehouse = state.resolve("warehouse-" + schema);
         Path hiveRoot = state.resolve("hive-" + schema);
         boolean loaded = Files.exists(warehouse.resolve(LOADED_MARKER));
@@ -130,23 +209,23 @@ public final class TpchBenchmark
             }
             hiveFiles = TrinoComparison.hiveLayout(warehouse, hiveRoot, TABLES.stream().map(table -> new Identifier(DATABASE, table)).toList());
             createHiveTables(connection);
-            System.err.printf("Warming up: %d rounds of the %d queries in every configuration...%n", WARMUP_ROUNDS, QUERY_COUNT);
-            for (int round = 0; round < WARMUP_ROUNDS; round++) {
-                for (String query : queries) {
+            System.err.printf("Warming up: %d rounds of the %d queries in every configuration...%n", arguments.warmupRounds(), arguments.queries().size());
+            for (int round = 0; round < arguments.warmupRounds(); round++) {
+                for (int query : arguments.queries()) {
                     for (Configuration configuration : Configuration.values()) {
                         configuration.apply(connection);
-                        timed(connection, query);
+                        timed(connection, queries.get(query - 1));
                     }
                 }
             }
-            for (int query = 1; query <= QUERY_COUNT; query++) {
+            for (int query : arguments.queries()) {
                 timings.add(measure(connection, query, queries.get(query - 1), runs));
             }
         }
         finally {
             server.stop();
         }
-        write(results, trinoVersion, schema, timings, runs, hiveFiles, loadSeconds);
+        write(results, trinoVersion, arguments, timings, hiveFiles, loadSeconds);
         System.err.println("Results: " + results);
     }
 
@@ -173,9 +252,9 @@ public final class TpchBenchmark
         throw new IllegalArgumentException("Unknown TPC-H schema '" + schema + "': use tiny, sf1, sf10, ...");
     }
 
-    static Path resultsFile(Path trinoResults, String schema)
+    static Path resultsFile(Path trinoResults, String schema, boolean subset)
     {
-        return trinoResults.resolveSibling(schema.equals(DEFAULT_SCHEMA) ? "tpch.md" : "tpch-" + schema + ".md");
+        return trinoResults.resolveSibling("tpch" + (schema.equals(DEFAULT_SCHEMA) ? "" : "-" + schema) + (subset ? "-subset" : "") + ".md");
     }
 
     /**
@@ -283,9 +362,11 @@ public final class TpchBenchmark
         return Math.exp(logSum / values.size());
     }
 
-    private static void write(Path results, String trinoVersion, String schema, List<Timing> timings, int runs, int hiveFiles, double loadSeconds)
+    private static void write(Path results, String trinoVersion, Arguments arguments, List<Timing> timings, int hiveFiles, double loadSeconds)
             throws IOException
     {
+        String schema = arguments.schema();
+        int runs = arguments.runs();
         StringBuilder text = new StringBuilder();
         text.append("# TPC-H: the Tarn connector vs Trino's Hive connector, one real Trino ").append(trinoVersion).append(" server\n\n");
         text.append("Written by `./tarn bench tpch").append(schema.equals(DEFAULT_SCHEMA) ? "" : " " + schema).append("` on ").append(Instant.now())
@@ -295,7 +376,7 @@ public final class TpchBenchmark
                 .append("written by Tarn's writer through `CREATE TABLE AS`")
                 .append(loadSeconds > 0 ? String.format(Locale.ROOT, " in %.0f s", loadSeconds) : " (in an earlier run)")
                 .append("; the Hive catalog (`hive.metastore=file`, local file system) reads hard links of the same %d Parquet files. ".formatted(hiveFiles))
-                .append("Every query ran %d warm-up rounds in each configuration, then %d times in each, alternating; the table shows medians. ".formatted(WARMUP_ROUNDS, runs))
+                .append("Every query ran %d warm-up rounds in each configuration, then %d times in each, alternating; the table shows medians. ".formatted(arguments.warmupRounds(), runs))
                 .append("All three configurations returned the same rows for every query. A ratio above 1 means Tarn is faster.\n\n");
         text.append("| query | rows | Tarn (s) | Tarn without DF (s) | Hive (s) | Hive / Tarn | without DF / with DF | Tarn CPU (s) | Hive CPU (s) |\n"
                 + "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -314,7 +395,8 @@ public final class TpchBenchmark
                     timing.query(), timing.rows(), timing.tarnSeconds(), timing.withoutDynamicFilteringSeconds(), timing.hiveSeconds(),
                     timing.hiveOverTarn(), timing.withoutOverWithDynamicFiltering(), timing.tarnCpuSeconds(), timing.hiveCpuSeconds()));
         }
-        text.append(String.format(Locale.ROOT, "%nGeometric mean of Hive / Tarn: **%.2f** (target ≥ 1.5). ", geometricMean(ratios)));
+        text.append(String.format(Locale.ROOT, "%nGeometric mean of Hive / Tarn%s: **%.2f** (target ≥ 1.5). ",
+                arguments.subset() ? " over queries " + arguments.queries().stream().map(String::valueOf).collect(joining(", ")) + " only" : "", geometricMean(ratios)));
         text.append(behindHive.isEmpty() ? "Every query is at least as fast through Tarn as through Hive (target). "
                 : "Slower through Tarn than through Hive (target: none): %s. ".formatted(String.join(", ", behindHive)));
         text.append(slowerWithDynamicFiltering.isEmpty() ? "No query is slower with dynamic filtering than without.\n"

@@ -35,11 +35,37 @@ public class TestTpchBenchmark
     }
 
     @Test
+    public void testArguments()
+    {
+        TpchBenchmark.Arguments defaults = TpchBenchmark.Arguments.parse();
+        assertThat(defaults.schema()).isEqualTo("sf1");
+        assertThat(defaults.runs()).isEqualTo(5);
+        assertThat(defaults.queries()).hasSize(22).startsWith(1, 2).endsWith(22);
+        assertThat(defaults.warmupRounds()).isEqualTo(3);
+        assertThat(defaults.subset()).isFalse();
+
+        TpchBenchmark.Arguments some = TpchBenchmark.Arguments.parse("tiny", "--queries", "6,3,1,3", "2", "--warmup", "0");
+        assertThat(some.schema()).isEqualTo("tiny");
+        assertThat(some.runs()).isEqualTo(2);
+        assertThat(some.queries()).containsExactly(1, 3, 6);
+        assertThat(some.warmupRounds()).isZero();
+        assertThat(some.subset()).isTrue();
+
+        assertThatThrownBy(() -> TpchBenchmark.Arguments.parse("--queries", "23")).hasMessageContaining("not 23");
+        assertThatThrownBy(() -> TpchBenchmark.Arguments.parse("--queries")).hasMessageContaining("--queries needs");
+        assertThatThrownBy(() -> TpchBenchmark.Arguments.parse("sf1", "x")).hasMessageContaining("RUNS needs a whole number: x");
+        assertThatThrownBy(() -> TpchBenchmark.Arguments.parse("sf1", "0")).hasMessageContaining("at least 1");
+        assertThatThrownBy(() -> TpchBenchmark.Arguments.parse("sf1", "1", "2")).hasMessageContaining("Usage");
+    }
+
+    @Test
     public void testResultsFileAndGeometricMean()
     {
         Path trino = Path.of("/repo/benchmarks/results/trino.md");
-        assertThat(TpchBenchmark.resultsFile(trino, "sf1")).isEqualTo(Path.of("/repo/benchmarks/results/tpch.md"));
-        assertThat(TpchBenchmark.resultsFile(trino, "tiny")).isEqualTo(Path.of("/repo/benchmarks/results/tpch-tiny.md"));
+        assertThat(TpchBenchmark.resultsFile(trino, "sf1", false)).isEqualTo(Path.of("/repo/benchmarks/results/tpch.md"));
+        assertThat(TpchBenchmark.resultsFile(trino, "tiny", false)).isEqualTo(Path.of("/repo/benchmarks/results/tpch-tiny.md"));
+        // a run of some queries never replaces the full report
+        assertThat(TpchBenchmark.resultsFile(trino, "sf1", true)).isEqualTo(Path.of("/repo/benchmarks/results/tpch-subset.md"));
         assertThat(TpchBenchmark.geometricMean(List.of(2.0, 8.0))).isCloseTo(4.0, within(1e-12));
     }
 }

@@ -5,6 +5,7 @@ import io.tarn.index.predicate.SelectivityEstimator;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.StatsProvider;
 import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.deletion.DeletionVectorReader;
 import io.tarn.storage.manifest.DataFileMeta;
@@ -15,6 +16,7 @@ import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.FileIndexFilter;
 import io.tarn.storage.scan.FileStatistics;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.RowRange;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.schema.TableOptions;
@@ -55,6 +57,9 @@ import static java.util.Objects.requireNonNull;
  * and the rows that satisfy the filter become the row selection of the other columns, so pages
  * without a matching row are not decoded at all (late materialization). A file whose statistics
  * prove that every row matches the filter is read without testing it.
+ *
+ * <p>A split with a row range reads only those rows of its file: the range is the file's row
+ * selection, which the deletion vector and the file index narrow further.
  *
  * <p>A primary-key file read raw may still hold retraction rows (a {@code -D} that compaction kept
  * on an intermediate level): its live rows are the ones whose {@code _VALUE_KIND} is {@code +I} or
@@ -102,6 +107,8 @@ final class RawSplitReader
     private boolean currentFileAllMatch;
     // whether rows of the current file are tested against the filter here
     private boolean currentFileTestsRows;
+    // what the reader of the current file skips row groups and pages by
+    private Optional<Predicate> currentSkippingFilter = Optional.empty();
 
     private int nextFile;
     private DataFileReader current;
@@ -168,8 +175,8 @@ final class RawSplitReader
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
         this.columnsWithoutKind = valueKindColumn < 0 ? readColumns : readColumns.subList(0, valueKindColumn);
-        this.indexFilter = request.filter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
-                ? Optional.of(new FileIndexFilter(table, request.filter().get()))
+        this.indexFilter = request.skippingFilter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
+                ? Optional.of(new FileIndexFilter(table, request.skippingFilter().get()))
                 : Optional.empty();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
     }
@@ -303,30 +310,45 @@ final class RawSplitReader
         currentCopies = columns.size() != request.columns().size() || residualFilter.isPresent();
         // statistics that prove every row of the file matches leave nothing to test, and nothing
         // for the reader to prune (it would read the column indexes for it)
-        StatsProvider stats = request.filter().isPresent() ? fileStatistics().valueStats(file) : null;
-        currentFileAllMatch = stats != null && StatsEvaluator.allMatch(request.filter().get(), stats);
-        currentFileTestsRows = stats != null && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
+        StatsProvider stats = request.skippingFilter().isPresent() ? fileStatistics().valueStats(file) : null;
+        currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), stats);
+        currentFileTestsRows = request.filter().isPresent() && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
         ReadOptions options = ReadOptions.of(columns).withBatchSize(request.batchSize());
         if (request.dictionaryIds()) {
             options = options.withDictionaryIds();
         }
+        // what the reader may skip by: the filter, and the pruning filter (never tested per row)
+        List<Predicate> skipping = new ArrayList<>();
         if (request.filter().isPresent() && !currentFileAllMatch) {
-            options = options.withFilter(request.filter().get());
+            skipping.add(request.filter().get());
+        }
+        if (request.pruningFilter().isPresent() && !StatsEvaluator.allMatch(request.pruningFilter().get(), stats)) {
+            skipping.add(request.pruningFilter().get());
+        }
+        currentSkippingFilter = skipping.isEmpty() ? Optional.empty() : Optional.of(Predicates.and(skipping));
+        if (currentSkippingFilter.isPresent()) {
+            options = options.withFilter(currentSkippingFilter.get());
         }
         currentFileRowsDeleted = 0;
         // the survivors of a merge were chosen by a pass over the key columns of every row
         currentFileReadAgain = chosen != null;
         RoaringBitmap selection = chosen == null ? null : chosen.clone();
+        if (split.rowRange().isPresent()) {
+            // the split reads a range of the file's rows; other splits read the rest
+            RowRange range = split.rowRange().get();
+            RoaringBitmap rows = RoaringBitmap.bitmapOfRange(range.start(), range.end());
+            selection = selection == null ? rows : RoaringBitmap.and(selection, rows);
+        }
         if (file.deletionFile().isPresent()) {
             RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
             if (selection == null) {
                 selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
             }
+            currentFileRowsDeleted = split.rowRange().isPresent() ? RoaringBitmap.andCardinality(selection, deleted) : deleted.getLongCardinality();
             selection.andNot(deleted);
-            currentFileRowsDeleted = deleted.getLongCardinality();
         }
         boolean selectionExact = false;
-        if (indexFilter.isPresent() && !currentFileAllMatch) {
+        if (indexFilter.isPresent() && currentSkippingFilter.isPresent()) {
             FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
             long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
             FileIndexResult result = outcome.result();
@@ -429,7 +451,7 @@ final class RawSplitReader
         // the filter columns are read for the filter alone: equality tests of strings compare in the pages
         ReadOptions options = ReadOptions.of(filterColumns)
                 .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
-                .withFilter(request.filter().orElseThrow())
+                .withFilter(currentSkippingFilter.orElseThrow())
                 .withFilterColumnsMatched();
         return selection == null ? options : options.withRowSelection(selection);
     }

@@ -23,8 +23,11 @@ public record ScanPlan(Optional<Snapshot> snapshot, TableSchema readSchema, List
         requireNonNull(metrics, "metrics is null");
     }
 
+    /**
+     * The planned files, each once (the splits of row ranges of one file share it).
+     */
     public List<PlannedFile> files()
     {
-        return splits.stream().flatMap(split -> split.files().stream()).toList();
+        return splits.stream().flatMap(split -> split.files().stream()).distinct().toList();
     }
 }

@@ -65,7 +65,7 @@ public final class ScanPlanner
 
     public ScanPlanner(PaimonTable table)
     {
-        this(table, Optional.empty(), true, true, 0, new SplitShape(OptionalLong.empty(), 1));
+        this(table, Optional.empty(), true, true, 0, new SplitShape(OptionalLong.empty(), 1, OptionalLong.empty()));
     }
 
     private ScanPlanner(PaimonTable table, Optional<Predicate> filter, boolean entryFiltering, boolean useFileIndexes, int maxIndexFiles, SplitShape splitShape)
@@ -87,11 +87,15 @@ public final class ScanPlanner
      * over when there are that many files, so that a table of a few small files is still read by
      * several threads.
      */
-    private record SplitShape(OptionalLong targetSize, int minSplits)
+    private record SplitShape(OptionalLong targetSize, int minSplits, OptionalLong rangeSize)
     {
         SplitShape
         {
             requireNonNull(targetSize, "targetSize is null");
+            requireNonNull(rangeSize, "rangeSize is null");
+            if (rangeSize.isPresent() && rangeSize.getAsLong() <= 0) {
+                throw new IllegalArgumentException("Row range size is not positive: " + rangeSize.getAsLong());
+            }
             if (targetSize.isPresent() && targetSize.getAsLong() <= 0) {
                 throw new IllegalArgumentException("Split target size is not positive: " + targetSize.getAsLong());
             }
@@ -139,7 +143,7 @@ public final class ScanPlanner
      */
     public ScanPlanner withSplitTargetSize(long targetSize)
     {
-        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(OptionalLong.of(targetSize), splitShape.minSplits()));
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(OptionalLong.of(targetSize), splitShape.minSplits(), splitShape.rangeSize()));
     }
 
     /**
@@ -148,7 +152,19 @@ public final class ScanPlanner
      */
     public ScanPlanner withMinSplits(int minSplits)
     {
-        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(splitShape.targetSize(), minSplits));
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(splitShape.targetSize(), minSplits, splitShape.rangeSize()));
+    }
+
+    /**
+     * A planner that cuts each file read raw of more than {@code rangeSize} bytes into
+     * {@code ceil(size / rangeSize)} splits of equal row ranges (about {@code rangeSize} bytes
+     * each), so that several readers share a large file; a reader of a range decodes only the
+     * pages that hold its rows where the file has an offset index, and every row group and page
+     * the range misses it skips unread. Merge splits always hold their whole bucket.
+     */
+    public ScanPlanner withRowRangeSplits(long rangeSize)
+    {
+        return new ScanPlanner(table, filter, entryFiltering, useFileIndexes, maxIndexFiles, new SplitShape(splitShape.targetSize(), splitShape.minSplits(), OptionalLong.of(rangeSize)));
     }
 
     /**
@@ -279,7 +295,7 @@ public final class ScanPlanner
             counters.filesPlanned = planned.size();
             long targetSize = splitShape.targetSize().orElse(options.splitTargetSize());
             int maxFilesPerSplit = readRaw ? (int) Math.max(1, (planned.size() + (long) splitShape.minSplits() - 1) / splitShape.minSplits()) : Integer.MAX_VALUE;
-            List<DataSplit> splits = new SplitGenerator(targetSize, options.splitOpenFileCost(), maxFilesPerSplit).splits(planned, !readRaw);
+            List<DataSplit> splits = new SplitGenerator(targetSize, options.splitOpenFileCost(), maxFilesPerSplit, splitShape.rangeSize()).splits(planned, !readRaw);
             return new ScanPlan(Optional.of(snapshot), schema, splits, counters.toCounters(splits.size()));
         }
 

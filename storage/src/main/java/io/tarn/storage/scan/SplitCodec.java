@@ -29,7 +29,8 @@ import java.util.OptionalLong;
  */
 public final class SplitCodec
 {
-    private static final int VERSION = 1;
+    // 2: a split may read a row range of its file
+    private static final int VERSION = 2;
 
     private SplitCodec() {}
 
@@ -42,6 +43,11 @@ public final class SplitCodec
             out.writeInt(split.bucket());
             out.writeInt(split.totalBuckets());
             out.writeBoolean(split.mergeRequired());
+            out.writeBoolean(split.rowRange().isPresent());
+            if (split.rowRange().isPresent()) {
+                out.writeLong(split.rowRange().get().start());
+                out.writeLong(split.rowRange().get().end());
+            }
             out.writeInt(split.files().size());
             for (PlannedFile file : split.files()) {
                 writeRow(out, file.partition());
@@ -72,6 +78,15 @@ public final class SplitCodec
             int bucket = in.readInt();
             int totalBuckets = in.readInt();
             boolean mergeRequired = in.readBoolean();
+            Optional<RowRange> rowRange = Optional.empty();
+            if (in.readBoolean()) {
+                long start = in.readLong();
+                long end = in.readLong();
+                if (start < 0 || end <= start) {
+                    throw new IllegalArgumentException("Split is corrupt: row range [%s, %s)".formatted(start, end));
+                }
+                rowRange = Optional.of(new RowRange(start, end));
+            }
             // a file takes far more than 16 bytes: a larger count cannot be true
             int fileCount = readCount(in, 16);
             List<PlannedFile> files = new ArrayList<>(fileCount);
@@ -93,7 +108,7 @@ public final class SplitCodec
                 files.add(new PlannedFile(filePartition, fileBucket, fileTotalBuckets, meta, deletion));
             }
             checkEnd(in, "Split");
-            return new DataSplit(partition, bucket, totalBuckets, files, mergeRequired);
+            return new DataSplit(partition, bucket, totalBuckets, files, mergeRequired, rowRange);
         }
         catch (IOException e) {
             throw corrupt("Split", e);
