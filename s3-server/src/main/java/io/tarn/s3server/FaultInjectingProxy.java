@@ -354,6 +354,10 @@ public final class FaultInjectingProxy
                 throw new IOException("The server closed the connection without answering " + request.startLine());
             }
             if (fault != null && fault.kind() == Fault.Kind.ANSWER_LOST) {
+                // the whole answer is read first: a store may send its head before it has acted
+                // (S3Proxy streams keep-alive whitespace while it completes a multipart upload),
+                // and the answer is lost only once the store is done
+                response.copyResponseBody(request.method(), upstreamIn, OutputStream.nullOutputStream());
                 client.setSoLinger(true, 0);
                 return false;
             }
