@@ -1,6 +1,9 @@
 package io.tarn.storage.read;
 
 import io.tarn.testing.ReferenceLayout;
+import org.testng.annotations.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The reads of {@link TestTableReadAgainstPaimon}, every reference table at every version and
@@ -13,5 +16,12 @@ public class TestOrcTableReadAgainstPaimon
     protected ReferenceLayout layout()
     {
         return ReferenceLayout.ORC;
+    }
+
+    @Test
+    public void testEveryDataFileIsOrc()
+    {
+        assertThat(ReferenceDataFiles.countByFormat(warehouse()))
+                .containsOnlyKeys("orc");
     }
 }
