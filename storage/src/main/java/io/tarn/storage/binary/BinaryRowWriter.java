@@ -108,7 +108,12 @@ public final class BinaryRowWriter
             }
             case DECIMAL -> writeDecimal(position, (AtomicType) type, value);
             case TIMESTAMP, TIMESTAMP_LTZ -> writeTimestamp(position, (AtomicType) type, value);
-            case VARIANT, ARRAY, MULTISET, MAP, ROW -> throw new UnsupportedOperationException("Writing " + type.root() + " values into a BinaryRow is not supported");
+            case VARIANT, ARRAY, MULTISET, MAP, ROW -> {
+                // a NULL of a nested type is only its null bit (statistics rows hold such slots)
+                if (value != null) {
+                    throw new UnsupportedOperationException("Writing " + type.root() + " values into a BinaryRow is not supported");
+                }
+            }
         }
         if (value == null) {
             setNullBit(position);

@@ -21,7 +21,6 @@ import io.tarn.types.DataType;
 import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.filter.BatchFilter;
 import io.tarn.vector.rows.ArrowValues;
-import io.tarn.vector.writer.ParquetWriteOptions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -30,7 +29,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -39,7 +37,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * Writes Arrow batches into an append table: each row goes to its partition and bucket
  * (bucket 0 for bucket-unaware tables, the bucket-key hash for fixed-bucket tables), each
- * partition and bucket rolls Parquet files at {@code target-file-size}, and
+ * partition and bucket rolls data files of the table's {@code file.format} (Parquet or Avro) at
+ * {@code target-file-size}, and
  * {@link #prepareCommit()} returns the ADD entries to commit with
  * {@link io.tarn.storage.commit.TableCommit}.
  *
@@ -55,7 +54,7 @@ public final class AppendTableWriter
     private final PaimonTable table;
     private final TableSchema schema;
     private final BufferAllocator allocator;
-    private final ParquetWriteOptions writeOptions;
+    private final DataFileFormat format;
     private final ValueStatsBuilder statsBuilder;
     private final long targetFileSize;
     private final List<IndexSpec> indexSpecs;
@@ -81,10 +80,7 @@ public final class AppendTableWriter
             throw new UnsupportedTableFeatureException("Table " + table.name() + " has a primary key; writing primary-key tables is not built yet");
         }
         TableOptions options = new TableOptions(table.name(), schema.options());
-        String format = options.get(TableOptions.FILE_FORMAT).orElse("parquet").toLowerCase(Locale.ROOT);
-        if (!format.equals("parquet")) {
-            throw new UnsupportedTableFeatureException("Table " + table.name() + " writes file.format=" + format + "; Tarn writes only Parquet so far");
-        }
+        this.format = DataFileFormat.of(table.name(), schema);
         for (String key : List.of("row-tracking.enabled", "data-evolution.enabled")) {
             // Paimon assigns such files their first row id at commit; Tarn's commits do not
             if (options.flag(key)) {
@@ -92,8 +88,7 @@ public final class AppendTableWriter
             }
         }
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("append-writer", 0, Long.MAX_VALUE);
-        this.writeOptions = ParquetWriteOptions.fromTableOptions(schema.options());
-        this.statsBuilder = new ValueStatsBuilder(schema.fields(), schema.options(), table.name());
+        this.statsBuilder = new ValueStatsBuilder(schema.fields(), schema.options(), table.name(), format);
         this.targetFileSize = options.get("target-file-size").map(value -> TableOptions.parseMemorySize("target-file-size", value, table.name())).orElse(DEFAULT_TARGET_FILE_SIZE);
         try {
             this.indexSpecs = FileIndexOptions.parse(schema.options());
@@ -199,7 +194,7 @@ public final class AppendTableWriter
         RollingFileWriter writer = writers.get(key);
         if (writer == null) {
             String directory = table.dataDirectory(key.partition(), key.bucket(), schema) + "/";
-            writer = new RollingFileWriter(table.fileIO(), directory, this::nextFileName, schema, writeOptions, statsBuilder, targetFileSize,
+            writer = new RollingFileWriter(table.fileIO(), directory, this::nextFileName, schema, format, statsBuilder, targetFileSize,
                     firstSequenceNumber(key), indexSpecs, indexInManifestThreshold, allocator);
             writers.put(key, writer);
         }
@@ -208,7 +203,7 @@ public final class AppendTableWriter
 
     private String nextFileName()
     {
-        return filePrefix + fileCounter++ + ".parquet";
+        return filePrefix + fileCounter++ + "." + format.extension();
     }
 
     /**

@@ -10,9 +10,8 @@ import io.tarn.storage.scan.FileIndexFilter;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.types.DataField;
 import io.tarn.vector.rows.ArrowValues;
-import io.tarn.vector.writer.ParquetFileWriter;
-import io.tarn.vector.writer.ParquetWriteOptions;
-import io.tarn.vector.writer.ParquetWriteResult;
+import io.tarn.vector.writer.DataFileWriter;
+import io.tarn.vector.writer.DataFileWriteResult;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -28,7 +27,7 @@ import java.util.OptionalLong;
 import java.util.function.Supplier;
 
 /**
- * The Parquet files of one partition and bucket of an append table: rows go to the current file
+ * The data files of one partition and bucket of an append table: rows go to the current file
  * until it reaches the target size, then a new file starts. Each finished file becomes a
  * {@link DataFileMeta} with its value statistics, a range of sequence numbers (one per row) and
  * the file indexes the table asks for: embedded in the metadata up to
@@ -44,7 +43,7 @@ final class RollingFileWriter
     private final String directory;
     private final Supplier<String> fileNames;
     private final TableSchema schema;
-    private final ParquetWriteOptions options;
+    private final DataFileFormat format;
     private final ValueStatsBuilder statsBuilder;
     private final long targetFileSize;
     private final BufferAllocator allocator;
@@ -54,13 +53,13 @@ final class RollingFileWriter
     private final List<String> writtenPaths = new ArrayList<>();
 
     private long nextSequenceNumber;
-    private ParquetFileWriter current;
+    private DataFileWriter current;
     private String currentName;
     private long currentFirstSequenceNumber;
     private FileIndexBuilder currentIndex;
     private int[] indexColumns;
 
-    RollingFileWriter(FileIO fileIO, String directory, Supplier<String> fileNames, TableSchema schema, ParquetWriteOptions options,
+    RollingFileWriter(FileIO fileIO, String directory, Supplier<String> fileNames, TableSchema schema, DataFileFormat format,
             ValueStatsBuilder statsBuilder, long targetFileSize, long firstSequenceNumber, List<IndexSpec> indexSpecs, long indexInManifestThreshold,
             BufferAllocator allocator)
     {
@@ -68,7 +67,7 @@ final class RollingFileWriter
         this.directory = directory;
         this.fileNames = fileNames;
         this.schema = schema;
-        this.options = options;
+        this.format = format;
         this.statsBuilder = statsBuilder;
         this.targetFileSize = targetFileSize;
         this.nextSequenceNumber = firstSequenceNumber;
@@ -84,7 +83,7 @@ final class RollingFileWriter
             currentName = fileNames.get();
             String path = directory + currentName;
             writtenPaths.add(path);
-            current = ParquetFileWriter.create(fileIO.newOutputStream(path), currentName, schema.rowType(), options, allocator);
+            current = format.open(fileIO.newOutputStream(path), currentName, schema.rowType(), allocator);
             currentFirstSequenceNumber = nextSequenceNumber;
             currentIndex = FileIndexBuilder.create(indexSpecs, schema.rowType()).orElse(null);
             if (currentIndex != null && indexColumns == null) {
@@ -159,7 +158,7 @@ final class RollingFileWriter
         if (current == null) {
             return;
         }
-        ParquetWriteResult result;
+        DataFileWriteResult result;
         try {
             result = current.finish();
         }

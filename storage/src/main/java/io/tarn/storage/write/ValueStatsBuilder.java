@@ -19,15 +19,19 @@ import java.util.Optional;
  * nested columns and columns in mode {@code none} left out (dense store), the list of columns
  * written only when some column was left out; no min/max for binary columns and for timestamps
  * of precision above 6 (Paimon reads them from the Parquet footer, where those have none).
+ * Avro files carry no statistics, so Paimon gathers them while writing, with one difference:
+ * nested columns stay in, with their null counts and no min/max (binary columns have none either).
  */
 final class ValueStatsBuilder
 {
     private final List<DataField> fields;
     private final List<StatsMode> modes;
+    private final boolean keepsNestedColumns;
 
-    ValueStatsBuilder(List<DataField> fields, Map<String, String> options, String tableName)
+    ValueStatsBuilder(List<DataField> fields, Map<String, String> options, String tableName, DataFileFormat format)
     {
         this.fields = List.copyOf(fields);
+        this.keepsNestedColumns = format instanceof DataFileFormat.Avro;
         StatsMode tableMode = Optional.ofNullable(options.get("metadata.stats-mode"))
                 .map(text -> StatsMode.parse(text, tableName))
                 .orElse(StatsMode.DEFAULT);
@@ -51,14 +55,15 @@ final class ValueStatsBuilder
         for (int i = 0; i < fields.size(); i++) {
             DataField field = fields.get(i);
             StatsMode mode = modes.get(i);
-            if (!field.type().root().isAtomic() || mode.kind() == StatsMode.Kind.NONE) {
+            boolean atomic = field.type().root().isAtomic();
+            if ((!atomic && !keepsNestedColumns) || mode.kind() == StatsMode.Kind.NONE) {
                 continue;
             }
             ColumnStatistics column = statistics.get(i);
             if (column.fieldId() != field.id()) {
                 throw new IllegalStateException("Statistics of field " + column.fieldId() + " given for field " + field.id());
             }
-            Object[] bounds = hasFooterBounds(field.type()) ? mode.apply(column.min(), column.max()) : new Object[] {null, null};
+            Object[] bounds = atomic && hasBounds(field.type()) ? mode.apply(column.min(), column.max()) : new Object[] {null, null};
             names.add(field.name());
             types.add(field.type().withNullable(true));
             mins.add(bounds[0]);
@@ -69,7 +74,7 @@ final class ValueStatsBuilder
         return new ValueStats(stats, names.size() == fields.size() ? Optional.empty() : Optional.of(List.copyOf(names)));
     }
 
-    private static boolean hasFooterBounds(DataType type)
+    private static boolean hasBounds(DataType type)
     {
         TypeRoot root = type.root();
         if (root == TypeRoot.BINARY || root == TypeRoot.VARBINARY || root == TypeRoot.VARIANT) {

@@ -1,6 +1,5 @@
 package io.tarn.vector.writer;
 
-import io.tarn.types.DataField;
 import io.tarn.types.RowType;
 import io.tarn.vector.ArrowTypes;
 import org.apache.arrow.memory.BufferAllocator;
@@ -50,7 +49,7 @@ import static java.util.Objects.requireNonNull;
  * leaves an invalid file for the caller to delete). Not thread safe.
  */
 public final class ParquetFileWriter
-        implements AutoCloseable
+        implements DataFileWriter
 {
     static final String CREATED_BY = "tarn version 0.1.0";
     private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
@@ -65,7 +64,7 @@ public final class ParquetFileWriter
     private final PageCompressor compressor;
     private final ParquetWriteOptions options;
     private final List<FieldWriter> fieldWriters;
-    private final List<StatisticsCollector> statistics = new ArrayList<>();
+    private final FileStatistics statistics;
     private final List<RowGroup> rowGroups = new ArrayList<>();
     private final List<List<ColumnChunkBuffer.WrittenChunk>> writtenChunks = new ArrayList<>();
 
@@ -90,9 +89,7 @@ public final class ParquetFileWriter
             // a column store per top-level field: the field is written for a run of rows at a time
             fieldMessages.add(new MessageType(message.getName(), message.getType(i)));
         }
-        for (DataField field : schema.fields()) {
-            statistics.add(new StatisticsCollector(field));
-        }
+        this.statistics = new FileStatistics(schema);
         this.compressor = PageCompressor.create(options);
         this.properties = ParquetProperties.builder()
                 .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
@@ -121,6 +118,7 @@ public final class ParquetFileWriter
      * Appends the rows of {@code batch}, whose schema must be
      * {@code ArrowTypes.toArrowSchema(schema.fields())}. The batch stays owned by the caller.
      */
+    @Override
     public void write(VectorSchemaRoot batch)
             throws IOException
     {
@@ -131,9 +129,7 @@ public final class ParquetFileWriter
         }
         List<FieldVector> vectors = batch.getFieldVectors();
         int rows = batch.getRowCount();
-        for (int i = 0; i < vectors.size(); i++) {
-            statistics.get(i).update(vectors.get(i), 0, rows);
-        }
+        statistics.update(vectors, rows);
         try {
             for (int from = 0; from < rows; from += RUN_ROWS) {
                 int to = Math.min(rows, from + RUN_ROWS);
@@ -166,6 +162,7 @@ public final class ParquetFileWriter
      * Bytes written so far plus the bytes buffered for the open row group, an estimate of the
      * final file size without the footer.
      */
+    @Override
     public long bytesWritten()
     {
         return out.position() + (finished ? 0 : bufferedSize());
@@ -183,7 +180,8 @@ public final class ParquetFileWriter
     /**
      * Writes the last row group and the footer and flushes the stream.
      */
-    public ParquetWriteResult finish()
+    @Override
+    public DataFileWriteResult finish()
             throws IOException
     {
         checkOpen();
@@ -206,11 +204,7 @@ public final class ParquetFileWriter
         out.write(MAGIC);
         out.flush();
 
-        List<ColumnStatistics> result = new ArrayList<>(statistics.size());
-        for (StatisticsCollector collector : statistics) {
-            result.add(collector.result());
-        }
-        return new ParquetWriteResult(out.position(), rowCount, result);
+        return new DataFileWriteResult(out.position(), rowCount, statistics.result());
     }
 
     @Override

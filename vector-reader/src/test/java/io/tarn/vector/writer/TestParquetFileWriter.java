@@ -183,7 +183,7 @@ public class TestParquetFileWriter
             throws IOException
     {
         Path file = directory.resolve("all-types.parquet");
-        ParquetWriteResult result = writeWithTarn(file, ALL_TYPES, ALL_TYPES_ROWS, ParquetWriteOptions.defaults(), 3);
+        DataFileWriteResult result = writeWithTarn(file, ALL_TYPES, ALL_TYPES_ROWS, ParquetWriteOptions.defaults(), 3);
 
         assertThat(readWithPaimon(file, ALL_TYPES)).containsExactlyElementsOf(ALL_TYPES_EXPECTED);
         assertThat(result.rowCount()).isEqualTo(ALL_TYPES_ROWS.size());
@@ -228,7 +228,7 @@ public class TestParquetFileWriter
             throws IOException
     {
         Path file = directory.resolve("statistics.parquet");
-        ParquetWriteResult result = writeWithTarn(file, ALL_TYPES, ALL_TYPES_ROWS, ParquetWriteOptions.defaults(), 2);
+        DataFileWriteResult result = writeWithTarn(file, ALL_TYPES, ALL_TYPES_ROWS, ParquetWriteOptions.defaults(), 2);
 
         assertThat(result.statistics()).hasSize(ALL_TYPES.size());
         for (int column = 0; column < ALL_TYPES.size(); column++) {
@@ -305,7 +305,7 @@ public class TestParquetFileWriter
                 Arrays.asList(0.0f, 0.0),
                 Arrays.asList(null, -7.5));
         Path file = directory.resolve("nan.parquet");
-        ParquetWriteResult result = writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults(), 10);
+        DataFileWriteResult result = writeWithTarn(file, rowType, rows, ParquetWriteOptions.defaults(), 10);
 
         assertThat(result.statistics()).containsExactly(
                 new ColumnStatistics(1, -1.0f, Float.NaN, 1),
@@ -422,7 +422,7 @@ public class TestParquetFileWriter
         }
         Path file = directory.resolve("row-groups-" + dictionary + ".parquet");
         ParquetWriteOptions options = ParquetWriteOptions.defaults().withPageSize(1024).withRowGroupSize(16 * 1024).withDictionary(dictionary);
-        ParquetWriteResult result = writeWithTarn(file, rowType, rows, options, 700);
+        DataFileWriteResult result = writeWithTarn(file, rowType, rows, options, 700);
 
         assertThat(readWithPaimon(file, rowType)).containsExactlyElementsOf(expected);
         assertThat(result.rowCount()).isEqualTo(3000);
@@ -599,7 +599,7 @@ public class TestParquetFileWriter
             throws IOException
     {
         Path file = directory.resolve("empty.parquet");
-        ParquetWriteResult result = writeWithTarn(file, ALL_TYPES, List.of(), ParquetWriteOptions.defaults(), 1);
+        DataFileWriteResult result = writeWithTarn(file, ALL_TYPES, List.of(), ParquetWriteOptions.defaults(), 1);
 
         assertThat(result.rowCount()).isZero();
         assertThat(result.statistics()).allSatisfy(statistics -> {
@@ -629,7 +629,7 @@ public class TestParquetFileWriter
         }
     }
 
-    private ParquetWriteResult writeWithTarn(Path file, RowType rowType, List<List<Object>> rows, ParquetWriteOptions options, int batchSize)
+    private DataFileWriteResult writeWithTarn(Path file, RowType rowType, List<List<Object>> rows, ParquetWriteOptions options, int batchSize)
             throws IOException
     {
         try (OutputStream out = Files.newOutputStream(file);
