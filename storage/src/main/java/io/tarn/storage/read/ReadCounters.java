@@ -16,6 +16,7 @@ import static io.tarn.storage.metrics.Counter.ROWS_SELECTED_BY_INDEX;
 import static io.tarn.storage.metrics.Counter.ROWS_SKIPPED_BY_INDEX;
 import static io.tarn.storage.metrics.Counter.ROW_GROUPS_READ;
 import static io.tarn.storage.metrics.Counter.ROW_GROUPS_SKIPPED;
+import static io.tarn.storage.metrics.Counter.ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER;
 
 /**
  * The reading counters of the split readers' recurring events, from a Parquet file reader's own
@@ -31,7 +32,8 @@ final class ReadCounters
     static Counters opened(ReaderMetrics file)
     {
         return Counters.of(FILES_READ, 1, ROW_GROUPS_READ, file.rowGroups() - file.rowGroupsSkipped())
-                .with(ROW_GROUPS_SKIPPED, file.rowGroupsSkipped());
+                .with(ROW_GROUPS_SKIPPED, file.rowGroupsSkipped())
+                .with(ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER, file.rowGroupsSkippedByBloomFilter());
     }
 
     /**

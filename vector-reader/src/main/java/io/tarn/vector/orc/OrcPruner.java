@@ -60,7 +60,7 @@ final class OrcPruner
     // ORC's WriterVersion ids of the Java writer (writer code 0)
     private static final int HIVE_8732 = 1;
     private static final int ORC_135 = 6;
-    private static final int JAVA_WRITER = 0;
+    static final int JAVA_WRITER = 0;
     // no zone is more than 18 hours off UTC
     private static final long MAX_ZONE_OFFSET_MILLIS = 18 * 3600_000L;
     // a day after the Gregorian cutover (1582-10-15): bounds below it may be Julian wall clocks
@@ -71,7 +71,9 @@ final class OrcPruner
     private final boolean legacyInstants;
     // by field id: the top-level ORC column of each filter column that may prune
     private final Map<Integer, Integer> columns = new HashMap<>();
+    private final BloomFilterPruner bloomFilters;
     private List<List<ColumnStatistics>> stripeStatistics;
+    private long rowGroupsSkippedByBloomFilter;
 
     OrcPruner(OrcTail tail, OrcSchemaBinding binding, Predicate filter, Optional<List<DataField>> fileFields, boolean legacyInstants)
             throws DataFileCorruptionException
@@ -95,6 +97,7 @@ final class OrcPruner
                 columns.put(field.fieldId(), column.getAsInt());
             }
         }
+        this.bloomFilters = new BloomFilterPruner(tail, filter, columns);
     }
 
     private static boolean sameType(DataType left, DataType right)
@@ -149,6 +152,22 @@ final class OrcPruner
     }
 
     /**
+     * The ORC columns whose Bloom filter streams {@link #keptRows} reads.
+     */
+    Set<Integer> bloomFilterColumns()
+    {
+        return bloomFilters.columns();
+    }
+
+    /**
+     * The row groups that statistics kept but Bloom filters left out, over all stripes so far.
+     */
+    long rowGroupsSkippedByBloomFilter()
+    {
+        return rowGroupsSkippedByBloomFilter;
+    }
+
+    /**
      * False when the stripe's statistics prove that none of its rows matches.
      */
     boolean stripeMightMatch(int stripe, long rows, OrcCodec codec)
@@ -170,8 +189,8 @@ final class OrcPruner
     }
 
     /**
-     * The rows of the stripe (stripe positions) in row groups whose statistics do not rule out a
-     * match, or empty when every group may match (or the index cannot tell).
+     * The rows of the stripe (stripe positions) in row groups whose statistics and Bloom filters
+     * do not rule out a match, or empty when every group may match (or the indexes cannot tell).
      */
     Optional<RoaringBitmap> keptRows(StripeStreams streams, long stripeRows, int stride)
     {
@@ -184,7 +203,8 @@ final class OrcPruner
                 indexes.put(column, entries.get());
             }
         }
-        if (indexes.isEmpty()) {
+        BloomFilterPruner.StripeFilters stripeFilters = bloomFilters.read(streams, groups);
+        if (indexes.isEmpty() && stripeFilters.isEmpty()) {
             return Optional.empty();
         }
         RoaringBitmap kept = new RoaringBitmap();
@@ -197,11 +217,15 @@ final class OrcPruner
                 List<RowIndexEntry> entries = indexes.get(column);
                 return entries == null ? null : entries.get(index).statistics();
             }, rows, Optional.of(streams.writerTimeZone()));
-            if (StatsEvaluator.mightMatch(filter, stats)) {
-                kept.add(start, start + rows);
+            if (!StatsEvaluator.mightMatch(filter, stats)) {
+                all = false;
+            }
+            else if (!stripeFilters.mightMatch(group)) {
+                rowGroupsSkippedByBloomFilter++;
+                all = false;
             }
             else {
-                all = false;
+                kept.add(start, start + rows);
             }
         }
         return all ? Optional.empty() : Optional.of(kept);

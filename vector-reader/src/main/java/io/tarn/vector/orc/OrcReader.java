@@ -404,7 +404,8 @@ public final class OrcReader
                 indexColumns.addAll(dataColumns);
                 pruner.ifPresent(value -> indexColumns.addAll(value.indexColumns()));
             }
-            StripeStreams streams = StripeStreams.read(input, tail, stripeIndex, codec, dataColumns, indexColumns);
+            Set<Integer> bloomFilterColumns = pruner.isPresent() && tail.footer().rowIndexStride() > 0 ? pruner.get().bloomFilterColumns() : Set.of();
+            StripeStreams streams = StripeStreams.read(input, tail, stripeIndex, codec, dataColumns, indexColumns, bloomFilterColumns);
             rowIndexStride = tail.footer().rowIndexStride();
             bytesRead += streams.bytesRead();
             if (pruner.isPresent()) {
@@ -473,7 +474,8 @@ public final class OrcReader
     @Override
     public ReaderMetrics metrics()
     {
-        return new ReaderMetrics(tail.footer().stripes().size(), rowGroupsSkipped, 0, rowsRead, rowsSkippedBySelection, bytesRead);
+        long bloomFilterSkips = pruner.map(OrcPruner::rowGroupsSkippedByBloomFilter).orElse(0L);
+        return new ReaderMetrics(tail.footer().stripes().size(), rowGroupsSkipped, 0, rowsRead, rowsSkippedBySelection, bytesRead, bloomFilterSkips);
     }
 
     /**
