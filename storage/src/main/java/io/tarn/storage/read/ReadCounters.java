@@ -32,17 +32,19 @@ final class ReadCounters
     static Counters opened(ReaderMetrics file)
     {
         return Counters.of(FILES_READ, 1, ROW_GROUPS_READ, file.rowGroups() - file.rowGroupsSkipped())
-                .with(ROW_GROUPS_SKIPPED, file.rowGroupsSkipped())
-                .with(ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER, file.rowGroupsSkippedByBloomFilter());
+                .with(ROW_GROUPS_SKIPPED, file.rowGroupsSkipped());
     }
 
     /**
-     * What a reader of a file decoded: pages skipped, rows decoded, bytes read.
+     * What a reader of a file decoded: pages skipped, rows decoded, bytes read; and the ORC
+     * row-index groups, within the stripes it read, that Bloom filters ruled out (counted here
+     * because a filter pass skips them, while the read of its matching rows never looks at them).
      */
     static Counters decoded(ReaderMetrics file)
     {
         return Counters.of(PAGES_SKIPPED, file.pagesSkipped(), ROWS_READ, file.rowsRead())
-                .with(BYTES_READ, file.bytesRead());
+                .with(BYTES_READ, file.bytesRead())
+                .with(ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER, file.rowGroupsSkippedByBloomFilter());
     }
 
     /**

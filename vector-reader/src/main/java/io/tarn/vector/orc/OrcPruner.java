@@ -191,8 +191,11 @@ final class OrcPruner
     /**
      * The rows of the stripe (stripe positions) in row groups whose statistics and Bloom filters
      * do not rule out a match, or empty when every group may match (or the indexes cannot tell).
+     * Groups without a row of {@code selection} (stripe positions; null for all rows) are left
+     * out unexamined, so that a read of rows a filter pass selected counts no Bloom filter skips
+     * the filter pass counted.
      */
-    Optional<RoaringBitmap> keptRows(StripeStreams streams, long stripeRows, int stride)
+    Optional<RoaringBitmap> keptRows(StripeStreams streams, long stripeRows, int stride, RoaringBitmap selection)
     {
         long groups = (stripeRows + stride - 1) / stride;
         Map<Integer, List<RowIndexEntry>> indexes = new HashMap<>();
@@ -212,6 +215,10 @@ final class OrcPruner
         for (int group = 0; group < groups; group++) {
             long start = (long) group * stride;
             long rows = Math.min(stride, stripeRows - start);
+            if (selection != null && !selection.intersects(start, start + rows)) {
+                all = false;
+                continue;
+            }
             int index = group;
             Stats stats = new Stats(column -> {
                 List<RowIndexEntry> entries = indexes.get(column);

@@ -409,7 +409,7 @@ public final class OrcReader
             rowIndexStride = tail.footer().rowIndexStride();
             bytesRead += streams.bytesRead();
             if (pruner.isPresent()) {
-                Optional<RoaringBitmap> kept = rowIndexStride > 0 ? pruner.get().keptRows(streams, stripeRows, rowIndexStride) : Optional.empty();
+                Optional<RoaringBitmap> kept = rowIndexStride > 0 ? pruner.get().keptRows(streams, stripeRows, rowIndexStride, stripeSelection) : Optional.empty();
                 if (kept.isPresent()) {
                     long before = stripeSelection == null ? stripeRows : stripeSelection.getLongCardinality();
                     stripeSelection = stripeSelection == null ? kept.get() : RoaringBitmap.and(stripeSelection, kept.get());
