@@ -12,7 +12,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -117,7 +116,7 @@ final class BloomFilterPruner
      */
     Set<Integer> columns()
     {
-        return new HashSet<>(columns.values());
+        return Set.copyOf(columns.values());
     }
 
     /**

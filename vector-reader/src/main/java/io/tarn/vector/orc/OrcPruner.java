@@ -53,7 +53,8 @@ import static java.util.Objects.requireNonNull;
  * writer's zone offset, by the most any zone is off UTC unless the zone is known to be UTC;</li>
  * <li>row counts and null counts only when they are consistent with the rows.</li>
  * </ul>
- * Statistics that cannot be parsed are not used: the stripe or group is read.
+ * Statistics that cannot be parsed are not used: the stripe or group is read. Row groups that
+ * statistics keep are then tested against the Bloom filters ({@link BloomFilterPruner}).
  */
 final class OrcPruner
 {

@@ -41,8 +41,9 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * Output columns are matched to the file's columns by Paimon field id ({@link OrcSchemaBinding});
  * a column the file lacks reads as nulls. With a filter, stripes whose statistics prove that no
- * row matches are skipped, then the 10,000-row groups of the row index likewise
- * ({@link OrcPruner}); the optional row selection limits the output to the selected file rows,
+ * row matches are skipped, then the 10,000-row groups of the row index likewise, and groups
+ * whose Bloom filters hold none of an equality or IN filter's values ({@link OrcPruner},
+ * {@link BloomFilterPruner}); the optional row selection limits the output to the selected file rows,
  * in file order. Rows left out are passed over in the streams, not decoded into the batch. The
  * reader decodes every column it returns: it gives no page-level filter verdicts, dictionary ids
  * or carried columns, and {@link #reopen} decodes carried columns again.
