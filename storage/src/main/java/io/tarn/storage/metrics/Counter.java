@@ -31,6 +31,7 @@ public enum Counter
     FILES_READ(Stage.READING, "files_read", "data files opened"),
     ROW_GROUPS_READ(Stage.READING, "row_groups_read", "row groups read"),
     ROW_GROUPS_SKIPPED(Stage.READING, "row_groups_skipped", "row groups skipped by statistics or dictionaries"),
+    ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER(Stage.READING, "row_groups_skipped_bloom", "ORC row-index groups of the stripes read that statistics kept but Bloom filters ruled out"),
     PAGES_SKIPPED(Stage.READING, "pages_skipped", "data pages not decompressed: no selected row, or ruled out by the column index"),
     ROWS_READ(Stage.READING, "rows_read", "rows decoded from files, each counted once"),
     ROWS_READ_AGAIN(Stage.READING, "rows_read_again", "rows decoded a second time: the other columns of the matching rows under late materialization"),

@@ -16,6 +16,7 @@ import static io.tarn.storage.metrics.Counter.ROWS_SELECTED_BY_INDEX;
 import static io.tarn.storage.metrics.Counter.ROWS_SKIPPED_BY_INDEX;
 import static io.tarn.storage.metrics.Counter.ROW_GROUPS_READ;
 import static io.tarn.storage.metrics.Counter.ROW_GROUPS_SKIPPED;
+import static io.tarn.storage.metrics.Counter.ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER;
 
 /**
  * The reading counters of the split readers' recurring events, from a Parquet file reader's own
@@ -35,12 +36,15 @@ final class ReadCounters
     }
 
     /**
-     * What a reader of a file decoded: pages skipped, rows decoded, bytes read.
+     * What a reader of a file decoded: pages skipped, rows decoded, bytes read; and the ORC
+     * row-index groups, within the stripes it read, that Bloom filters ruled out (counted here
+     * because a filter pass skips them, while the read of its matching rows never looks at them).
      */
     static Counters decoded(ReaderMetrics file)
     {
         return Counters.of(PAGES_SKIPPED, file.pagesSkipped(), ROWS_READ, file.rowsRead())
-                .with(BYTES_READ, file.bytesRead());
+                .with(BYTES_READ, file.bytesRead())
+                .with(ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER, file.rowGroupsSkippedByBloomFilter());
     }
 
     /**

@@ -397,7 +397,7 @@ public final class AvroReader
     @Override
     public ReaderMetrics metrics()
     {
-        return new ReaderMetrics(file.blockCount(), 0, blocksSkipped, rowsRead, rowsSkippedBySelection, metadataBytesRead + blocks.bytesRead());
+        return new ReaderMetrics(file.blockCount(), 0, blocksSkipped, rowsRead, rowsSkippedBySelection, metadataBytesRead + blocks.bytesRead(), 0);
     }
 
     /**

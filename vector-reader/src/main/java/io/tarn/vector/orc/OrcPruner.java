@@ -53,14 +53,15 @@ import static java.util.Objects.requireNonNull;
  * writer's zone offset, by the most any zone is off UTC unless the zone is known to be UTC;</li>
  * <li>row counts and null counts only when they are consistent with the rows.</li>
  * </ul>
- * Statistics that cannot be parsed are not used: the stripe or group is read.
+ * Statistics that cannot be parsed are not used: the stripe or group is read. Row groups that
+ * statistics keep are then tested against the Bloom filters ({@link BloomFilterPruner}).
  */
 final class OrcPruner
 {
     // ORC's WriterVersion ids of the Java writer (writer code 0)
     private static final int HIVE_8732 = 1;
     private static final int ORC_135 = 6;
-    private static final int JAVA_WRITER = 0;
+    static final int JAVA_WRITER = 0;
     // no zone is more than 18 hours off UTC
     private static final long MAX_ZONE_OFFSET_MILLIS = 18 * 3600_000L;
     // a day after the Gregorian cutover (1582-10-15): bounds below it may be Julian wall clocks
@@ -71,7 +72,9 @@ final class OrcPruner
     private final boolean legacyInstants;
     // by field id: the top-level ORC column of each filter column that may prune
     private final Map<Integer, Integer> columns = new HashMap<>();
+    private final BloomFilterPruner bloomFilters;
     private List<List<ColumnStatistics>> stripeStatistics;
+    private long rowGroupsSkippedByBloomFilter;
 
     OrcPruner(OrcTail tail, OrcSchemaBinding binding, Predicate filter, Optional<List<DataField>> fileFields, boolean legacyInstants)
             throws DataFileCorruptionException
@@ -95,6 +98,7 @@ final class OrcPruner
                 columns.put(field.fieldId(), column.getAsInt());
             }
         }
+        this.bloomFilters = new BloomFilterPruner(tail, filter, columns);
     }
 
     private static boolean sameType(DataType left, DataType right)
@@ -149,6 +153,22 @@ final class OrcPruner
     }
 
     /**
+     * The ORC columns whose Bloom filter streams {@link #keptRows} reads.
+     */
+    Set<Integer> bloomFilterColumns()
+    {
+        return bloomFilters.columns();
+    }
+
+    /**
+     * The row groups that statistics kept but Bloom filters left out, over all stripes so far.
+     */
+    long rowGroupsSkippedByBloomFilter()
+    {
+        return rowGroupsSkippedByBloomFilter;
+    }
+
+    /**
      * False when the stripe's statistics prove that none of its rows matches.
      */
     boolean stripeMightMatch(int stripe, long rows, OrcCodec codec)
@@ -170,10 +190,13 @@ final class OrcPruner
     }
 
     /**
-     * The rows of the stripe (stripe positions) in row groups whose statistics do not rule out a
-     * match, or empty when every group may match (or the index cannot tell).
+     * The rows of the stripe (stripe positions) in row groups whose statistics and Bloom filters
+     * do not rule out a match, or empty when every group may match (or the indexes cannot tell).
+     * Groups without a row of {@code selection} (stripe positions; null for all rows) are left
+     * out unexamined, so that a read of rows a filter pass selected counts no Bloom filter skips
+     * the filter pass counted.
      */
-    Optional<RoaringBitmap> keptRows(StripeStreams streams, long stripeRows, int stride)
+    Optional<RoaringBitmap> keptRows(StripeStreams streams, long stripeRows, int stride, RoaringBitmap selection)
     {
         long groups = (stripeRows + stride - 1) / stride;
         Map<Integer, List<RowIndexEntry>> indexes = new HashMap<>();
@@ -184,7 +207,8 @@ final class OrcPruner
                 indexes.put(column, entries.get());
             }
         }
-        if (indexes.isEmpty()) {
+        BloomFilterPruner.StripeFilters stripeFilters = bloomFilters.read(streams, groups);
+        if (indexes.isEmpty() && stripeFilters.isEmpty()) {
             return Optional.empty();
         }
         RoaringBitmap kept = new RoaringBitmap();
@@ -192,16 +216,24 @@ final class OrcPruner
         for (int group = 0; group < groups; group++) {
             long start = (long) group * stride;
             long rows = Math.min(stride, stripeRows - start);
+            if (selection != null && !selection.intersects(start, start + rows)) {
+                all = false;
+                continue;
+            }
             int index = group;
             Stats stats = new Stats(column -> {
                 List<RowIndexEntry> entries = indexes.get(column);
                 return entries == null ? null : entries.get(index).statistics();
             }, rows, Optional.of(streams.writerTimeZone()));
-            if (StatsEvaluator.mightMatch(filter, stats)) {
-                kept.add(start, start + rows);
+            if (!StatsEvaluator.mightMatch(filter, stats)) {
+                all = false;
+            }
+            else if (!stripeFilters.mightMatch(group)) {
+                rowGroupsSkippedByBloomFilter++;
+                all = false;
             }
             else {
-                all = false;
+                kept.add(start, start + rows);
             }
         }
         return all ? Optional.empty() : Optional.of(kept);

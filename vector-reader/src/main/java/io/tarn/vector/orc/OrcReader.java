@@ -41,8 +41,9 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * Output columns are matched to the file's columns by Paimon field id ({@link OrcSchemaBinding});
  * a column the file lacks reads as nulls. With a filter, stripes whose statistics prove that no
- * row matches are skipped, then the 10,000-row groups of the row index likewise
- * ({@link OrcPruner}); the optional row selection limits the output to the selected file rows,
+ * row matches are skipped, then the 10,000-row groups of the row index likewise, and groups
+ * whose Bloom filters hold none of an equality or IN filter's values ({@link OrcPruner},
+ * {@link BloomFilterPruner}); the optional row selection limits the output to the selected file rows,
  * in file order. Rows left out are passed over in the streams, not decoded into the batch. The
  * reader decodes every column it returns: it gives no page-level filter verdicts, dictionary ids
  * or carried columns, and {@link #reopen} decodes carried columns again.
@@ -404,11 +405,12 @@ public final class OrcReader
                 indexColumns.addAll(dataColumns);
                 pruner.ifPresent(value -> indexColumns.addAll(value.indexColumns()));
             }
-            StripeStreams streams = StripeStreams.read(input, tail, stripeIndex, codec, dataColumns, indexColumns);
+            Set<Integer> bloomFilterColumns = pruner.isPresent() && tail.footer().rowIndexStride() > 0 ? pruner.get().bloomFilterColumns() : Set.of();
+            StripeStreams streams = StripeStreams.read(input, tail, stripeIndex, codec, dataColumns, indexColumns, bloomFilterColumns);
             rowIndexStride = tail.footer().rowIndexStride();
             bytesRead += streams.bytesRead();
             if (pruner.isPresent()) {
-                Optional<RoaringBitmap> kept = rowIndexStride > 0 ? pruner.get().keptRows(streams, stripeRows, rowIndexStride) : Optional.empty();
+                Optional<RoaringBitmap> kept = rowIndexStride > 0 ? pruner.get().keptRows(streams, stripeRows, rowIndexStride, stripeSelection) : Optional.empty();
                 if (kept.isPresent()) {
                     long before = stripeSelection == null ? stripeRows : stripeSelection.getLongCardinality();
                     stripeSelection = stripeSelection == null ? kept.get() : RoaringBitmap.and(stripeSelection, kept.get());
@@ -473,7 +475,8 @@ public final class OrcReader
     @Override
     public ReaderMetrics metrics()
     {
-        return new ReaderMetrics(tail.footer().stripes().size(), rowGroupsSkipped, 0, rowsRead, rowsSkippedBySelection, bytesRead);
+        long bloomFilterSkips = pruner.map(OrcPruner::rowGroupsSkippedByBloomFilter).orElse(0L);
+        return new ReaderMetrics(tail.footer().stripes().size(), rowGroupsSkipped, 0, rowsRead, rowsSkippedBySelection, bytesRead, bloomFilterSkips);
     }
 
     /**

@@ -32,11 +32,13 @@ record StripeFooter(List<Stream> streams, List<Encoding> encodings, Optional<Str
         static final int DICTIONARY_DATA = 3;
         static final int SECONDARY = 5;
         static final int ROW_INDEX = 6;
+        static final int BLOOM_FILTER = 7;
+        static final int BLOOM_FILTER_UTF8 = 8;
 
         boolean isIndex()
         {
             // row index, bloom filters and the encrypted index: before the data streams
-            return kind == ROW_INDEX || kind == 7 || kind == 8 || kind == 9;
+            return kind == ROW_INDEX || kind == BLOOM_FILTER || kind == BLOOM_FILTER_UTF8 || kind == 9;
         }
     }
 

@@ -11,6 +11,7 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -52,9 +53,11 @@ final class StripeStreams
 
     /**
      * Reads the footer of stripe {@code stripeIndex}, then the data streams of
-     * {@code dataColumns} and the row index streams of {@code indexColumns} (type ids).
+     * {@code dataColumns}, the row index streams of {@code indexColumns} and the
+     * {@code BLOOM_FILTER_UTF8} streams of {@code bloomFilterColumns} (type ids). A Bloom filter
+     * stream that occurs twice for a column is not read: which one holds is unknown.
      */
-    static StripeStreams read(DataFileInput input, OrcTail tail, int stripeIndex, OrcCodec codec, Set<Integer> dataColumns, Set<Integer> indexColumns)
+    static StripeStreams read(DataFileInput input, OrcTail tail, int stripeIndex, OrcCodec codec, Set<Integer> dataColumns, Set<Integer> indexColumns, Set<Integer> bloomFilterColumns)
             throws IOException
     {
         String file = tail.file();
@@ -86,6 +89,7 @@ final class StripeStreams
         long offset = 0;
         List<long[]> needed = new ArrayList<>();
         Map<Long, Boolean> seen = new HashMap<>();
+        Set<Long> repeated = new HashSet<>();
         for (StripeFooter.Stream stream : footer.streams()) {
             if (stream.length() > sectionsEnd - offset) {
                 throw new DataFileCorruptionException("File " + file + " stripe " + stripeIndex + " stream of column " + stream.column() + " (kind " + stream.kind() + ", " + stream.length()
@@ -95,12 +99,17 @@ final class StripeStreams
                 throw new DataFileCorruptionException("File " + file + " stripe " + stripeIndex + " has a stream of column " + stream.column() + ", but the file has " + columns + " columns");
             }
             long key = key(stream.column(), stream.kind());
-            if (seen.put(key, Boolean.TRUE) != null && stream.kind() >= 0 && stream.kind() <= StripeFooter.Stream.ROW_INDEX) {
+            boolean first = seen.put(key, Boolean.TRUE) == null;
+            if (!first) {
+                repeated.add(key);
+            }
+            if (!first && stream.kind() >= 0 && stream.kind() <= StripeFooter.Stream.ROW_INDEX) {
                 throw new DataFileCorruptionException("File " + file + " stripe " + stripeIndex + " has two streams of kind " + stream.kind() + " for column " + stream.column());
             }
             boolean data = dataColumns.contains(stream.column()) && !stream.isIndex() && stream.kind() != 4;
             boolean index = indexColumns.contains(stream.column()) && stream.kind() == StripeFooter.Stream.ROW_INDEX;
-            if (data || index) {
+            boolean bloomFilter = bloomFilterColumns.contains(stream.column()) && stream.kind() == StripeFooter.Stream.BLOOM_FILTER_UTF8;
+            if (data || index || bloomFilter) {
                 if (stream.length() > Integer.MAX_VALUE - 16) {
                     throw new DataFileUnsupportedException("File " + file + " stripe " + stripeIndex + " has a stream of " + stream.length() + " bytes, more than Tarn reads in one piece");
                 }
@@ -108,6 +117,7 @@ final class StripeStreams
             }
             offset += stream.length();
         }
+        needed.removeIf(entry -> repeated.contains(entry[0]) && (int) entry[0] == StripeFooter.Stream.BLOOM_FILTER_UTF8);
         Map<Long, Slice> slices = new HashMap<>();
         needed.sort(Comparator.comparingLong(entry -> entry[1]));
         int i = 0;

@@ -4,9 +4,10 @@ package io.tarn.vector.reader;
  * Counters of one {@link DataFileReader}: row groups (ORC: stripes) in the file; row groups skipped by statistics
  * or dictionaries; data pages skipped without being decompressed (by the row selection or by the
  * column index); rows decoded into batches; rows of the row groups read that were left out by
- * the row selection or by page statistics; bytes read from the input.
+ * the row selection or by page statistics; bytes read from the input; ORC's row-index groups
+ * (within the stripes read) that their statistics kept but their Bloom filters left out.
  */
-public record ReaderMetrics(long rowGroups, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsSkippedBySelection, long bytesRead)
+public record ReaderMetrics(long rowGroups, long rowGroupsSkipped, long pagesSkipped, long rowsRead, long rowsSkippedBySelection, long bytesRead, long rowGroupsSkippedByBloomFilter)
 {
     /**
      * The same figures while a reader runs: the reader and its page readers add to them,
@@ -23,7 +24,8 @@ public record ReaderMetrics(long rowGroups, long rowGroupsSkipped, long pagesSki
 
         ReaderMetrics snapshot()
         {
-            return new ReaderMetrics(rowGroups, rowGroupsSkipped, pagesSkipped, rowsRead, rowsSkippedBySelection, bytesRead);
+            // Tarn's Parquet reader does not read Bloom filters
+            return new ReaderMetrics(rowGroups, rowGroupsSkipped, pagesSkipped, rowsRead, rowsSkippedBySelection, bytesRead, 0);
         }
     }
 }

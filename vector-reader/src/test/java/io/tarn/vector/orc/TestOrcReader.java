@@ -78,7 +78,7 @@ public class TestOrcReader
         assertThat(tail.footer().stripes().size()).as("stripes").isGreaterThan(1);
         Set<StripeFooter.Encoding.Kind> encodings = EnumSet.noneOf(StripeFooter.Encoding.Kind.class);
         for (int stripe = 0; stripe < tail.footer().stripes().size(); stripe++) {
-            StripeStreams streams = StripeStreams.read(DataFileInput.of("test.orc", file), tail, stripe, tail.newCodec(), Set.of(), Set.of());
+            StripeStreams streams = StripeStreams.read(DataFileInput.of("test.orc", file), tail, stripe, tail.newCodec(), Set.of(), Set.of(), Set.of());
             for (int column = 0; column < tail.footer().types().size(); column++) {
                 encodings.add(streams.encoding(column).kind());
             }

@@ -29,11 +29,11 @@ import java.util.concurrent.TimeoutException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * 10,000 mutations of real ORC files of Paimon's writer (bytes flipped, set, inserted and
- * removed; files truncated; lengths and counts nudged; mutations concentrated on the tail and
- * stripe footers, where they reach the most code) never hang a read, never exhaust the JVM, leak
- * no Arrow memory, and fail only with {@link DataFileCorruptionException} or
- * {@link DataFileUnsupportedException}. The seed is printed; set {@code tarn.fuzz.seed} to replay.
+ * 10,000 mutations of real ORC files of Paimon's writer (one with Bloom filters, which equality
+ * filters read; bytes flipped, set, inserted and removed; files truncated; lengths and counts
+ * nudged; mutations concentrated on the tail and stripe footers, where they reach the most code)
+ * never hang a read, never exhaust the JVM, leak no Arrow memory, and fail only with
+ * {@link DataFileCorruptionException} or {@link DataFileUnsupportedException}. The seed is printed; set {@code tarn.fuzz.seed} to replay.
  */
 public class TestOrcReaderFuzz
 {
@@ -61,8 +61,10 @@ public class TestOrcReaderFuzz
         List<byte[]> files = List.of(
                 OrcTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(1).rows(TestDataGenerator.ALL_TYPES, 40), Map.of(), "zstd"),
                 OrcTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(2).rows(TestDataGenerator.ALL_TYPES, 40), Map.of("orc.dictionary.key.threshold", "1"), "none"),
-                OrcTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(3).rows(TestDataGenerator.ALL_TYPES, 40), Map.of("orc.write.format", "0.11"), "zlib"));
+                OrcTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(3).rows(TestDataGenerator.ALL_TYPES, 40), Map.of("orc.write.format", "0.11"), "zlib"),
+                OrcTestFiles.write(TestDataGenerator.ALL_TYPES, new TestDataGenerator(4).rows(TestDataGenerator.ALL_TYPES, 40), Map.of("orc.bloom.filter.columns", "i,s"), "none"));
         FieldRef filterField = FieldRef.of(FIELDS.get(4));
+        FieldRef stringField = FieldRef.of(FIELDS.get(11));
         List<String> failures = new ArrayList<>();
         int corrupt = 0;
         int read = 0;
@@ -72,7 +74,13 @@ public class TestOrcReaderFuzz
             byte[] mutated = mutate(original, random, description);
             ReadOptions options = ReadOptions.of(FIELDS).withBatchSize(1 + random.nextInt(50));
             if (random.nextInt(4) == 0) {
-                options = options.withFilter(Predicates.greaterThan(filterField, random.nextInt(40) - 10));
+                int value = random.nextInt(40) - 10;
+                // equality reaches the Bloom filters of the fourth file
+                options = options.withFilter(switch (random.nextInt(3)) {
+                    case 0 -> Predicates.greaterThan(filterField, value);
+                    case 1 -> Predicates.equal(filterField, value);
+                    default -> Predicates.or(Predicates.equal(filterField, value), Predicates.equal(stringField, "s" + value));
+                });
             }
             if (random.nextInt(4) == 0) {
                 options = options.withRowSelection(RoaringBitmap.bitmapOfRange(random.nextInt(20), 20 + random.nextInt(30)));

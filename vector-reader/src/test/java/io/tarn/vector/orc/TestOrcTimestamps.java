@@ -147,7 +147,7 @@ public class TestOrcTimestamps
         // the DATA (seconds) and SECONDARY (nanoseconds) values of the two rows are the same
         OrcTail tail = OrcTail.read(DataFileInput.of("test.orc", file));
         for (int column : new int[] {2, 5, 6}) {
-            StripeStreams streams = StripeStreams.read(DataFileInput.of("test.orc", file), tail, 0, tail.newCodec(), Set.of(column), Set.of());
+            StripeStreams streams = StripeStreams.read(DataFileInput.of("test.orc", file), tail, 0, tail.newCodec(), Set.of(column), Set.of(), Set.of());
             IntegerDecoder seconds = IntegerDecoder.create(streams.stream(column, StripeFooter.Stream.DATA), true, true);
             IntegerDecoder nanos = IntegerDecoder.create(streams.stream(column, StripeFooter.Stream.SECONDARY), false, true);
             assertThat(seconds.next()).as("column %s", column).isEqualTo(seconds.next());
