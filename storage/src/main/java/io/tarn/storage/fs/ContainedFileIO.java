@@ -51,6 +51,18 @@ public final class ContainedFileIO
     }
 
     @Override
+    public InputFile newInputFile(String path, long length)
+    {
+        try {
+            check(path, "read");
+        }
+        catch (CorruptFileException e) {
+            throw new UncheckedIOException(e);
+        }
+        return delegate.newInputFile(path, length);
+    }
+
+    @Override
     public boolean exists(String path)
             throws IOException
     {
