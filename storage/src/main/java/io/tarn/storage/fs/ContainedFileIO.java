@@ -71,6 +71,14 @@ public final class ContainedFileIO
     }
 
     @Override
+    public boolean fileExists(String path)
+            throws IOException
+    {
+        check(path, "read");
+        return delegate.fileExists(path);
+    }
+
+    @Override
     public List<FileStatus> list(String directory)
             throws IOException
     {

@@ -32,6 +32,18 @@ public interface FileIO
             throws IOException;
 
     /**
+     * Whether a file, not a directory, exists at {@code path}: for a path that can only name a
+     * file (a snapshot, a schema), where an object store answers with one request, while
+     * {@link #exists} must also ask whether a directory of that name exists. The default asks
+     * {@link #exists}.
+     */
+    default boolean fileExists(String path)
+            throws IOException
+    {
+        return exists(path);
+    }
+
+    /**
      * The direct children of {@code directory}, files and directories, in no particular order;
      * an empty list if the directory does not exist.
      */

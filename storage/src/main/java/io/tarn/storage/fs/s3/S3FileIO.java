@@ -140,6 +140,16 @@ public final class S3FileIO
         return !below.contents().isEmpty() || !below.commonPrefixes().isEmpty();
     }
 
+    /**
+     * One HEAD request: a directory, which only a listing finds, does not count.
+     */
+    @Override
+    public boolean fileExists(String path)
+            throws IOException
+    {
+        return objectLength(path, requireKey(path)) >= 0;
+    }
+
     @Override
     public List<FileStatus> list(String directory)
             throws IOException
