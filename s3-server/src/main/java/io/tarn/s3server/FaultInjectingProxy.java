@@ -626,7 +626,8 @@ public final class FaultInjectingProxy
     }
 
     /**
-     * Passes everything on, adding the bytes to a counter.
+     * Passes everything on, adding the bytes to a counter before it writes them: the client may
+     * receive a write, and read the counter, before the write returns.
      */
     private static final class CountingOutputStream
             extends OutputStream
@@ -644,16 +645,16 @@ public final class FaultInjectingProxy
         public void write(int value)
                 throws IOException
         {
-            out.write(value);
             count.incrementAndGet();
+            out.write(value);
         }
 
         @Override
         public void write(byte[] bytes, int offset, int length)
                 throws IOException
         {
-            out.write(bytes, offset, length);
             count.addAndGet(length);
+            out.write(bytes, offset, length);
         }
     }
 
