@@ -47,10 +47,10 @@ public class TestCoalescedObjectReads
     private PaimonTables paimon;
     private Path serverDirectory;
     private S3ProxyServer server;
-    // every data file read by ranges
+    // the default threshold: data files up to 3 MB fetched whole, larger ones by ranges
     private Warehouse warehouse;
-    // the default threshold: small data files fetched whole
-    private Warehouse defaults;
+    // a threshold above every data file's size
+    private Warehouse wholeFiles;
     private RootAllocator allocator;
 
     @BeforeClass
@@ -94,10 +94,10 @@ public class TestCoalescedObjectReads
         serverDirectory = TemporaryDirectories.create("tarn-coalesced-reads");
         server = S3ProxyServer.start(serverDirectory);
         server.copyIntoBucket(Path.of(paimon.warehouse()), "lake", "paimon");
-        Map<String, String> ranged = new HashMap<>(server.clientProperties());
-        ranged.put(S3Settings.SMALL_OBJECT_THRESHOLD, "0");
-        warehouse = Warehouse.open("s3://lake/paimon", ranged);
-        defaults = Warehouse.open("s3://lake/paimon", server.clientProperties());
+        warehouse = Warehouse.open("s3://lake/paimon", server.clientProperties());
+        Map<String, String> whole = new HashMap<>(server.clientProperties());
+        whole.put(S3Settings.SMALL_OBJECT_THRESHOLD, "16MB");
+        wholeFiles = Warehouse.open("s3://lake/paimon", whole);
         allocator = new RootAllocator();
     }
 
@@ -113,9 +113,9 @@ public class TestCoalescedObjectReads
             ((AutoCloseable) warehouse.fileIO()).close();
             warehouse = null;
         }
-        if (defaults != null) {
-            ((AutoCloseable) defaults.fileIO()).close();
-            defaults = null;
+        if (wholeFiles != null) {
+            ((AutoCloseable) wholeFiles.fileIO()).close();
+            wholeFiles = null;
         }
         if (server != null) {
             server.close();
@@ -137,6 +137,7 @@ public class TestCoalescedObjectReads
         PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse("db.wide"), PaimonTable.MAIN_BRANCH);
         ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         assertThat(plan.splits()).hasSize(1);
+        assertThat(plan.files()).singleElement().satisfies(file -> assertThat(file.file().fileSize()).isGreaterThan(S3Settings.fromProperties(Map.of()).smallObjectThreshold()));
         AtomicLong rows = new AtomicLong();
         Counters counters = TableRead.forEachBatch(table, plan, ReadRequest.of(table.schema().fields()), allocator, batch -> rows.addAndGet(batch.getRowCount()));
         long rowGroups = counters.get(Counter.ROW_GROUPS_READ);
@@ -153,7 +154,7 @@ public class TestCoalescedObjectReads
     public void testSmallDataFilesAreFetchedWholeInOneRequest()
             throws Exception
     {
-        PaimonTable table = PaimonTable.load(defaults.catalog(), Identifier.parse("db.narrow"), PaimonTable.MAIN_BRANCH);
+        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse("db.narrow"), PaimonTable.MAIN_BRANCH);
         ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         AtomicLong rows = new AtomicLong();
         AtomicLong idSum = new AtomicLong();
@@ -170,7 +171,17 @@ public class TestCoalescedObjectReads
         assertThat(counters.get(Counter.FILES_READ)).isEqualTo(NARROW_COMMITS);
         // no request for a file's length (its manifest entry has it), one GET for all of it
         assertThat(counters.get(Counter.OBJECT_REQUESTS)).isEqualTo(NARROW_COMMITS);
-        long sizes = plan.splits().stream().flatMap(split -> split.files().stream()).mapToLong(file -> file.file().fileSize()).sum();
+        long sizes = plan.files().stream().mapToLong(file -> file.file().fileSize()).sum();
         assertThat(counters.get(Counter.OBJECT_BYTES)).isEqualTo(sizes);
+
+        // the file of several row groups, which the other test reads by ranges, in one request
+        // under a threshold above its size
+        PaimonTable wide = PaimonTable.load(wholeFiles.catalog(), Identifier.parse("db.wide"), PaimonTable.MAIN_BRANCH);
+        ScanPlan widePlan = new ScanPlanner(wide).plan(wide.snapshot(new ScanVersion.Latest()));
+        AtomicLong wideRows = new AtomicLong();
+        Counters wideCounters = TableRead.forEachBatch(wide, widePlan, ReadRequest.of(wide.schema().fields()), allocator, batch -> wideRows.addAndGet(batch.getRowCount()));
+        assertThat(wideRows.get()).isEqualTo(ROWS);
+        assertThat(wideCounters.get(Counter.ROW_GROUPS_READ)).isGreaterThanOrEqualTo(3);
+        assertThat(wideCounters.get(Counter.OBJECT_REQUESTS)).isEqualTo(1);
     }
 }
