@@ -43,7 +43,8 @@ import static java.util.Objects.requireNonNull;
 /**
  * One branch of a Paimon table in a warehouse: where its files are, its schemas, snapshots and
  * tags, and the readers of its metadata files. Schemas are immutable once written, so they are
- * cached; snapshots are read when asked for.
+ * cached; snapshots are read when asked for, but for the one a query pinned
+ * ({@link #pinnedSnapshot}).
  */
 public final class PaimonTable
 {

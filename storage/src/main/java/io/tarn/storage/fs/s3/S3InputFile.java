@@ -251,9 +251,10 @@ final class S3InputFile
             // a footer: its tail serves the reads near it that follow
             loadKnownTail(Math.max(0, length - TAIL_BYTES));
         }
-        long tailStart = tail == null ? length : length - tail.length;
+        byte[] held = tail;
+        long tailStart = held == null ? length : length - held.length;
         if (position >= tailStart && position + count <= length) {
-            System.arraycopy(tail, (int) (position - tailStart), buffer, offset, count);
+            System.arraycopy(held, (int) (position - tailStart), buffer, offset, count);
             return;
         }
         fileIO.withBodyRetries(path, () -> {
