@@ -49,7 +49,8 @@ public final class TarnCli
               --warehouse is a local directory or an object-store location (s3://bucket/path, s3a://, oss://);
               --conf KEY=VALUE (repeatable) sets how to reach the store: s3.endpoint, s3.region, s3.path-style-access,
               s3.aws-access-key, s3.aws-secret-key (else the AWS default credential chain); on failures
-              s3.max-error-retries (10), s3.retry-base-delay (100ms), s3.socket-timeout (30s)
+              s3.max-error-retries (10), s3.retry-base-delay (100ms), s3.socket-timeout (30s); data files up to
+              s3.small-object-threshold (3MB) are fetched whole in one request
               snapshots --warehouse DIR [--branch B] DB.TABLE
                   the table's snapshots and tags
               files --warehouse DIR [--branch B] [--snapshot N | --tag T | --timestamp ISO] DB.TABLE

@@ -29,7 +29,7 @@ final class TarnSnapshots
             if (handle.snapshotId().isEmpty()) {
                 return Optional.empty();
             }
-            return Optional.of(table.snapshotManager().snapshot(handle.snapshotId().get()));
+            return Optional.of(table.pinnedSnapshot(handle.snapshotId().get()));
         }
         catch (IOException e) {
             throw TarnExceptions.translate("Cannot read table " + table.name() + " at " + handle, e);

@@ -14,7 +14,9 @@ import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -47,7 +49,9 @@ import static java.util.Objects.requireNonNull;
  * answer, since whether the client will still send the body is its choice.
  * <p>
  * Every request is counted, also by method, and so are the bytes of the answers' bodies relayed
- * (what a client pays a store for in transfer) and every fault injected, by kind.
+ * (what a client pays a store for in transfer) and every fault injected, by kind. The latest
+ * {@value #LOGGED_REQUESTS} requests are logged by method and target, so that a test can tell
+ * what a client asked for.
  */
 public final class FaultInjectingProxy
         implements AutoCloseable
@@ -55,6 +59,8 @@ public final class FaultInjectingProxy
     // how long a request that expects 100 Continue waits for the server's interim answer before
     // its body is forwarded anyway, as clients do
     private static final int CONTINUE_WAIT_MILLIS = 1000;
+    // bounds the memory of a long benchmark behind the proxy
+    private static final int LOGGED_REQUESTS = 100_000;
 
     private final InetSocketAddress target;
     private final ServerSocket serverSocket;
@@ -65,6 +71,8 @@ public final class FaultInjectingProxy
     private final AtomicLong requests = new AtomicLong();
     private final Map<String, AtomicLong> requestsByMethod = new ConcurrentHashMap<>();
     private final AtomicLong answeredBytes = new AtomicLong();
+    // guarded by itself
+    private final Deque<String> requestLog = new ArrayDeque<>();
     private final Map<Fault.Kind, AtomicLong> faults = new EnumMap<>(Fault.Kind.class);
     private final AtomicInteger requestIds = new AtomicInteger();
     private volatile long latencyNanos;
@@ -176,6 +184,36 @@ public final class FaultInjectingProxy
     }
 
     /**
+     * The requests received since the proxy started or {@link #clearRequestLog()}, at most the
+     * latest {@value #LOGGED_REQUESTS}, in the order received: each its method and its target,
+     * percent-decoded ({@code GET /bucket/key}, {@code GET /bucket?list-type=2&prefix=...}).
+     */
+    public List<String> requestLog()
+    {
+        synchronized (requestLog) {
+            return List.copyOf(requestLog);
+        }
+    }
+
+    public void clearRequestLog()
+    {
+        synchronized (requestLog) {
+            requestLog.clear();
+        }
+    }
+
+    private void log(HttpHead request)
+    {
+        String entry = request.method() + " " + percentDecoded(request.target());
+        synchronized (requestLog) {
+            if (requestLog.size() == LOGGED_REQUESTS) {
+                requestLog.removeFirst();
+            }
+            requestLog.addLast(entry);
+        }
+    }
+
+    /**
      * Bytes of answer bodies relayed to clients so far, as framed on the wire (a chunked body
      * with its chunk lines); heads are not counted.
      */
@@ -255,6 +293,7 @@ public final class FaultInjectingProxy
                 }
                 requests.incrementAndGet();
                 requestsByMethod.computeIfAbsent(request.method(), method -> new AtomicLong()).incrementAndGet();
+                log(request);
                 Fault fault = takeFault(request);
                 boolean keepAlive;
                 if (fault == null) {
@@ -587,7 +626,8 @@ public final class FaultInjectingProxy
     }
 
     /**
-     * Passes everything on, adding the bytes to a counter.
+     * Passes everything on, adding the bytes to a counter before it writes them: the client may
+     * receive a write, and read the counter, before the write returns.
      */
     private static final class CountingOutputStream
             extends OutputStream
@@ -605,16 +645,16 @@ public final class FaultInjectingProxy
         public void write(int value)
                 throws IOException
         {
-            out.write(value);
             count.incrementAndGet();
+            out.write(value);
         }
 
         @Override
         public void write(byte[] bytes, int offset, int length)
                 throws IOException
         {
-            out.write(bytes, offset, length);
             count.addAndGet(length);
+            out.write(bytes, offset, length);
         }
     }
 

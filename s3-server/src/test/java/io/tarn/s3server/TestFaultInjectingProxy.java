@@ -128,6 +128,20 @@ public class TestFaultInjectingProxy
     }
 
     @Test
+    public void testRequestsAreLoggedByMethodAndDecodedTarget()
+            throws IOException
+    {
+        proxy.clearRequestLog();
+        try (Connection connection = new Connection()) {
+            connection.send("GET /bucket/some%3Dkey?x=1 HTTP/1.1\r\nHost: proxy\r\n\r\n", new byte[0]);
+            connection.send("HEAD /bucket/key HTTP/1.1\r\nHost: proxy\r\n\r\n", new byte[0]);
+        }
+        assertThat(proxy.requestLog()).containsExactly("GET /bucket/some=key?x=1", "HEAD /bucket/key");
+        proxy.clearRequestLog();
+        assertThat(proxy.requestLog()).isEmpty();
+    }
+
+    @Test
     public void testBodiesPassFramedByLengthOrByChunks()
             throws IOException
     {

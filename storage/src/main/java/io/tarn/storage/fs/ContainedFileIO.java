@@ -51,11 +51,31 @@ public final class ContainedFileIO
     }
 
     @Override
+    public InputFile newInputFile(String path, long length)
+    {
+        try {
+            check(path, "read");
+        }
+        catch (CorruptFileException e) {
+            throw new UncheckedIOException(e);
+        }
+        return delegate.newInputFile(path, length);
+    }
+
+    @Override
     public boolean exists(String path)
             throws IOException
     {
         check(path, "read");
         return delegate.exists(path);
+    }
+
+    @Override
+    public boolean fileExists(String path)
+            throws IOException
+    {
+        check(path, "read");
+        return delegate.fileExists(path);
     }
 
     @Override

@@ -13,8 +13,35 @@ public interface FileIO
 {
     InputFile newInputFile(String path);
 
+    /**
+     * The file at {@code path} whose length the table's metadata records (a data file's size in
+     * its manifest entry), so that reading it needs no request to learn it. The implementation
+     * may trust {@code length} in place of asking the storage; a file of another length then
+     * fails its reads. The default ignores the hint, as local files, whose length costs no
+     * request, may.
+     */
+    default InputFile newInputFile(String path, long length)
+    {
+        if (length < 0) {
+            throw new IllegalArgumentException("Negative length " + length + " of " + path);
+        }
+        return newInputFile(path);
+    }
+
     boolean exists(String path)
             throws IOException;
+
+    /**
+     * Whether a file, not a directory, exists at {@code path}: for a path that can only name a
+     * file (a snapshot, a schema), where an object store answers with one request, while
+     * {@link #exists} must also ask whether a directory of that name exists. The default asks
+     * {@link #exists}.
+     */
+    default boolean fileExists(String path)
+            throws IOException
+    {
+        return exists(path);
+    }
 
     /**
      * The direct children of {@code directory}, files and directories, in no particular order;

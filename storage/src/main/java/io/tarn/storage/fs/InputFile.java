@@ -34,7 +34,8 @@ public interface InputFile
     /**
      * Whether every read is a request to a remote store, whose latency costs about what a few
      * MiB take to transfer: readers then read larger windows, coalesce nearby ranges and fetch
-     * ahead. Local files answer false.
+     * ahead. Local files answer false, and so does an object that its first read fetches whole,
+     * whose later reads are served from memory.
      */
     default boolean remote()
     {

@@ -42,7 +42,8 @@ final class DataFileReaders
         // the file must hold the fields of the schema it was written with, laid out as their types
         // say; only fields that schema lacks (added later) read as nulls
         List<DataField> fileFields = table.schema(meta.schemaId()).fields();
-        InputFile inputFile = table.fileIO().newInputFile(path);
+        // the manifest records the length: an object store needs no request to learn it
+        InputFile inputFile = table.fileIO().newInputFile(path, meta.fileSize());
         DataFileInput input = inputFile.remote() ? new RemoteDataInput(inputFile) : new FileIODataInput(inputFile);
         DataFileReader reader;
         try {

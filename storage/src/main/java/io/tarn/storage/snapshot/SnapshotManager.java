@@ -49,15 +49,12 @@ public class SnapshotManager
     public Optional<Long> latestId()
             throws IOException
     {
-        OptionalLong hint = readHint(LATEST);
-        // LATEST is stale when a later snapshot exists, and wrong when its snapshot is gone (rollback).
-        if (hint.isPresent() && hint.getAsLong() > 0
-                && fileIO.exists(snapshotPath(hint.getAsLong()))
-                && !fileIO.exists(snapshotPath(hint.getAsLong() + 1))) {
+        OptionalLong hint = latestHint();
+        // LATEST is wrong when its snapshot is gone (rollback)
+        if (hint.isPresent() && fileIO.fileExists(snapshotPath(hint.getAsLong()))) {
             return Optional.of(hint.getAsLong());
         }
-        List<Long> ids = listIds();
-        return ids.isEmpty() ? Optional.empty() : Optional.of(ids.get(ids.size() - 1));
+        return lastListedId();
     }
 
     public Optional<Long> earliestId()
@@ -65,7 +62,7 @@ public class SnapshotManager
     {
         OptionalLong hint = readHint(EARLIEST);
         // Expiration deletes snapshots before it rewrites EARLIEST, so an existing hinted snapshot is the earliest.
-        if (hint.isPresent() && hint.getAsLong() > 0 && fileIO.exists(snapshotPath(hint.getAsLong()))) {
+        if (hint.isPresent() && hint.getAsLong() > 0 && fileIO.fileExists(snapshotPath(hint.getAsLong()))) {
             return Optional.of(hint.getAsLong());
         }
         List<Long> ids = listIds();
@@ -99,6 +96,24 @@ public class SnapshotManager
         catch (MissingFileException e) {
             throw new SnapshotNotFoundException("Snapshot %s of %s does not exist (no file %s); %s".formatted(id, describeTable(), path, describeExisting()), e);
         }
+        return parse(json, path, id);
+    }
+
+    private Optional<Snapshot> snapshotIfExists(long id)
+            throws IOException
+    {
+        String path = snapshotPath(id);
+        try {
+            return Optional.of(parse(fileIO.newInputFile(path).readAllBytes(), path, id));
+        }
+        catch (MissingFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Snapshot parse(byte[] json, String path, long id)
+            throws IOException
+    {
         Snapshot snapshot = SnapshotJson.parse(json, path);
         if (snapshot.id() != id) {
             throw new CorruptFileException("Snapshot file %s holds snapshot id %s".formatted(path, snapshot.id()));
@@ -106,11 +121,46 @@ public class SnapshotManager
         return snapshot;
     }
 
+    /**
+     * The latest snapshot. On an object store this costs three requests when {@code LATEST} is
+     * right, as in Paimon: the hint, a HEAD that finds no later snapshot, and the snapshot itself,
+     * whose read also proves that it exists.
+     */
     public Optional<Snapshot> latest()
             throws IOException
     {
-        Optional<Long> id = latestId();
+        OptionalLong hint = latestHint();
+        if (hint.isPresent()) {
+            Optional<Snapshot> hinted = snapshotIfExists(hint.getAsLong());
+            // else LATEST names a snapshot that is gone (rollback): the listing tells
+            if (hinted.isPresent()) {
+                return hinted;
+            }
+        }
+        Optional<Long> id = lastListedId();
         return id.isEmpty() ? Optional.empty() : Optional.of(snapshot(id.get()));
+    }
+
+    /**
+     * The id {@code LATEST} names, when no later snapshot exists; empty when there is no usable
+     * hint or a later snapshot exists ({@code LATEST} is written after a commit, best effort, so it
+     * may be stale). Whether the named snapshot exists is for the caller to find out.
+     */
+    private OptionalLong latestHint()
+            throws IOException
+    {
+        OptionalLong hint = readHint(LATEST);
+        if (hint.isPresent() && hint.getAsLong() > 0 && !fileIO.fileExists(snapshotPath(hint.getAsLong() + 1))) {
+            return hint;
+        }
+        return OptionalLong.empty();
+    }
+
+    private Optional<Long> lastListedId()
+            throws IOException
+    {
+        List<Long> ids = listIds();
+        return ids.isEmpty() ? Optional.empty() : Optional.of(ids.get(ids.size() - 1));
     }
 
     /**

@@ -3,6 +3,7 @@ package io.tarn.storage.table;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.MissingFileException;
+import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.binary.PartitionPath;
@@ -35,13 +36,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * One branch of a Paimon table in a warehouse: where its files are, its schemas, snapshots and
  * tags, and the readers of its metadata files. Schemas are immutable once written, so they are
- * cached; snapshots are read when asked for.
+ * cached; snapshots are read when asked for, but for the one a query pinned
+ * ({@link #pinnedSnapshot}).
  */
 public final class PaimonTable
 {
@@ -57,7 +60,11 @@ public final class PaimonTable
     private final TagManager tagManager;
     private final TableSchema latestSchema;
     private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
+    // the highest id of the schemas read, all of them in schemas
+    private final AtomicLong newestSchemaId;
     private final Map<Long, DataLayout> dataLayouts = new ConcurrentHashMap<>();
+    // see pinnedSnapshot
+    private volatile Snapshot lastResolved;
     private final ManifestCache manifestCache;
     // the schema of a table being created, which has no schema file yet (see #staged)
     private final Optional<TableSchema> stagedSchema;
@@ -75,9 +82,9 @@ public final class PaimonTable
         this.schemaManager = new SchemaManager(this.fileIO, location, branch);
         this.snapshotManager = new SnapshotManager(this.fileIO, location, branch);
         this.tagManager = new TagManager(this.fileIO, location, branch);
-        this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : latestSchemaFile()
-                .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location + (branch.equals(MAIN_BRANCH) ? "" : " on branch " + branch))));
+        this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : latestSchemaFile().orElseThrow(this::noSchemaFile));
         schemas.put(latestSchema.id(), latestSchema);
+        newestSchemaId = new AtomicLong(latestSchema.id());
     }
 
     public static PaimonTable load(FileSystemCatalog catalog, Identifier identifier)
@@ -86,10 +93,18 @@ public final class PaimonTable
         return load(catalog, identifier, MAIN_BRANCH);
     }
 
+    /**
+     * @throws TableNotFoundException if the table has no schema file, which its loading finds by
+     * listing its schemas, with no request of its own
+     */
     public static PaimonTable load(FileSystemCatalog catalog, Identifier identifier, String branch)
             throws IOException
     {
-        return new PaimonTable(identifier, catalog.fileIO(), catalog.tablePath(identifier), branch, catalog.manifestCache(), Optional.empty());
+        if (!branch.equals(MAIN_BRANCH)) {
+            // a missing table, not a missing branch of it
+            catalog.tablePath(identifier);
+        }
+        return new PaimonTable(identifier, catalog.fileIO(), catalog.location(identifier), branch, catalog.manifestCache(), Optional.empty());
     }
 
     /**
@@ -151,8 +166,11 @@ public final class PaimonTable
     }
 
     /**
-     * The latest schema as of now, read again from the schema directory (a commit records the
-     * schema current when it commits, which a concurrent schema change may have advanced).
+     * The latest schema as of now (a commit records the schema current when it commits, which a
+     * concurrent schema change may have advanced). Schema ids follow each other and schema files
+     * never change, so the newest schema this object read is still the latest while no file of
+     * the next id exists: one existence check (a HEAD on an object store) instead of listing the
+     * schema directory and reading the file again.
      */
     public TableSchema latestSchema()
             throws IOException
@@ -160,9 +178,14 @@ public final class PaimonTable
         if (stagedSchema.isPresent()) {
             return stagedSchema.get();
         }
+        TableSchema newest = schemas.get(newestSchemaId.get());
+        if (!fileIO.fileExists(schemaManager.schemaPath(newest.id() + 1))) {
+            return newest;
+        }
         TableSchema schema = checked(latestSchemaFile()
                 .orElseThrow(() -> new MissingFileException("Table " + identifier + " has no schema file under " + location)));
         schemas.putIfAbsent(schema.id(), schema);
+        newestSchemaId.accumulateAndGet(schema.id(), Math::max);
         return schema;
     }
 
@@ -181,6 +204,7 @@ public final class PaimonTable
             throw inThisTable(e);
         }
         schemas.put(schemaId, schema);
+        newestSchemaId.accumulateAndGet(schemaId, Math::max);
         return schema;
     }
 
@@ -193,6 +217,14 @@ public final class PaimonTable
         catch (UnsupportedTableFeatureException e) {
             throw inThisTable(e);
         }
+    }
+
+    private IOException noSchemaFile()
+    {
+        if (branch.equals(MAIN_BRANCH)) {
+            return new TableNotFoundException("Table %s does not exist (no schema file under %s/schema)".formatted(identifier, location));
+        }
+        return new MissingFileException("Table " + identifier + " has no schema file under " + location + " on branch " + branch);
     }
 
     // a schema file's errors name the file; the table's name it by the table as well
@@ -240,7 +272,26 @@ public final class PaimonTable
     public Optional<Snapshot> snapshot(ScanVersion version)
             throws IOException
     {
-        return new SnapshotResolver(snapshotManager, tagManager).resolve(version);
+        Optional<Snapshot> snapshot = new SnapshotResolver(snapshotManager, tagManager).resolve(version);
+        snapshot.ifPresent(resolved -> lastResolved = resolved);
+        return snapshot;
+    }
+
+    /**
+     * Snapshot {@code id} as a query pinned it: the snapshot {@link #snapshot(ScanVersion)}
+     * resolved last, when it has this id, so that the later steps of a query (statistics,
+     * planning) read the snapshot its first step resolved without another request; else read
+     * from its file. A snapshot file is never rewritten, except that a rollback deletes it and a
+     * later commit may create its id again: a query then keeps the snapshot it resolved.
+     */
+    public Snapshot pinnedSnapshot(long id)
+            throws IOException
+    {
+        Snapshot resolved = lastResolved;
+        if (resolved != null && resolved.id() == id) {
+            return resolved;
+        }
+        return snapshotManager.snapshot(id);
     }
 
     public List<ManifestFileMeta> readManifestList(String fileName)

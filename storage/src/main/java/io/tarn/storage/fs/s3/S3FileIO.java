@@ -116,6 +116,17 @@ public final class S3FileIO
         return new S3InputFile(this, path, S3Location.parse(path));
     }
 
+    /**
+     * An object whose length {@code length} the table's metadata records: no request learns it,
+     * and one no longer than {@link S3Settings#smallObjectThreshold} is fetched whole by its
+     * first read, as Trino's Parquet reader does with a file under its small-file threshold.
+     */
+    @Override
+    public InputFile newInputFile(String path, long length)
+    {
+        return new S3InputFile(this, path, S3Location.parse(path), length, length <= settings.smallObjectThreshold());
+    }
+
     @Override
     public boolean exists(String path)
             throws IOException
@@ -127,6 +138,16 @@ public final class S3FileIO
         // a directory exists while an object lies below it
         ListObjectsV2Response below = listPage(location, 1, null);
         return !below.contents().isEmpty() || !below.commonPrefixes().isEmpty();
+    }
+
+    /**
+     * One HEAD request: a directory, which only a listing finds, does not count.
+     */
+    @Override
+    public boolean fileExists(String path)
+            throws IOException
+    {
+        return objectLength(path, requireKey(path)) >= 0;
     }
 
     @Override

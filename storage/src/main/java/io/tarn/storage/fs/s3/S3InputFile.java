@@ -6,6 +6,7 @@ import software.amazon.awssdk.core.ResponseInputStream;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -25,6 +26,12 @@ import static java.util.Objects.checkFromIndexSize;
  * are served from it. A small object thus costs one request whatever is read of it, and a large
  * one a request for its footer and one per range outside it. Objects are never changed in place,
  * so the tail stays valid.
+ * <p>
+ * An object opened with the length the table's metadata records needs no request to learn it:
+ * at most {@link S3Settings#smallObjectThreshold} long, its first read fetches it whole, one
+ * request, and every later read is served from memory (it is then not {@link #remote()});
+ * longer, a read within its last {@link #TAIL_BYTES} fetches that tail by an explicit range, and
+ * other reads their own ranges. Each fetch checks the object has the length recorded.
  */
 final class S3InputFile
         implements InputFile
@@ -36,14 +43,39 @@ final class S3InputFile
     private final S3FileIO fileIO;
     private final String path;
     private final S3Location location;
+    // whether the first read fetches the whole object, of a length known in advance
+    private final boolean fetchWhole;
     private long length = -1;
-    private byte[] tail;
+    // the object's last bytes (all of them, if held whole), or null before they are fetched
+    // volatile: the fetches ahead of a reader run on other threads, and may find it set
+    private volatile byte[] tail;
 
     S3InputFile(S3FileIO fileIO, String path, S3Location location)
     {
         this.fileIO = fileIO;
         this.path = path;
         this.location = location;
+        this.fetchWhole = false;
+    }
+
+    /**
+     * An object whose length is known to be {@code length}, fetched whole by its first read when
+     * {@code fetchWhole}.
+     */
+    S3InputFile(S3FileIO fileIO, String path, S3Location location, long length, boolean fetchWhole)
+    {
+        if (length < 0) {
+            throw new IllegalArgumentException("Negative length " + length + " of " + path);
+        }
+        this.fileIO = fileIO;
+        this.path = path;
+        this.location = location;
+        this.length = length;
+        this.fetchWhole = fetchWhole;
+        if (length == 0) {
+            // nothing to fetch
+            tail = new byte[0];
+        }
     }
 
     @Override
@@ -55,7 +87,7 @@ final class S3InputFile
     @Override
     public boolean remote()
     {
-        return true;
+        return !fetchWhole;
     }
 
     @Override
@@ -118,10 +150,41 @@ final class S3InputFile
         }
     }
 
+    /**
+     * Fetches bytes {@code [start, length)} of an object whose length is known, as its tail,
+     * checking the store holds exactly that many.
+     */
+    private void loadKnownTail(long start)
+            throws IOException
+    {
+        fileIO.withBodyRetries(path, () -> {
+            GetObjectRequest range = request().range("bytes=%d-%d".formatted(start, length - 1)).build();
+            try (ResponseInputStream<GetObjectResponse> body = fileIO.call(path, "read", () -> fileIO.client().getObject(range))) {
+                // one byte more than asked for tells an object longer than recorded, from a store that ignores ranges
+                byte[] bytes = body.readNBytes((int) (length - start) + 1);
+                fileIO.countBytesRead(bytes.length);
+                String contentRange = body.response().contentRange();
+                Matcher matcher = contentRange == null ? null : CONTENT_RANGE.matcher(contentRange);
+                // a store that ignores the range sends the whole object, without Content-Range
+                long stored = matcher != null && matcher.matches() ? Long.parseLong(matcher.group(3)) : start + bytes.length;
+                if (stored != length || bytes.length != length - start) {
+                    throw new EOFException("Cannot read %s: the table's metadata records %d bytes, but the store answered bytes %d-%d with %d bytes (Content-Range %s)"
+                            .formatted(path, length, start, length - 1, bytes.length, contentRange));
+                }
+                tail = bytes;
+            }
+            return null;
+        });
+    }
+
     @Override
     public InputStream newStream()
             throws IOException
     {
+        if (fetchWhole) {
+            loadWholeIfNeeded();
+            return new ByteArrayInputStream(tail);
+        }
         ResponseInputStream<GetObjectResponse> body = fileIO.call(path, "read", () -> fileIO.client().getObject(request().build()));
         return new FilterInputStream(body)
         {
@@ -153,6 +216,10 @@ final class S3InputFile
     public byte[] readAllBytes()
             throws IOException
     {
+        if (fetchWhole) {
+            loadWholeIfNeeded();
+            return tail.clone();
+        }
         return fileIO.withBodyRetries(path, () -> {
             try (InputStream in = newStream()) {
                 return in.readAllBytes();
@@ -174,18 +241,34 @@ final class S3InputFile
         if (length < 0) {
             loadTail();
         }
-        long tailStart = length - tail.length;
-        if (position >= tailStart && position + count <= length) {
-            System.arraycopy(tail, (int) (position - tailStart), buffer, offset, count);
-            return;
-        }
         if (position + count > length) {
             throw new EOFException("%s ends before byte %d: it has %d bytes (reading %d bytes at %d)".formatted(path, position + count, length, count, position));
+        }
+        if (fetchWhole) {
+            loadWholeIfNeeded();
+        }
+        else if (tail == null && position >= Math.max(0, length - TAIL_BYTES)) {
+            // a footer: its tail serves the reads near it that follow
+            loadKnownTail(Math.max(0, length - TAIL_BYTES));
+        }
+        byte[] held = tail;
+        long tailStart = held == null ? length : length - held.length;
+        if (position >= tailStart && position + count <= length) {
+            System.arraycopy(held, (int) (position - tailStart), buffer, offset, count);
+            return;
         }
         fileIO.withBodyRetries(path, () -> {
             readRange(position, buffer, offset, count);
             return null;
         });
+    }
+
+    private void loadWholeIfNeeded()
+            throws IOException
+    {
+        if (tail == null) {
+            loadKnownTail(0);
+        }
     }
 
     private void readRange(long position, byte[] buffer, int offset, int count)

@@ -32,6 +32,10 @@ import static java.util.Objects.requireNonNull;
  * @param socketTimeout how long a request waits for the next bytes of an answer before it fails
  *         and is retried ({@code s3.socket-timeout}, Trino's {@code s3.socket-read-timeout}
  *         too); the SDK's 30 s when empty
+ * @param smallObjectThreshold the largest data file, by the length its manifest entry records,
+ *         that is fetched whole by its first read, one request, and read from memory after
+ *         ({@code s3.small-object-threshold}, default 3 MB as Trino's
+ *         {@code parquet.small-file-threshold}); a larger one is read by its footer and ranges
  */
 public record S3Settings(
         Optional<URI> endpoint,
@@ -42,7 +46,8 @@ public record S3Settings(
         boolean allowUnsafeCommits,
         int maxErrorRetries,
         Duration retryBaseDelay,
-        Optional<Duration> socketTimeout)
+        Optional<Duration> socketTimeout,
+        long smallObjectThreshold)
 {
     public static final String ENDPOINT = "s3.endpoint";
     public static final String REGION = "s3.region";
@@ -55,12 +60,19 @@ public record S3Settings(
     public static final String MAX_ERROR_RETRIES = "s3.max-error-retries";
     public static final String RETRY_BASE_DELAY = "s3.retry-base-delay";
     public static final String SOCKET_TIMEOUT = "s3.socket-timeout";
+    public static final String SMALL_OBJECT_THRESHOLD = "s3.small-object-threshold";
     // Trino's name for the socket timeout before release 477
     private static final String SOCKET_READ_TIMEOUT = "s3.socket-read-timeout";
     // Trino's default; a request is thus sent at most eleven times
     static final int DEFAULT_MAX_ERROR_RETRIES = 10;
     // the AWS SDK's base delay of its standard retry mode
     static final Duration DEFAULT_RETRY_BASE_DELAY = Duration.ofMillis(100);
+    // Trino's parquet.small-file-threshold: a request costs about what a few MB take to transfer
+    static final long DEFAULT_SMALL_OBJECT_THRESHOLD = 3L << 20;
+    // an object held whole lives in one array
+    static final long MAX_SMALL_OBJECT_THRESHOLD = 1L << 30;
+    // a data size as Trino (airlift) writes one: 3MB, 512kB, 100B; a bare number is bytes
+    private static final Pattern DATA_SIZE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(B|kB|MB|GB)?");
     // a duration as Trino (airlift) writes one: 100ms, 1.5s, 2m
     private static final Pattern DURATION = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ns|us|ms|s|m|h|d)");
     // Apache Paimon's names for the same settings
@@ -72,7 +84,7 @@ public record S3Settings(
      * Every property name this class reads.
      */
     public static final Set<String> PROPERTY_NAMES = Set.of(ENDPOINT, REGION, PATH_STYLE_ACCESS, ACCESS_KEY, SECRET_KEY, ALLOW_UNSAFE_COMMITS, EXCLUSIVE_CREATE,
-            MAX_ERROR_RETRIES, RETRY_BASE_DELAY, SOCKET_TIMEOUT, SOCKET_READ_TIMEOUT, PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY, PAIMON_PATH_STYLE_ACCESS);
+            MAX_ERROR_RETRIES, RETRY_BASE_DELAY, SOCKET_TIMEOUT, SOCKET_READ_TIMEOUT, SMALL_OBJECT_THRESHOLD, PAIMON_ACCESS_KEY, PAIMON_SECRET_KEY, PAIMON_PATH_STYLE_ACCESS);
 
     /**
      * {@code properties} without the keys that carry credentials: what may travel with a split
@@ -106,6 +118,9 @@ public record S3Settings(
         if (socketTimeout.isPresent() && (socketTimeout.get().isNegative() || socketTimeout.get().isZero())) {
             throw new IllegalArgumentException("%s must be positive: %s".formatted(SOCKET_TIMEOUT, socketTimeout.get()));
         }
+        if (smallObjectThreshold < 0 || smallObjectThreshold > MAX_SMALL_OBJECT_THRESHOLD) {
+            throw new IllegalArgumentException("%s must be between 0 and 1GB: %s bytes".formatted(SMALL_OBJECT_THRESHOLD, smallObjectThreshold));
+        }
     }
 
     /**
@@ -138,7 +153,8 @@ public record S3Settings(
                 flag(properties, ALLOW_UNSAFE_COMMITS) || (properties.containsKey(EXCLUSIVE_CREATE) && !flag(properties, EXCLUSIVE_CREATE)),
                 value(properties, MAX_ERROR_RETRIES).map(text -> count(MAX_ERROR_RETRIES, text)).orElse(DEFAULT_MAX_ERROR_RETRIES),
                 value(properties, RETRY_BASE_DELAY).map(text -> duration(RETRY_BASE_DELAY, text)).orElse(DEFAULT_RETRY_BASE_DELAY),
-                value(properties, SOCKET_TIMEOUT, SOCKET_READ_TIMEOUT).map(text -> duration(SOCKET_TIMEOUT, text)));
+                value(properties, SOCKET_TIMEOUT, SOCKET_READ_TIMEOUT).map(text -> duration(SOCKET_TIMEOUT, text)),
+                value(properties, SMALL_OBJECT_THRESHOLD).map(text -> dataSize(SMALL_OBJECT_THRESHOLD, text)).orElse(DEFAULT_SMALL_OBJECT_THRESHOLD));
     }
 
     private static Optional<String> value(Map<String, String> properties, String... names)
@@ -205,11 +221,31 @@ public record S3Settings(
         return Duration.ofNanos(Math.round(nanos));
     }
 
+    /**
+     * A data size in Trino's spelling: a number and a unit ({@code B}, {@code kB}, {@code MB},
+     * {@code GB}, each 1024 times the one before), or a number of bytes.
+     */
+    private static long dataSize(String name, String text)
+    {
+        Matcher matcher = DATA_SIZE.matcher(text);
+        if (!matcher.matches()) {
+            throw new IllegalArgumentException("%s must be a data size such as 3MB, 512kB or 0B: %s".formatted(name, text));
+        }
+        long unit = switch (matcher.group(2) == null ? "B" : matcher.group(2)) {
+            case "kB" -> 1L << 10;
+            case "MB" -> 1L << 20;
+            case "GB" -> 1L << 30;
+            default -> 1;
+        };
+        // saturates at Long.MAX_VALUE, which the bounds check of the setting refuses
+        return Math.round(Double.parseDouble(matcher.group(1)) * unit);
+    }
+
     @Override
     public String toString()
     {
         // never the secret
-        return "S3Settings{endpoint=%s, region=%s, pathStyleAccess=%s, accessKey=%s, maxErrorRetries=%s}".formatted(endpoint.map(URI::toString).orElse("AWS"), region.orElse("default"), pathStyleAccess,
-                accessKey.isPresent() ? "set" : "default chain", maxErrorRetries);
+        return "S3Settings{endpoint=%s, region=%s, pathStyleAccess=%s, accessKey=%s, maxErrorRetries=%s, smallObjectThreshold=%s}".formatted(endpoint.map(URI::toString).orElse("AWS"), region.orElse("default"), pathStyleAccess,
+                accessKey.isPresent() ? "set" : "default chain", maxErrorRetries, smallObjectThreshold);
     }
 }

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -127,6 +128,82 @@ public class TestS3FileIO
         fileIO.writeFile("s3://tarn-bucket/t6/empty", new byte[0], false);
         assertThat(fileIO.newInputFile("s3://tarn-bucket/t6/empty").length()).isZero();
         assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/t6/empty").readFully(0, new byte[1], 0, 1)).isInstanceOf(EOFException.class);
+    }
+
+    /**
+     * An object whose length the table's metadata gives: at most the small-object threshold, its
+     * first read fetches it whole and nothing else is requested; above it, no request learns the
+     * length, the footer's read fetches the tail by an explicit range, and a read before the tail
+     * is its own range.
+     */
+    @Test
+    public void testObjectOfKnownLengthIsFetchedWholeWhenSmall()
+            throws IOException
+    {
+        byte[] content = new byte[S3InputFile.TAIL_BYTES * 3];
+        new Random(5).nextBytes(content);
+        fileIO.writeFile("s3://tarn-bucket/t8/data.parquet", content, false);
+
+        long before = fileIO.requestCount();
+        long bytesBefore = fileIO.bytesRead();
+        InputFile small = fileIO.newInputFile("s3://tarn-bucket/t8/data.parquet", content.length);
+        assertThat(small.remote()).as("served from memory after the first read").isFalse();
+        assertThat(small.length()).isEqualTo(content.length);
+        assertThat(fileIO.requestCount() - before).as("the length is known").isZero();
+        byte[] footer = new byte[8];
+        small.readFully(content.length - 8, footer, 0, 8);
+        byte[] head = new byte[300];
+        small.readFully(10, head, 0, 300);
+        assertThat(small.readAllBytes()).isEqualTo(content);
+        assertThat(fileIO.requestCount() - before).isEqualTo(1);
+        assertThat(fileIO.bytesRead() - bytesBefore).isEqualTo(content.length);
+        assertThat(footer).isEqualTo(Arrays.copyOfRange(content, content.length - 8, content.length));
+        assertThat(head).isEqualTo(Arrays.copyOfRange(content, 10, 310));
+        assertThatThrownBy(() -> small.readFully(content.length - 4, new byte[8], 0, 8)).isInstanceOf(EOFException.class);
+        assertThat(fileIO.requestCount() - before).isEqualTo(1);
+
+        try (S3FileIO rangedIO = new S3FileIO(S3Settings.fromProperties(withProperty(S3Settings.SMALL_OBJECT_THRESHOLD, "64kB")))) {
+            InputFile large = rangedIO.newInputFile("s3://tarn-bucket/t8/data.parquet", content.length);
+            assertThat(large.remote()).isTrue();
+            byte[] tail = new byte[100];
+            large.readFully(content.length - 108, tail, 0, 100);
+            large.readFully(content.length - S3InputFile.TAIL_BYTES, new byte[10], 0, 10);
+            byte[] chunk = new byte[300];
+            large.readFully(10, chunk, 0, 300);
+            assertThat(rangedIO.requestCount()).isEqualTo(2);
+            assertThat(rangedIO.bytesRead()).isEqualTo(S3InputFile.TAIL_BYTES + 300);
+            assertThat(tail).isEqualTo(Arrays.copyOfRange(content, content.length - 108, content.length - 8));
+            assertThat(chunk).isEqualTo(Arrays.copyOfRange(content, 10, 310));
+            // a first read before the tail fetches only its range
+            InputFile other = rangedIO.newInputFile("s3://tarn-bucket/t8/data.parquet", content.length);
+            other.readFully(0, chunk, 0, 300);
+            assertThat(rangedIO.bytesRead()).isEqualTo(S3InputFile.TAIL_BYTES + 600);
+            assertThat(chunk).isEqualTo(Arrays.copyOfRange(content, 0, 300));
+        }
+
+        // no request for an empty object
+        before = fileIO.requestCount();
+        assertThat(fileIO.newInputFile("s3://tarn-bucket/t8/empty", 0).readAllBytes()).isEmpty();
+        assertThat(fileIO.requestCount() - before).isZero();
+    }
+
+    @Test
+    public void testKnownLengthThatDiffersFromTheObjectFails()
+            throws IOException
+    {
+        byte[] content = new byte[1000];
+        new Random(6).nextBytes(content);
+        fileIO.writeFile("s3://tarn-bucket/t9/data.parquet", content, false);
+        assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/t9/data.parquet", 999).readFully(0, new byte[4], 0, 4))
+                .isInstanceOf(EOFException.class)
+                .hasMessageContaining("s3://tarn-bucket/t9/data.parquet")
+                .hasMessageContaining("records 999 bytes");
+        assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/t9/data.parquet", 1001).readFully(0, new byte[4], 0, 4))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("s3://tarn-bucket/t9/data.parquet");
+        assertThatThrownBy(() -> fileIO.newInputFile("s3://tarn-bucket/t9/none.parquet", 1000).readFully(0, new byte[4], 0, 4))
+                .isInstanceOf(MissingFileException.class)
+                .hasMessageContaining("s3://tarn-bucket/t9/none.parquet");
     }
 
     @Test
@@ -290,7 +367,15 @@ public class TestS3FileIO
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.max-error-retries", "-1"))).hasMessageContaining("s3.max-error-retries must be a whole number, 0 or more: -1");
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.retry-base-delay", "10"))).hasMessageContaining("s3.retry-base-delay must be a duration");
         assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.socket-timeout", "0s"))).hasMessageContaining("s3.socket-timeout must be positive");
-        assertThat(S3Settings.PROPERTY_NAMES).contains("s3.max-error-retries", "s3.retry-base-delay", "s3.socket-timeout", "s3.socket-read-timeout");
+        assertThat(S3Settings.PROPERTY_NAMES).contains("s3.max-error-retries", "s3.retry-base-delay", "s3.socket-timeout", "s3.socket-read-timeout", "s3.small-object-threshold");
+
+        // the size under which a data file is fetched whole: Trino's parquet.small-file-threshold
+        assertThat(defaults.smallObjectThreshold()).isEqualTo(3L << 20);
+        assertThat(S3Settings.fromProperties(Map.of("s3.small-object-threshold", "512kB")).smallObjectThreshold()).isEqualTo(512L << 10);
+        assertThat(S3Settings.fromProperties(Map.of("s3.small-object-threshold", "1.5MB")).smallObjectThreshold()).isEqualTo(3L << 19);
+        assertThat(S3Settings.fromProperties(Map.of("s3.small-object-threshold", "0")).smallObjectThreshold()).isZero();
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.small-object-threshold", "3 apples"))).hasMessageContaining("s3.small-object-threshold must be a data size");
+        assertThatThrownBy(() -> S3Settings.fromProperties(Map.of("s3.small-object-threshold", "2GB"))).hasMessageContaining("s3.small-object-threshold must be between 0 and 1GB");
     }
 
     @Test
@@ -304,5 +389,12 @@ public class TestS3FileIO
     private static byte[] bytes(String text)
     {
         return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private Map<String, String> withProperty(String name, String value)
+    {
+        Map<String, String> properties = new HashMap<>(server.clientProperties());
+        properties.put(name, value);
+        return properties;
     }
 }

@@ -1,0 +1,184 @@
+package io.tarn.storage.scan;
+
+import io.tarn.s3server.FaultInjectingProxy;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.catalog.Warehouse;
+import io.tarn.storage.grammar.FilterParser;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.ObjectStoreLake;
+import io.tarn.testing.ReferenceTables;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The requests that planning a selective query of a small table sends to an object store, by
+ * the kind of file each asks for, as a proxy in front of the store (S3Proxy on 127.0.0.1) saw
+ * them. The table has three data files, one per commit, each with a {@code .index} file (Bloom
+ * filters on {@code id} and {@code name}, a bitmap on {@code category}).
+ */
+public class TestObjectStorePlanningRequests
+{
+    private static final String TABLE = ReferenceTables.APPEND_FILE_INDEX_FILES.identifier();
+    // one id in each of the three files (ids are commit * 1000 + 0..49): statistics keep every file
+    private static final String FILTER = "id IN (10, 1010, 2010)";
+
+    private ObjectStoreLake lake;
+    private FaultInjectingProxy proxy;
+    private Warehouse warehouse;
+
+    @BeforeClass
+    public void setUp()
+            throws IOException
+    {
+        lake = ObjectStoreLake.create("tarn-planning-requests", List.of(ReferenceTables.APPEND_FILE_INDEX_FILES));
+        proxy = FaultInjectingProxy.start(lake.server().endpoint());
+        warehouse = Warehouse.open(lake.location(), proxy.clientProperties(lake.clientProperties()));
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void tearDown()
+            throws Exception
+    {
+        if (warehouse != null) {
+            ((AutoCloseable) warehouse.fileIO()).close();
+            warehouse = null;
+        }
+        if (proxy != null) {
+            proxy.close();
+            proxy = null;
+        }
+        if (lake != null) {
+            lake.close();
+            lake = null;
+        }
+    }
+
+    @Test
+    public void testPlanningRequests()
+            throws IOException
+    {
+        proxy.clearRequestLog();
+        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        ScanPlan plan = plan(table);
+        assertThat(plan.files()).hasSize(3);
+        assertThat(plan.metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(3);
+        List<String> loading = proxy.requestLog();
+        assertThat(byKind(loading)).as(String.join("\n", loading)).isEqualTo(new TreeMap<>(Map.of(
+                // loading: the schema directory's listing (which also tells the table exists), the
+                // latest schema in it; then the check that no newer schema exists since
+                "LIST schema", 1L,
+                "GET schema", 1L,
+                "HEAD schema", 1L,
+                // the latest snapshot: the LATEST hint, a HEAD that finds no later snapshot, then
+                // the snapshot the hint names (whose read proves it exists); the planner reuses it
+                "GET LATEST", 1L,
+                "HEAD snapshot", 1L,
+                "GET snapshot", 1L,
+                // the snapshot's base and delta manifest lists, and the three commits' manifests
+                "GET manifest list", 2L,
+                "GET manifest", 3L,
+                // the index file of each data file the statistics keep
+                "GET file index", 3L)));
+        assertThat(loading).hasSize(14);
+
+        // again with the table loaded and the manifests cached: the snapshot and the schema are
+        // checked for newer ones, the index files read again
+        proxy.clearRequestLog();
+        plan = plan(table);
+        assertThat(plan.files()).hasSize(3);
+        List<String> again = proxy.requestLog();
+        assertThat(byKind(again)).as(String.join("\n", again)).isEqualTo(new TreeMap<>(Map.of(
+                "GET LATEST", 1L,
+                "HEAD snapshot", 1L,
+                "GET snapshot", 1L,
+                // no schema file of the next id: the schema read before is still the latest
+                "HEAD schema", 1L,
+                "GET file index", 3L)));
+        assertThat(again).hasSize(7);
+    }
+
+    private static ScanPlan plan(PaimonTable table)
+            throws IOException
+    {
+        // as Trino's connector does: the table handle pins the latest snapshot and schema, then
+        // the split source plans with the pinned snapshot, read by id without another request
+        long snapshotId = table.snapshot(new ScanVersion.Latest()).orElseThrow().id();
+        table.latestSchema();
+        return new ScanPlanner(table)
+                .withFilter(FilterParser.parse(FILTER, table.schema().rowType()))
+                .withIndexFiles(100)
+                .plan(Optional.of(table.pinnedSnapshot(snapshotId)));
+    }
+
+    private static TreeMap<String, Long> byKind(List<String> requests)
+    {
+        TreeMap<String, Long> counts = new TreeMap<>();
+        for (String request : requests) {
+            counts.merge(kind(request), 1L, Long::sum);
+        }
+        return counts;
+    }
+
+    /**
+     * The kind of file a request ({@code METHOD /bucket/key} or a listing
+     * {@code GET /bucket?...prefix=key/...}) is about: a listing by the directory it lists, an
+     * object by its file name.
+     */
+    private static String kind(String request)
+    {
+        String method = request.substring(0, request.indexOf(' '));
+        String target = request.substring(request.indexOf(' ') + 1);
+        int query = target.indexOf('?');
+        if (query >= 0 && target.contains("prefix=")) {
+            String prefix = target.substring(target.indexOf("prefix=") + "prefix=".length());
+            prefix = prefix.contains("&") ? prefix.substring(0, prefix.indexOf('&')) : prefix;
+            prefix = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
+            return "LIST " + prefix.substring(prefix.lastIndexOf('/') + 1);
+        }
+        String path = query >= 0 ? target.substring(0, query) : target;
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        String file;
+        if (name.equals("LATEST") || name.equals("EARLIEST")) {
+            file = name;
+        }
+        else if (name.startsWith("snapshot-")) {
+            file = "snapshot";
+        }
+        else if (name.startsWith("schema-")) {
+            file = "schema";
+        }
+        else if (name.startsWith("manifest-list-")) {
+            file = "manifest list";
+        }
+        else if (name.startsWith("index-manifest-")) {
+            file = "index manifest";
+        }
+        else if (name.startsWith("manifest-")) {
+            file = "manifest";
+        }
+        else if (name.endsWith(".index")) {
+            file = "file index";
+        }
+        else if (name.startsWith("index-")) {
+            file = "deletion vectors";
+        }
+        else if (name.startsWith("data-")) {
+            file = "data file";
+        }
+        else {
+            file = name;
+        }
+        return method + " " + file;
+    }
+}
