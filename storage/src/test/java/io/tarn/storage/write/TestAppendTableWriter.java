@@ -13,7 +13,6 @@ import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
-import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.CanonicalRows;
@@ -22,20 +21,9 @@ import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
-import io.tarn.vector.rows.CanonicalRowFormatter;
-import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -44,7 +32,6 @@ import org.testng.annotations.Test;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -102,23 +89,23 @@ public class TestAppendTableWriter
             throws Exception
     {
         String copyName = source.identifier() + "_tarn";
-        PaimonTable copy = copyWithTarn(source.identifier(), copyName, Map.of());
+        PaimonTable copy = TableCopies.copyWithTarn(catalog, allocator, source.identifier(), copyName, Map.of());
         CanonicalRows expected = ReferenceReader.read(warehouse, source.identifier());
         assertThat(ReferenceReader.read(warehouse, copyName).text()).as("Paimon reads %s", copyName).isEqualTo(expected.text());
-        assertThat(tarnRows(copy)).as("Tarn reads %s", copyName).isEqualTo(expected.text());
+        assertThat(TableCopies.tarnRows(copy, allocator)).as("Tarn reads %s", copyName).isEqualTo(expected.text());
 
         // Paimon appends to the table Tarn wrote; both readers agree afterwards
-        appendWithPaimon(copyName);
+        TableCopies.appendNullsWithPaimon(warehouse, copyName);
         String paimonRows = ReferenceReader.read(warehouse, copyName).text();
         assertThat(ReferenceReader.read(warehouse, copyName).rowCount()).isEqualTo(expected.rowCount() + 1);
-        assertThat(tarnRows(table(copyName))).isEqualTo(paimonRows);
+        assertThat(TableCopies.tarnRows(table(copyName), allocator)).isEqualTo(paimonRows);
     }
 
     @Test
     public void testFilesRollAtTheTargetSize()
             throws Exception
     {
-        PaimonTable copy = copyWithTarn("ref.append_all_types", "ref.append_all_types_small_files", Map.of("target-file-size", "4kb"));
+        PaimonTable copy = TableCopies.copyWithTarn(catalog, allocator, "ref.append_all_types", "ref.append_all_types_small_files", Map.of("target-file-size", "4kb"));
         ScanPlan plan = new ScanPlanner(copy).plan(copy.snapshot(new ScanVersion.Latest()));
         assertThat(plan.files()).hasSizeGreaterThan(1);
         assertThat(ReferenceReader.read(warehouse, "ref.append_all_types_small_files").text())
@@ -140,7 +127,7 @@ public class TestAppendTableWriter
             throws Exception
     {
         String name = "ref.append_partitioned_overwritten_" + (dynamic ? "dynamic" : "static");
-        copyWithTarn("ref.append_partitioned", name, Map.of());
+        TableCopies.copyWithTarn(catalog, allocator, "ref.append_partitioned", name, Map.of());
         PaimonTable target = table(name);
         PaimonTable source = table("ref.append_partitioned");
         // the rows of partition dt=2024-01-01 as of tag t1 replace that partition
@@ -167,57 +154,7 @@ public class TestAppendTableWriter
                 builder.notEqual(0, BinaryString.fromString("2024-01-01")), builder.isNull(0)))).lines());
         expected.addAll(ReferenceReader.read(warehouse, sourceScan.atTag("t1").withFilter(builder.equal(0, BinaryString.fromString("2024-01-01")))).lines());
         assertThat(ReferenceReader.read(warehouse, name).text()).isEqualTo(CanonicalRows.of(expected).text());
-        assertThat(tarnRows(table(name))).isEqualTo(CanonicalRows.of(expected).text());
-    }
-
-    private PaimonTable copyWithTarn(String sourceName, String copyName, Map<String, String> extraOptions)
-            throws IOException
-    {
-        PaimonTable source = table(sourceName);
-        TableSchema schema = source.schema();
-        Map<String, String> options = new LinkedHashMap<>(schema.options());
-        options.putAll(extraOptions);
-        catalog.createTable(Identifier.parse(copyName), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
-                schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
-        PaimonTable copy = table(copyName);
-        ScanPlan plan = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest()));
-        try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
-            TableRead.forEachBatch(source, plan, ReadRequest.of(plan.readSchema().fields()).withBatchSize(13), allocator, writer::write);
-            new TableCommit(copy, "tarn-writer-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);
-        }
-        return table(copyName);
-    }
-
-    private void appendWithPaimon(String tableName)
-            throws Exception
-    {
-        Options options = new Options();
-        options.set("warehouse", warehouse.toString());
-        try (Catalog paimon = CatalogFactory.createCatalog(CatalogContext.create(options, new org.apache.hadoop.conf.Configuration()))) {
-            FileStoreTable table = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(tableName));
-            GenericRow row = new GenericRow(table.rowType().getFieldCount());
-            // all nulls except NOT NULL columns, which get a value of their type
-            for (int i = 0; i < table.rowType().getFieldCount(); i++) {
-                if (!table.rowType().getTypeAt(i).isNullable()) {
-                    row.setField(i, 1_000_000);
-                }
-            }
-            BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
-                write.write(row);
-                commit.commit(write.prepareCommit());
-            }
-        }
-    }
-
-    private String tarnRows(PaimonTable table)
-            throws IOException
-    {
-        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-        List<String> lines = new ArrayList<>();
-        TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator,
-                batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
-        return CanonicalRowSet.of(lines).text();
+        assertThat(TableCopies.tarnRows(table(name), allocator)).isEqualTo(CanonicalRows.of(expected).text());
     }
 
     private PaimonTable table(String name)

@@ -3,16 +3,11 @@ package io.tarn.storage.write;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
-import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.DataFileMeta;
-import io.tarn.storage.read.ReadRequest;
-import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.PlannedFile;
-import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
-import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceLayout;
@@ -23,18 +18,12 @@ import io.tarn.testing.TemporaryDirectories;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
 import io.tarn.types.TypeRoot;
-import io.tarn.vector.rows.CanonicalRowFormatter;
-import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.avro.file.DataFileReader;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
@@ -116,17 +105,17 @@ public class TestAvroTableWriter
             throws Exception
     {
         String copyName = source.identifier() + "_tarn";
-        PaimonTable copy = copyWithTarn(source.identifier(), copyName, Map.of());
+        PaimonTable copy = TableCopies.copyWithTarn(catalog, allocator, source.identifier(), copyName, Map.of());
         assertThat(dataFiles(copyName)).isNotEmpty().allMatch(name -> name.endsWith(".avro"));
         String expected = ReferenceReader.read(warehouse, source.identifier()).text();
         assertThat(ReferenceReader.read(warehouse, copyName).text()).as("Paimon reads %s", copyName).isEqualTo(expected);
-        assertThat(tarnRows(copy)).as("Tarn reads %s", copyName).isEqualTo(inWrittenOrder(source, expected));
+        assertThat(TableCopies.tarnRows(copy, allocator)).as("Tarn reads %s", copyName).isEqualTo(inWrittenOrder(source, expected));
 
         // Paimon appends to the table Tarn wrote; both readers agree afterwards
-        appendNullsWithPaimon(copyName);
+        TableCopies.appendNullsWithPaimon(warehouse, copyName);
         assertThat(ReferenceReader.read(warehouse, copyName).rowCount()).isEqualTo(ReferenceReader.read(warehouse, source.identifier()).rowCount() + 1);
         if (!source.equals(ReferenceTables.APPEND_NESTED)) {
-            assertThat(tarnRows(table(copyName))).isEqualTo(ReferenceReader.read(warehouse, copyName).text());
+            assertThat(TableCopies.tarnRows(table(copyName), allocator)).isEqualTo(ReferenceReader.read(warehouse, copyName).text());
         }
     }
 
@@ -147,7 +136,7 @@ public class TestAvroTableWriter
             throws Exception
     {
         String copyName = "ref.append_all_types_" + suffix;
-        copyWithTarn("ref.append_all_types", copyName, options);
+        TableCopies.copyWithTarn(catalog, allocator, "ref.append_all_types", copyName, options);
         for (Path file : dataFilePaths(copyName)) {
             try (DataFileReader<Object> reader = new DataFileReader<>(file.toFile(), new GenericDatumReader<>())) {
                 assertThat(reader.getMetaString("avro.codec")).isEqualTo(codec);
@@ -169,7 +158,7 @@ public class TestAvroTableWriter
             String byPaimon = source.identifier() + "_one_file_paimon";
             String byTarn = source.identifier() + "_one_file_tarn";
             copyWithPaimon(source.identifier(), byPaimon);
-            copyWithTarn(source.identifier(), byTarn, Map.of());
+            TableCopies.copyWithTarn(catalog, allocator, source.identifier(), byTarn, Map.of());
             DataFileMeta paimonFile = onlyFile(byPaimon);
             DataFileMeta tarnFile = onlyFile(byTarn);
             assertThat(tarnFile.rowCount()).isEqualTo(paimonFile.rowCount());
@@ -221,24 +210,6 @@ public class TestAvroTableWriter
         return source.equals(ReferenceTables.APPEND_NESTED) ? ReferenceReader.read(parquetWarehouse, source.identifier()).text() : paimonRows;
     }
 
-    private PaimonTable copyWithTarn(String sourceName, String copyName, Map<String, String> extraOptions)
-            throws IOException
-    {
-        PaimonTable source = table(sourceName);
-        TableSchema schema = source.schema();
-        Map<String, String> options = new LinkedHashMap<>(schema.options());
-        options.putAll(extraOptions);
-        catalog.createTable(Identifier.parse(copyName), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
-                schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
-        PaimonTable copy = table(copyName);
-        ScanPlan plan = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest()));
-        try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
-            TableRead.forEachBatch(source, plan, ReadRequest.of(plan.readSchema().fields()).withBatchSize(13), allocator, writer::write);
-            new TableCommit(copy, "tarn-avro-writer-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);
-        }
-        return table(copyName);
-    }
-
     private PaimonTable createTarnTable(String name, Map<String, String> options, List<DataField> fields)
             throws IOException
     {
@@ -253,7 +224,7 @@ public class TestAvroTableWriter
     private void copyWithPaimon(String sourceName, String copyName)
             throws Exception
     {
-        try (Catalog paimon = paimonCatalog()) {
+        try (Catalog paimon = TableCopies.paimonCatalog(warehouse)) {
             FileStoreTable source = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(sourceName));
             Map<String, String> options = new LinkedHashMap<>(source.schema().options());
             // the location is the catalog's to choose
@@ -276,33 +247,6 @@ public class TestAvroTableWriter
                 commit.commit(write.prepareCommit());
             }
         }
-    }
-
-    private void appendNullsWithPaimon(String tableName)
-            throws Exception
-    {
-        try (Catalog paimon = paimonCatalog()) {
-            FileStoreTable table = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(tableName));
-            GenericRow row = new GenericRow(table.rowType().getFieldCount());
-            // all nulls except NOT NULL columns, which get a value of their type
-            for (int i = 0; i < table.rowType().getFieldCount(); i++) {
-                if (!table.rowType().getTypeAt(i).isNullable()) {
-                    row.setField(i, 1_000_000);
-                }
-            }
-            BatchWriteBuilder builder = table.newBatchWriteBuilder();
-            try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
-                write.write(row);
-                commit.commit(write.prepareCommit());
-            }
-        }
-    }
-
-    private Catalog paimonCatalog()
-    {
-        Options options = new Options();
-        options.set("warehouse", warehouse.toString());
-        return CatalogFactory.createCatalog(CatalogContext.create(options, new org.apache.hadoop.conf.Configuration()));
     }
 
     private DataFileMeta onlyFile(String tableName)
@@ -337,16 +281,6 @@ public class TestAvroTableWriter
         try (DataFileReader<Object> reader = new DataFileReader<>(input, new GenericDatumReader<>())) {
             return reader.getSchema().toString();
         }
-    }
-
-    private String tarnRows(PaimonTable table)
-            throws IOException
-    {
-        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-        List<String> lines = new ArrayList<>();
-        TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator,
-                batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
-        return CanonicalRowSet.of(lines).text();
     }
 
     private PaimonTable table(String name)

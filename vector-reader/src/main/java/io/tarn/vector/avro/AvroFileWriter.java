@@ -3,6 +3,7 @@ package io.tarn.vector.avro;
 import io.tarn.types.DataField;
 import io.tarn.types.RowType;
 import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.writer.CountingOutputStream;
 import io.tarn.vector.writer.DataFileWriteResult;
 import io.tarn.vector.writer.DataFileWriter;
 import io.tarn.vector.writer.FileStatistics;
@@ -13,7 +14,6 @@ import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.EncoderFactory;
 
 import java.io.ByteArrayOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -153,7 +153,7 @@ public final class AvroFileWriter
     @Override
     public long bytesWritten()
     {
-        return out.position();
+        return out.position() + block.size();
     }
 
     @Override
@@ -183,38 +183,6 @@ public final class AvroFileWriter
     {
         if (finished) {
             throw new IllegalStateException("Avro file " + fileName + " is already finished");
-        }
-    }
-
-    private static final class CountingOutputStream
-            extends FilterOutputStream
-    {
-        private long position;
-
-        CountingOutputStream(OutputStream out)
-        {
-            super(out);
-        }
-
-        @Override
-        public void write(int value)
-                throws IOException
-        {
-            out.write(value);
-            position++;
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length)
-                throws IOException
-        {
-            out.write(bytes, offset, length);
-            position += length;
-        }
-
-        long position()
-        {
-            return position;
         }
     }
 }

@@ -17,8 +17,8 @@ public interface DataFileWriter
             throws IOException;
 
     /**
-     * Bytes written to the output so far, for rolling files at a target size; data still
-     * buffered for the current row group or block is not counted.
+     * The size the file has reached so far, written and still buffered, for rolling files at a
+     * target size.
      */
     long bytesWritten();
 

@@ -18,7 +18,6 @@ import org.apache.parquet.format.Util;
 import org.apache.parquet.schema.MessageType;
 
 import java.io.ByteArrayOutputStream;
-import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -298,38 +297,6 @@ public final class ParquetFileWriter
                 chunk.chunk().setOffset_index_offset(start);
                 chunk.chunk().setOffset_index_length((int) (out.position() - start));
             }
-        }
-    }
-
-    private static final class CountingOutputStream
-            extends FilterOutputStream
-    {
-        private long position;
-
-        CountingOutputStream(OutputStream out)
-        {
-            super(out);
-        }
-
-        long position()
-        {
-            return position;
-        }
-
-        @Override
-        public void write(int b)
-                throws IOException
-        {
-            out.write(b);
-            position++;
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length)
-                throws IOException
-        {
-            out.write(bytes, offset, length);
-            position += length;
         }
     }
 }
