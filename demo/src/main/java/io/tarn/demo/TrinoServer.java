@@ -106,8 +106,8 @@ public final class TrinoServer
             Thread.currentThread().interrupt();
             throw new IOException("Interrupted while starting Trino", e);
         }
-        long pid = readPid(directory).orElseThrow(() -> new IOException("Trino's launcher wrote no pid file " + pidFile(directory)));
-        TrinoServer server = new TrinoServer(directory, port, pid);
+        long launched = readPid(directory).orElseThrow(() -> new IOException("Trino's launcher wrote no pid file " + pidFile(directory)));
+        TrinoServer server = new TrinoServer(directory, port, serverPid(directory, launched));
         try {
             if (config.isWorker()) {
                 server.awaitStarted(timeout);
@@ -180,6 +180,30 @@ public final class TrinoServer
     }
 
     /**
+     * The pid of the server's JVM. The launcher reports the process it started, which usually
+     * becomes the JVM; on a loaded machine it was seen to report a process that exited while the
+     * JVM it started ran on under another pid (2026-12-03, `./tarn bench s3`: "started as 3759",
+     * the JVM 3763). The JVM is the process whose command line names this server's data
+     * directory; while none does yet, the reported pid stands.
+     */
+    private static long serverPid(Path directory, long launched)
+            throws IOException
+    {
+        String marker = "-Dnode.data-dir=" + dataDirectory(directory);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (System.nanoTime() < deadline) {
+            Optional<ProcessHandle> jvm = ProcessHandle.allProcesses()
+                    .filter(process -> process.info().arguments().map(arguments -> Stream.of(arguments).anyMatch(marker::equals)).orElse(false))
+                    .findFirst();
+            if (jvm.isPresent()) {
+                return jvm.get().pid();
+            }
+            sleep(Duration.ofMillis(100));
+        }
+        return launched;
+    }
+
+    /**
      * Whether the pid is this server's: its command line names this server's data directory. Right
      * after start-up the pid may still be the launcher's before it becomes Java, so only a pid
      * read back later (from the pid file of an earlier run) is checked this way.
@@ -228,10 +252,6 @@ public final class TrinoServer
     }
 
     /**
-     * Waits until {@code SELECT 1} succeeds: for a few seconds after start-up the coordinator
-     * knows no active node and fails every query.
-     */
-    /**
      * Waits until the server says it has started ({@code /v1/info}): a worker answers no query.
      */
     private void awaitStarted(Duration timeout)
@@ -262,6 +282,10 @@ public final class TrinoServer
         throw new IOException("Trino worker (pid " + pid + ") did not start within " + timeout + "; " + logTails());
     }
 
+    /**
+     * Waits until {@code SELECT 1} succeeds: for a few seconds after start-up the coordinator
+     * knows no active node and fails every query.
+     */
     public void awaitReady(Duration timeout)
             throws IOException
     {
