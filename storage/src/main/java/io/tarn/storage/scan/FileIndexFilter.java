@@ -5,6 +5,7 @@ import io.tarn.index.fileindex.FileIndexEvaluator;
 import io.tarn.index.fileindex.FileIndexEvaluator.Evaluation;
 import io.tarn.index.fileindex.FileIndexEvaluator.IndexColumn;
 import io.tarn.index.fileindex.FileIndexFile;
+import io.tarn.index.fileindex.FileIndexOptions;
 import io.tarn.index.fileindex.FileIndexResult;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
@@ -19,9 +20,11 @@ import io.tarn.types.DataField;
 import java.io.EOFException;
 import java.io.IOException;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -42,6 +45,7 @@ public final class FileIndexFilter
     private final PaimonTable table;
     private final Predicate filter;
     private final Map<Long, Map<Integer, DataField>> fileFieldsBySchema = new HashMap<>();
+    private final Map<Long, Boolean> mayIndexBySchema = new HashMap<>();
 
     /**
      * What the indexes of one file said: the result ({@link FileIndexResult#REMAIN} when the file
@@ -97,7 +101,7 @@ public final class FileIndexFilter
             return evaluateEmbedded(file);
         }
         List<String> indexFiles = file.file().extraFiles().stream().filter(name -> name.endsWith(INDEX_FILE_SUFFIX)).toList();
-        if (indexFiles.isEmpty()) {
+        if (indexFiles.isEmpty() || !mayIndexFilterColumns(file.file().schemaId())) {
             return new Outcome(FileIndexResult.REMAIN, Source.NONE, 0);
         }
         if (indexFiles.size() > 1) {
@@ -115,6 +119,35 @@ public final class FileIndexFilter
             // gone or cut short since it was listed: as good as corrupt
             return new Outcome(FileIndexResult.REMAIN, Source.INDEX_FILE, 1);
         }
+    }
+
+    /**
+     * Whether the index options of the schema a file was written with name a column the filter
+     * reads: else its index file cannot answer the filter, and reading it (a request on an
+     * object store) is saved. A writer given index options only for its own run (Paimon's dynamic
+     * options) may have indexed other columns; such an index then goes unused, which reads more
+     * data but never less.
+     */
+    private boolean mayIndexFilterColumns(long schemaId)
+            throws IOException
+    {
+        Boolean known = mayIndexBySchema.get(schemaId);
+        if (known != null) {
+            return known;
+        }
+        boolean mayIndex;
+        try {
+            Set<String> indexed = new HashSet<>();
+            FileIndexOptions.parse(table.schema(schemaId).options()).forEach(spec -> indexed.add(spec.column()));
+            Map<Integer, DataField> fileFields = fileFields(schemaId);
+            mayIndex = filter.fieldIds().stream().map(fileFields::get).anyMatch(field -> field != null && indexed.contains(field.name()));
+        }
+        catch (IllegalArgumentException e) {
+            // options Tarn cannot parse: read the index and let it tell
+            mayIndex = true;
+        }
+        mayIndexBySchema.put(schemaId, mayIndex);
+        return mayIndex;
     }
 
     private Outcome evaluate(PlannedFile file, byte[] container, Source source)

@@ -4,13 +4,18 @@ import io.tarn.s3server.FaultInjectingProxy;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.catalog.Warehouse;
 import io.tarn.storage.grammar.FilterParser;
+import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.TableRead;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.ReferenceTables;
+import org.apache.arrow.memory.RootAllocator;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
+import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
@@ -106,6 +111,44 @@ public class TestObjectStorePlanningRequests
                 "HEAD schema", 1L,
                 "GET file index", 3L)));
         assertThat(again).hasSize(7);
+    }
+
+    /**
+     * Each data file, of a few kB, is fetched whole by one request, however its rows are read
+     * (filter columns first and the other columns of the matching rows after, or all at once);
+     * a file's index file is read only when the table indexes a column the filter reads.
+     */
+    @Test(dataProvider = "dataFilters")
+    public void testEveryDataFileIsOneRequest(String filter, long indexFilesRead)
+            throws IOException
+    {
+        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        Predicate predicate = FilterParser.parse(filter, table.schema().rowType());
+        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).withoutFileIndexes().plan(table.snapshot(new ScanVersion.Latest()));
+        proxy.clearRequestLog();
+        long[] rows = new long[1];
+        try (RootAllocator allocator = new RootAllocator()) {
+            TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(predicate), allocator, batch -> rows[0] += batch.getRowCount());
+        }
+        List<String> reads = proxy.requestLog();
+        assertThat(rows[0]).isPositive();
+        TreeMap<String, Long> expected = new TreeMap<>(Map.of("GET data file", (long) plan.files().size()));
+        if (indexFilesRead > 0) {
+            expected.put("GET file index", indexFilesRead);
+        }
+        assertThat(byKind(reads)).as(String.join("\n", reads)).isEqualTo(expected);
+    }
+
+    @DataProvider
+    public Object[][] dataFilters()
+    {
+        return new Object[][] {
+                // v has no index: no index file is read
+                {"v > 5", 0L},
+                {"v >= 0 AND v < 1000000", 0L},
+                // name has a Bloom filter, which a <> cannot use, but the reader looks (its evaluator decides)
+                {"name <> 'x'", 3L},
+        };
     }
 
     private static ScanPlan plan(PaimonTable table)
