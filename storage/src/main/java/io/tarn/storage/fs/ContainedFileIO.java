@@ -51,6 +51,12 @@ public final class ContainedFileIO
     }
 
     @Override
+    public long wholeReadThreshold()
+    {
+        return delegate.wholeReadThreshold();
+    }
+
+    @Override
     public InputFile newInputFile(String path, long length)
     {
         try {

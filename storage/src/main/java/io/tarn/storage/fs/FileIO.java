@@ -14,6 +14,16 @@ public interface FileIO
     InputFile newInputFile(String path);
 
     /**
+     * The size up to which {@link #newInputFile(String, long)} fetches a file whole by its first
+     * read, in one request; 0 when files are read in pieces at no cost per read (local files).
+     * Reading such a file's separate index first then costs a request to save at most one.
+     */
+    default long wholeReadThreshold()
+    {
+        return 0;
+    }
+
+    /**
      * The file at {@code path} whose length the table's metadata records (a data file's size in
      * its manifest entry), so that reading it needs no request to learn it. The implementation
      * may trust {@code length} in place of asking the storage; a file of another length then

@@ -104,6 +104,11 @@ public final class FileIndexFilter
         if (indexFiles.isEmpty() || !mayIndexFilterColumns(file.file().schemaId())) {
             return new Outcome(FileIndexResult.REMAIN, Source.NONE, 0);
         }
+        if (file.file().fileSize() <= table.fileIO().wholeReadThreshold()) {
+            // on an object store the data file comes whole in one request: its index file, another
+            // request, could save at most that one, so the rows are tested instead
+            return new Outcome(FileIndexResult.REMAIN, Source.NONE, 0);
+        }
         if (indexFiles.size() > 1) {
             // Paimon refuses such a file; which index is current is unknown, so none is used
             return new Outcome(FileIndexResult.REMAIN, Source.INDEX_FILE, indexFiles.size());

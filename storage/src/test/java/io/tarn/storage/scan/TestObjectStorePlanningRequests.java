@@ -3,6 +3,7 @@ package io.tarn.storage.scan;
 import io.tarn.s3server.FaultInjectingProxy;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.catalog.Warehouse;
+import io.tarn.storage.fs.s3.S3Settings;
 import io.tarn.storage.grammar.FilterParser;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.metrics.Counter;
@@ -19,6 +20,7 @@ import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,7 +42,10 @@ public class TestObjectStorePlanningRequests
 
     private ObjectStoreLake lake;
     private FaultInjectingProxy proxy;
+    // data files read in pieces (no small-object threshold): index files are worth a request
     private Warehouse warehouse;
+    // the default threshold: the few-kB data files come whole in one request each
+    private Warehouse wholeFiles;
 
     @BeforeClass
     public void setUp()
@@ -48,7 +53,10 @@ public class TestObjectStorePlanningRequests
     {
         lake = ObjectStoreLake.create("tarn-planning-requests", List.of(ReferenceTables.APPEND_FILE_INDEX_FILES));
         proxy = FaultInjectingProxy.start(lake.server().endpoint());
-        warehouse = Warehouse.open(lake.location(), proxy.clientProperties(lake.clientProperties()));
+        Map<String, String> properties = new HashMap<>(proxy.clientProperties(lake.clientProperties()));
+        wholeFiles = Warehouse.open(lake.location(), properties);
+        properties.put(S3Settings.SMALL_OBJECT_THRESHOLD, "0B");
+        warehouse = Warehouse.open(lake.location(), properties);
     }
 
     @AfterClass(alwaysRun = true)
@@ -58,6 +66,10 @@ public class TestObjectStorePlanningRequests
         if (warehouse != null) {
             ((AutoCloseable) warehouse.fileIO()).close();
             warehouse = null;
+        }
+        if (wholeFiles != null) {
+            ((AutoCloseable) wholeFiles.fileIO()).close();
+            wholeFiles = null;
         }
         if (proxy != null) {
             proxy.close();
@@ -116,15 +128,20 @@ public class TestObjectStorePlanningRequests
     /**
      * Each data file, of a few kB, is fetched whole by one request, however its rows are read
      * (filter columns first and the other columns of the matching rows after, or all at once);
-     * a file's index file is read only when the table indexes a column the filter reads.
+     * its index file is not read, since it could save at most that one request: at planning
+     * neither, so every data file becomes a split and its rows are tested.
      */
     @Test(dataProvider = "dataFilters")
-    public void testEveryDataFileIsOneRequest(String filter, long indexFilesRead)
+    public void testEveryDataFileIsOneRequest(String filter)
             throws IOException
     {
-        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        PaimonTable table = PaimonTable.load(wholeFiles.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
         Predicate predicate = FilterParser.parse(filter, table.schema().rowType());
-        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).withoutFileIndexes().plan(table.snapshot(new ScanVersion.Latest()));
+        table.snapshot(new ScanVersion.Latest());
+        proxy.clearRequestLog();
+        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).withIndexFiles(100).plan(table.snapshot(new ScanVersion.Latest()));
+        assertThat(plan.files()).hasSize(3);
+        assertThat(byKind(proxy.requestLog())).doesNotContainKey("GET file index");
         proxy.clearRequestLog();
         long[] rows = new long[1];
         try (RootAllocator allocator = new RootAllocator()) {
@@ -132,18 +149,39 @@ public class TestObjectStorePlanningRequests
         }
         List<String> reads = proxy.requestLog();
         assertThat(rows[0]).isPositive();
-        TreeMap<String, Long> expected = new TreeMap<>(Map.of("GET data file", (long) plan.files().size()));
-        if (indexFilesRead > 0) {
-            expected.put("GET file index", indexFilesRead);
-        }
-        assertThat(byKind(reads)).as(String.join("\n", reads)).isEqualTo(expected);
+        assertThat(byKind(reads)).as(String.join("\n", reads)).isEqualTo(new TreeMap<>(Map.of("GET data file", 3L)));
     }
 
     @DataProvider
     public Object[][] dataFilters()
     {
+        return new Object[][] {{FILTER}, {"v > 5"}, {"name <> 'x'"}};
+    }
+
+    /**
+     * Data files read in pieces: a file's index file is read only when the table indexes a
+     * column the filter reads.
+     */
+    @Test(dataProvider = "indexedFilters")
+    public void testIndexFilesOnlyForIndexedColumns(String filter, long indexFilesRead)
+            throws IOException
+    {
+        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        Predicate predicate = FilterParser.parse(filter, table.schema().rowType());
+        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).withoutFileIndexes().plan(table.snapshot(new ScanVersion.Latest()));
+        proxy.clearRequestLog();
+        try (RootAllocator allocator = new RootAllocator()) {
+            TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(predicate), allocator, batch -> {});
+        }
+        List<String> reads = proxy.requestLog();
+        assertThat(byKind(reads).getOrDefault("GET file index", 0L)).as(String.join("\n", reads)).isEqualTo(indexFilesRead);
+    }
+
+    @DataProvider
+    public Object[][] indexedFilters()
+    {
         return new Object[][] {
-                // v has no index: no index file is read
+                // v has no index
                 {"v > 5", 0L},
                 {"v >= 0 AND v < 1000000", 0L},
                 // name has a Bloom filter, which a <> cannot use, but the reader looks (its evaluator decides)

@@ -122,6 +122,12 @@ public final class S3FileIO
      * first read, as Trino's Parquet reader does with a file under its small-file threshold.
      */
     @Override
+    public long wholeReadThreshold()
+    {
+        return settings.smallObjectThreshold();
+    }
+
+    @Override
     public InputFile newInputFile(String path, long length)
     {
         return new S3InputFile(this, path, S3Location.parse(path), length, length <= settings.smallObjectThreshold());
