@@ -30,6 +30,13 @@ final class DecompressedStream
     private int position;
     private int limit;
     private byte[] decompressed;
+    // the chunk in buffer: where its header starts in stored (-1 for none), where its bytes start
+    // in buffer, and where the chunk after it starts; a seek into it needs no second decompression
+    private int loadedChunk = -1;
+    private int loadedBase;
+    private int loadedLimit;
+    private byte[] loadedBuffer;
+    private int loadedNextChunk;
 
     /**
      * The stream {@code name} (for messages) stored in {@code stored[offset, offset + length)}.
@@ -128,7 +135,21 @@ final class DecompressedStream
         if (chunkOffset < 0 || chunkOffset > end - start) {
             throw new CorruptDataException("Stream " + name + " has no chunk at " + chunkOffset + " (" + (end - start) + " bytes)");
         }
-        nextChunk = start + (int) chunkOffset;
+        int target = start + (int) chunkOffset;
+        if (target == loadedChunk) {
+            // a row index points into the chunk already decompressed: each row group of a narrow
+            // column lies in the same chunk as the one before, and decompressing it again per
+            // seek made a selective read cost more than reading everything
+            if (offset < 0 || offset > loadedLimit - loadedBase) {
+                throw new CorruptDataException("Stream " + name + " chunk at " + chunkOffset + " has no position " + offset + " (" + (loadedLimit - loadedBase) + " bytes)");
+            }
+            buffer = loadedBuffer;
+            position = loadedBase + (int) offset;
+            limit = loadedLimit;
+            nextChunk = loadedNextChunk;
+            return;
+        }
+        nextChunk = target;
         position = 0;
         limit = 0;
         buffer = stored;
@@ -161,6 +182,7 @@ final class DecompressedStream
             if (end - nextChunk < 3) {
                 throw new CorruptDataException("Stream " + name + " ends inside a compression chunk header");
             }
+            int chunk = nextChunk;
             int header = (stored[nextChunk] & 0xFF) | (stored[nextChunk + 1] & 0xFF) << 8 | (stored[nextChunk + 2] & 0xFF) << 16;
             int length = header >>> 1;
             boolean original = (header & 1) != 0;
@@ -187,6 +209,11 @@ final class DecompressedStream
                 limit = produced;
             }
             if (position < limit) {
+                loadedChunk = chunk;
+                loadedBase = position;
+                loadedLimit = limit;
+                loadedBuffer = buffer;
+                loadedNextChunk = nextChunk;
                 return true;
             }
         }

@@ -42,6 +42,44 @@ public class TestDecompressedStream
         assertThat((0x40 | 0x0d << 8 | 0x03 << 16) >>> 1).isEqualTo(100_000);
     }
 
+    /**
+     * Seeks into the chunk already decompressed (row groups of a narrow column share a chunk)
+     * reuse it: after its stored bytes are overwritten, seeks into it still read the right bytes,
+     * while a seek into another chunk and back decompresses again, and so fails.
+     */
+    @Test(dataProvider = "codecs")
+    public void testSeeksIntoTheLoadedChunkReuseIt(OrcCodec.Kind kind)
+    {
+        byte[] data = data(2000, 11);
+        ByteArrayOutputStream stored = new ByteArrayOutputStream();
+        writeChunk(stored, compress(kind, Arrays.copyOfRange(data, 0, BLOCK_SIZE)), false);
+        int secondChunk = stored.size();
+        writeChunk(stored, compress(kind, Arrays.copyOfRange(data, BLOCK_SIZE, data.length)), false);
+        byte[] bytes = stored.toByteArray();
+        DecompressedStream stream = new DecompressedStream("test", bytes, 0, bytes.length, new OrcCodec(kind), BLOCK_SIZE);
+        stream.seek(0, 100);
+        assertThat(stream.readByte()).isEqualTo(data[100] & 0xFF);
+        // the first chunk's compressed body is gone; its decompressed bytes are still held
+        Arrays.fill(bytes, 3, secondChunk, (byte) 0x55);
+        stream.seek(0, 700);
+        assertThat(stream.readByte()).isEqualTo(data[700] & 0xFF);
+        stream.seek(0, 5);
+        byte[] read = new byte[10];
+        stream.readFully(read, 0, 10);
+        assertThat(read).containsExactly(Arrays.copyOfRange(data, 5, 15));
+        // reading on crosses into the second chunk as usual
+        stream.skip(BLOCK_SIZE - 15);
+        assertThat(stream.readByte()).isEqualTo(data[BLOCK_SIZE] & 0xFF);
+        stream.seek(secondChunk, 3);
+        assertThat(stream.readByte()).isEqualTo(data[BLOCK_SIZE + 3] & 0xFF);
+        assertThatThrownBy(() -> {
+            stream.seek(0, 100);
+            byte[] again = new byte[BLOCK_SIZE - 100];
+            stream.readFully(again, 0, again.length);
+            assertThat(again).containsExactly(Arrays.copyOfRange(data, 100, BLOCK_SIZE));
+        }).isInstanceOfAny(CorruptDataException.class, AssertionError.class);
+    }
+
     @Test(dataProvider = "codecs")
     public void testChunks(OrcCodec.Kind kind)
     {
