@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -101,7 +102,12 @@ public class TestTarnFailedWrites
             boolean copied = false;
             while (!done.get()) {
                 boolean visible = Files.exists(table.resolve("schema/schema-0"));
-                boolean written = !dataFiles(table).isEmpty();
+                Optional<List<Path>> listed = listDataFiles(table);
+                if (listed.isEmpty()) {
+                    // the listing raced a writer: nothing is known of this moment
+                    continue;
+                }
+                boolean written = !listed.get().isEmpty();
                 if (visible && !written) {
                     violations.add("table visible before any data file was written");
                 }
@@ -140,15 +146,23 @@ public class TestTarnFailedWrites
 
     private static List<Path> dataFiles(Path table)
     {
+        return listDataFiles(table).orElse(List.of());
+    }
+
+    /**
+     * The data files under {@code table}, or empty when a writer renamed or deleted a file while
+     * they were listed (a listing that failed says nothing, not that there are none).
+     */
+    private static Optional<List<Path>> listDataFiles(Path table)
+    {
         if (!Files.isDirectory(table)) {
-            return List.of();
+            return Optional.of(List.of());
         }
         try (Stream<Path> paths = Files.walk(table)) {
-            return paths.filter(path -> path.getFileName().toString().endsWith(".parquet")).toList();
+            return Optional.of(paths.filter(path -> path.getFileName().toString().endsWith(".parquet")).toList());
         }
         catch (IOException | UncheckedIOException e) {
-            // a writer renamed or deleted a file while it was listed: look again next time
-            return List.of();
+            return Optional.empty();
         }
     }
 
