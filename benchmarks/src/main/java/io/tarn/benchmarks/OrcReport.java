@@ -189,6 +189,8 @@ final class OrcReport
             out.append(target("Tarn ≥ 2× Paimon's ORC reader, " + BenchmarkOrc.describe(scenario), timing.tarnSpeedup(Engine.PAIMON), PAIMON_TARGET));
             out.append(target("Tarn ≥ 1.0× Trino's ORC reader, " + BenchmarkOrc.describe(scenario), timing.tarnSpeedup(Engine.TRINO), TRINO_TARGET));
         }
+        out.append("\nWhere a target is missed, `orc-profile.md` beside this file says where Tarn's time goes (JFR) and why; "
+                + "the per-column breakdown below shows it by column type.\n");
         out.append("\n![rows per second](orc.svg)\n");
         if (columnSeconds != null) {
             out.append(String.format(Locale.ROOT,
