@@ -108,8 +108,8 @@ public class BenchmarkOrc
     public enum Engine
     {
         TARN("Tarn"),
-        PAIMON("Paimon " + version(Table.class, "1.4.2") + " ORC reader"),
-        TRINO("Trino " + version(OrcReader.class, "483") + " ORC reader");
+        PAIMON("Paimon " + paimonVersion() + " ORC reader"),
+        TRINO("Trino " + trinoVersion() + " ORC reader");
 
         private final String label;
 
@@ -202,6 +202,22 @@ public class BenchmarkOrc
             return Path.of(dataDirectory);
         }
         return Path.of(System.getProperty("tarn.bench.orc.data", "target/orc-data"));
+    }
+
+    /**
+     * The release of Apache Paimon on the class path, from its bundle's manifest.
+     */
+    static String paimonVersion()
+    {
+        return version(Table.class, "1.4.2");
+    }
+
+    /**
+     * The release of Trino's ORC reader on the class path, from its jar's manifest.
+     */
+    static String trinoVersion()
+    {
+        return version(OrcReader.class, "483");
     }
 
     private static String version(Class<?> type, String expected)

@@ -130,13 +130,14 @@ final class OrcReport
                         + "written by Apache Paimon %s's own writer with `file.format=orc`, `file.compression=zstd` (checked in every file's postscript) and otherwise its defaults, "
                         + "in 4 commits: %d ORC data files, %d stripes, %.1f MiB. "
                         + "The table is generated once from a fixed seed and cached (`%s`); set-up of this run took %.1f s.%n%n",
-                ScanTableGenerator.tableName(), rows, version(Engine.PAIMON), state.dataFiles().size(), state.stripes(), state.dataBytes() / (1024.0 * 1024.0), state.warehouse(), setupSeconds));
+                ScanTableGenerator.tableName(), rows, BenchmarkOrc.paimonVersion(), state.dataFiles().size(), state.stripes(), state.dataBytes() / (1024.0 * 1024.0), state.warehouse(), setupSeconds));
         out.append("Readers, all on one thread in one JVM, on the same files:\n\n");
         out.append("- **Tarn**: `ScanPlanner` plan, then `TableRead.forEachBatch` (a `SplitReader` per split, which opens Tarn's own ORC reader, "
-                + "`io.tarn.vector.orc.OrcReader`, for each `.orc` file), Arrow batches; its filter prunes stripes and row groups by statistics and is evaluated inside the reader.\n");
+                + "`io.tarn.vector.orc.OrcReader`, for each `.orc` file), Arrow batches; its filter prunes stripes and row groups by statistics and is evaluated inside the reader: "
+                + "it reads `shipdate` first, then the 16 columns of the matching rows only, as a row selection (late materialization).\n");
         out.append("- **").append(Engine.PAIMON.label()).append("**: `ReadBuilder.withProjection(..)[.withFilter(..)]`, `newRead().createReader(splits)`, iterating `InternalRow`s; "
                 + "Paimon's ORC read uses the filter only to skip stripes and row groups (ORC search arguments), so the benchmark applies `predicate.test(row)` to each row it returns.\n");
-        out.append("- **").append(Engine.TRINO.label()).append("** (`io.trino:trino-orc:").append(version(Engine.TRINO)).append("`): `OrcReader.createOrcReader` and "
+        out.append("- **").append(Engine.TRINO.label()).append("** (`io.trino:trino-orc:").append(BenchmarkOrc.trinoVersion()).append("`): `OrcReader.createOrcReader` and "
                 + "`createRecordReader(..)` over each data file (a `FileOrcDataSource`, default `OrcReaderOptions`, columns matched by name), `nextPage()` until the end; "
                 + "for the filter a `TupleDomainOrcPredicate` with the domain `shipdate < date` (stripe and row-group pruning), then the benchmark loads the `shipdate` block, "
                 + "selects positions, and loads the other (lazy) blocks only for pages with a selected row.\n\n");
@@ -270,12 +271,6 @@ final class OrcReport
             case SHORT_DECIMAL -> "DECIMAL(15,2)";
             case STRING -> "STRING";
         };
-    }
-
-    private static String version(Engine engine)
-    {
-        // the labels read "Paimon 1.4.2 ORC reader" and "Trino 483 ORC reader"
-        return engine.label().split(" ")[1];
     }
 
     private static String target(String name, double ratio, double target)
