@@ -31,12 +31,13 @@ import java.util.Map;
  * {@code BenchmarkMain jni RESULTS_DIR} runs {@link BenchmarkJni} and writes {@code jni.md}.
  * {@code BenchmarkMain zorder RESULTS_DIR} runs {@link BenchmarkZOrder} and writes {@code zorder.md}.
  * {@code BenchmarkMain file-index RESULTS_DIR} runs {@link BenchmarkFileIndex} and writes {@code file-index.md} and {@code file-index.svg}.
+ * {@code BenchmarkMain orc RESULTS_DIR} runs {@link BenchmarkOrc}'s three ORC readers ({@link OrcReport}) and writes {@code orc.md} and {@code orc.svg}.
  */
 public final class BenchmarkMain
 {
     private static final int PARTITIONS = 100;
     private static final int FILES_PER_PARTITION = 100;
-    private static final String KNOWN = "planning, scan, primary-key, jni, zorder, file-index";
+    private static final String KNOWN = "planning, scan, primary-key, jni, zorder, file-index, orc";
 
     private BenchmarkMain() {}
 
@@ -54,6 +55,16 @@ public final class BenchmarkMain
                     Path.of(System.getProperty("tarn.bench.scan.data", "target/scan-data")),
                     Integer.getInteger("tarn.bench.scan.warmup", 1),
                     Integer.getInteger("tarn.bench.scan.rounds", 5));
+            return;
+        }
+        if (args[0].equals("orc")) {
+            OrcReport.run(
+                    results,
+                    Long.getLong("tarn.bench.orc.rows", 10_000_000L),
+                    Path.of(System.getProperty("tarn.bench.orc.data", "target/orc-data")),
+                    Integer.getInteger("tarn.bench.orc.warmup", 2),
+                    Integer.getInteger("tarn.bench.orc.rounds", 5),
+                    Integer.getInteger("tarn.bench.orc.column.rounds", 3));
             return;
         }
         if (args[0].equals("primary-key")) {

@@ -43,6 +43,7 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.source.ReadBuilder;
@@ -155,14 +156,14 @@ public class BenchmarkScan
         STRING,
     }
 
-    private static final List<Kind> KINDS = List.of(
+    static final List<Kind> KINDS = List.of(
             Kind.LONG, Kind.LONG, Kind.INT, Kind.INT,
             Kind.SHORT_DECIMAL, Kind.SHORT_DECIMAL, Kind.SHORT_DECIMAL, Kind.SHORT_DECIMAL,
             Kind.STRING, Kind.STRING, Kind.DATE, Kind.DATE, Kind.DATE,
             Kind.STRING, Kind.STRING, Kind.STRING);
-    private static final int SHIPDATE = ScanTableGenerator.COLUMNS.indexOf("shipdate");
-    private static final int[] ALL = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
-    private static final int[] TWO = {ScanTableGenerator.COLUMNS.indexOf("extendedprice"), ScanTableGenerator.COLUMNS.indexOf("discount")};
+    static final int SHIPDATE = ScanTableGenerator.COLUMNS.indexOf("shipdate");
+    static final int[] ALL = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+    static final int[] TWO = {ScanTableGenerator.COLUMNS.indexOf("extendedprice"), ScanTableGenerator.COLUMNS.indexOf("discount")};
     // 25 of the 2526 ship days: about 0.99% of the rows
     private static final int FILTER_DAYS = 25;
     static final long MIX = 0x9E3779B97F4A7C15L;
@@ -374,12 +375,12 @@ public class BenchmarkScan
         }
     }
 
-    private static int[] columns(Scenario scenario)
+    static int[] columns(Scenario scenario)
     {
         return scenario == Scenario.TWO_COLUMNS ? TWO : ALL;
     }
 
-    private static int filterEpochDay()
+    static int filterEpochDay()
     {
         return (int) filterDate().toEpochDay();
     }
@@ -503,27 +504,34 @@ public class BenchmarkScan
             builder = builder.withFilter(filter);
         }
         List<Split> splits = builder.newScan().plan().splits();
-        return PaimonReads.scan(builder, splits, filter, row -> {
-            long checksum = 0;
-            for (int i = 0; i < columns.length; i++) {
-                if (row.isNullAt(i)) {
-                    continue;
-                }
-                long value = switch (KINDS.get(columns[i])) {
-                    case LONG -> row.getLong(i);
-                    case INT, DATE -> row.getInt(i);
-                    case SHORT_DECIMAL -> row.getDecimal(i, 15, 2).toUnscaledLong();
-                    case STRING -> row.getString(i).getSizeInBytes();
-                };
-                checksum += value * MIX;
+        return PaimonReads.scan(builder, splits, filter, row -> paimonChecksum(row, columns));
+    }
+
+    /**
+     * The checksum of one row Paimon read with the projection {@code columns}: the same sum of
+     * values that {@link #arrowChecksum} and {@link #trinoChecksum} fold.
+     */
+    static long paimonChecksum(InternalRow row, int[] columns)
+    {
+        long checksum = 0;
+        for (int i = 0; i < columns.length; i++) {
+            if (row.isNullAt(i)) {
+                continue;
             }
-            return checksum;
-        });
+            long value = switch (KINDS.get(columns[i])) {
+                case LONG -> row.getLong(i);
+                case INT, DATE -> row.getInt(i);
+                case SHORT_DECIMAL -> row.getDecimal(i, 15, 2).toUnscaledLong();
+                case STRING -> row.getString(i).getSizeInBytes();
+            };
+            checksum += value * MIX;
+        }
+        return checksum;
     }
 
     // ---- Trino
 
-    private static Type trinoType(Kind kind)
+    static Type trinoType(Kind kind)
     {
         return switch (kind) {
             case LONG -> BigintType.BIGINT;
@@ -621,13 +629,13 @@ public class BenchmarkScan
         }
     }
 
-    private static int intValue(Block block, int position)
+    static int intValue(Block block, int position)
     {
         ValueBlock values = block.getUnderlyingValueBlock();
         return ((IntArrayBlock) values).getInt(block.getUnderlyingValuePosition(position));
     }
 
-    private static long trinoChecksum(Block block, int[] positions, int count, Kind kind)
+    static long trinoChecksum(Block block, int[] positions, int count, Kind kind)
     {
         ValueBlock values = block.getUnderlyingValueBlock();
         boolean flat = block == values;

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
@@ -159,80 +160,29 @@ final class ScanReport
 
     static String svg(long rows, Map<Scenario, ScanTimings> timings)
     {
-        List<String> colors = List.of("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd");
         Engine[] engines = Engine.values();
         Scenario[] scenarios = Scenario.values();
-        double max = 0;
+        List<String> groups = new ArrayList<>();
         for (Scenario scenario : scenarios) {
-            for (Engine engine : engines) {
-                max = Math.max(max, rows / timings.get(scenario).medianSeconds(engine) / 1e6);
-            }
-        }
-        double step = niceStep(max / 5);
-        double top = Math.ceil(max / step) * step;
-        int width = 860;
-        int height = 460;
-        int left = 70;
-        int right = 20;
-        int plotTop = 50;
-        int plotBottom = 370;
-        double plotHeight = plotBottom - plotTop;
-        double groupWidth = (width - left - right) / (double) scenarios.length;
-        double barWidth = groupWidth * 0.8 / engines.length;
-        StringBuilder out = new StringBuilder();
-        out.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" font-size=\"12\">%n", width, height, width, height));
-        out.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", width, height));
-        out.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"24\" font-size=\"15\" font-weight=\"bold\">Single-thread scan of %,d Paimon-written rows: million rows per second (higher is better)</text>%n", left, rows));
-        for (double tick = 0; tick <= top + step / 2; tick += step) {
-            double y = plotBottom - tick / top * plotHeight;
-            out.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", left, y, width - right, y));
-            out.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n", left - 6, y + 4, trim(tick)));
-        }
-        out.append(String.format(Locale.ROOT, "<text transform=\"translate(18,%d) rotate(-90)\" text-anchor=\"middle\">M rows/s</text>%n", (plotTop + plotBottom) / 2));
-        for (int s = 0; s < scenarios.length; s++) {
-            ScanTimings timing = timings.get(scenarios[s]);
-            double groupLeft = left + s * groupWidth + groupWidth * 0.1;
-            for (int e = 0; e < engines.length; e++) {
-                double value = rows / timing.medianSeconds(engines[e]) / 1e6;
-                double barHeight = value / top * plotHeight;
-                double x = groupLeft + e * barWidth;
-                out.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>%n", x + 2, plotBottom - barHeight, barWidth - 4, barHeight, colors.get(e)));
-                out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\" font-size=\"11\">%.1f</text>%n", x + barWidth / 2, plotBottom - barHeight - 4, value));
-            }
-            String label = switch (scenarios[s]) {
+            groups.add(switch (scenario) {
                 case ALL_COLUMNS -> "all 16 columns";
                 case TWO_COLUMNS -> "2 of 16 columns";
-                case FILTER -> String.format(Locale.ROOT, "filter, %.2f%% of rows", 100.0 * timing.rowsReturned() / rows);
-            };
-            out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">%s</text>%n", left + s * groupWidth + groupWidth / 2, plotBottom + 20, label));
+                case FILTER -> String.format(Locale.ROOT, "filter, %.2f%% of rows", 100.0 * timings.get(scenario).rowsReturned() / rows);
+            });
         }
-        out.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"black\"/>%n", left, plotBottom, width - right, plotBottom));
-        double legendX = left;
+        List<String> series = new ArrayList<>();
+        double[][] values = new double[engines.length][scenarios.length];
         for (int e = 0; e < engines.length; e++) {
-            out.append(String.format(Locale.ROOT, "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n", legendX, plotBottom + 45, colors.get(e)));
-            out.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\">%s</text>%n", legendX + 16, plotBottom + 56, engines[e].label()));
-            legendX += 190;
-        }
-        out.append("</svg>\n");
-        return out.toString();
-    }
-
-    private static double niceStep(double raw)
-    {
-        if (raw <= 0) {
-            return 1;
-        }
-        double magnitude = Math.pow(10, Math.floor(Math.log10(raw)));
-        for (double factor : new double[] {1, 2, 2.5, 5, 10}) {
-            if (raw <= factor * magnitude) {
-                return factor * magnitude;
+            series.add(engines[e].label());
+            for (int s = 0; s < scenarios.length; s++) {
+                values[e][s] = rows / timings.get(scenarios[s]).medianSeconds(engines[e]) / 1e6;
             }
         }
-        return 10 * magnitude;
-    }
-
-    private static String trim(double value)
-    {
-        return value == Math.rint(value) ? String.format(Locale.ROOT, "%.0f", value) : String.format(Locale.ROOT, "%.1f", value);
+        return BarChart.svg(
+                String.format(Locale.ROOT, "Single-thread scan of %,d Paimon-written rows: million rows per second (higher is better)", rows),
+                "M rows/s",
+                groups,
+                series,
+                values);
     }
 }

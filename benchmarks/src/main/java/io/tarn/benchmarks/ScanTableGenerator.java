@@ -16,6 +16,7 @@ import org.apache.paimon.types.DataTypes;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 import java.util.SplittableRandom;
 
 import static java.util.Objects.requireNonNull;
@@ -85,10 +86,21 @@ public final class ScanTableGenerator
     /**
      * Creates {@code bench.lineitem} in {@code warehouse} and appends {@code rows} rows in a few commits.
      */
-    @SuppressWarnings("try") // Paimon's close() declares Exception, which the catch below handles
     public static void generate(Path warehouse, long rows)
     {
+        generate(warehouse, rows, Map.of());
+    }
+
+    /**
+     * Creates {@code bench.lineitem} with {@code tableOptions} added to its defaults (for example
+     * {@code file.format=orc}) in {@code warehouse} and appends {@code rows} rows in a few commits:
+     * the same rows whatever the options.
+     */
+    @SuppressWarnings("try") // Paimon's close() declares Exception, which the catch below handles
+    public static void generate(Path warehouse, long rows, Map<String, String> tableOptions)
+    {
         requireNonNull(warehouse, "warehouse is null");
+        requireNonNull(tableOptions, "tableOptions is null");
         if (rows <= 0) {
             throw new IllegalArgumentException("Rows must be positive: " + rows);
         }
@@ -114,6 +126,7 @@ public final class ScanTableGenerator
                     .column("comment", DataTypes.STRING())
                     // Paimon's defaults otherwise: Parquet, ZSTD, its default file and row-group sizes
                     .option("bucket", "-1")
+                    .options(tableOptions)
                     .build();
             catalog.createTable(identifier, schema, false);
             Table table = catalog.getTable(identifier);
