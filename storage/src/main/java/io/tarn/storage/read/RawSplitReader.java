@@ -99,6 +99,8 @@ final class RawSplitReader
     // the columns of a file without _VALUE_KIND: a prefix of readColumns
     private final List<DataField> columnsWithoutKind;
     private final Optional<FileIndexFilter> indexFilter;
+    // the requested row-tracking columns, completed from each file's metadata
+    private final Optional<RowTrackingColumns> rowTracking;
     // the batch rows are copied into when some are dropped; created on first use
     private VectorSchemaRoot output;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
@@ -112,6 +114,7 @@ final class RawSplitReader
 
     private int nextFile;
     private DataFileReader current;
+    private DataFileMeta currentFile;
     private VectorSchemaRoot currentRoot;
     // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
     private boolean currentReadsKinds;
@@ -169,7 +172,7 @@ final class RawSplitReader
         if (!readSchema.primaryKeys().isEmpty()) {
             columns.add(SystemFields.VALUE_KIND);
         }
-        this.readColumns = List.copyOf(columns);
+        this.readColumns = RowTrackingColumns.asStored(columns);
         for (int i = 0; i < readColumns.size(); i++) {
             columnIndexByFieldId.put(readColumns.get(i).id(), i);
         }
@@ -179,6 +182,13 @@ final class RawSplitReader
                 ? Optional.of(new FileIndexFilter(table, request.skippingFilter().get()))
                 : Optional.empty();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("split-reader", 0, Long.MAX_VALUE);
+        try {
+            this.rowTracking = RowTrackingColumns.of(table.name(), readSchema, readColumns, this.allocator);
+        }
+        catch (RuntimeException e) {
+            this.allocator.close();
+            throw e;
+        }
     }
 
     @Override
@@ -206,7 +216,7 @@ final class RawSplitReader
             int rows = currentRoot.getRowCount();
             if (!currentCopies) {
                 metrics = metrics.plus(ReadCounters.returned(rows, 0));
-                result = currentRoot;
+                result = rowTracking.isPresent() ? view() : currentRoot;
                 resultIsReaderBatch = true;
                 return true;
             }
@@ -284,6 +294,7 @@ final class RawSplitReader
             if (output != null) {
                 output.close();
             }
+            rowTracking.ifPresent(RowTrackingColumns::close);
             allocator.close();
         }
     }
@@ -303,6 +314,7 @@ final class RawSplitReader
             throws IOException
     {
         DataFileMeta meta = file.file();
+        currentFile = meta;
         RoaringBitmap chosen = rowSelections.get(meta.fileName());
         // a given selection never selects a retraction
         currentReadsKinds = valueKindColumn >= 0 && chosen == null && mayHoldRetractions(meta);
@@ -407,6 +419,9 @@ final class RawSplitReader
             return false;
         }
         currentRoot = current.root();
+        if (rowTracking.isPresent()) {
+            rowTracking.get().fill(current, currentRoot, currentFile);
+        }
         return true;
     }
 
@@ -538,7 +553,7 @@ final class RawSplitReader
     {
         List<FieldVector> vectors = new ArrayList<>(request.columns().size());
         for (DataField column : request.columns()) {
-            vectors.add(currentRoot.getVector(columnIndexByFieldId.get(column.id())));
+            vectors.add(readVector(columnIndexByFieldId.get(column.id())));
         }
         return new VectorSchemaRoot(vectors);
     }
@@ -550,7 +565,7 @@ final class RawSplitReader
         }
         output.allocateNew();
         for (int column = 0; column < request.columns().size(); column++) {
-            FieldVector source = currentRoot.getVector(columnIndexByFieldId.get(request.columns().get(column).id()));
+            FieldVector source = readVector(columnIndexByFieldId.get(request.columns().get(column).id()));
             FieldVector target = output.getVector(column);
             for (int row = 0; row < selected.length; row++) {
                 target.copyFromSafe(selected[row], row, source);
@@ -560,6 +575,21 @@ final class RawSplitReader
         output.setRowCount(selected.length);
     }
 
+
+    /**
+     * Read column {@code index} of the current batch: the file reader's vector, or the completed
+     * one of a row-tracking column.
+     */
+    private FieldVector readVector(int index)
+    {
+        if (rowTracking.isPresent()) {
+            Optional<FieldVector> filled = rowTracking.get().vector(index);
+            if (filled.isPresent()) {
+                return filled.get();
+            }
+        }
+        return currentRoot.getVector(index);
+    }
 
     private int[] withoutRetractions(int[] selected)
     {

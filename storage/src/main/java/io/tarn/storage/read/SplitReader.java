@@ -32,6 +32,10 @@ public interface SplitReader
             throws IOException
     {
         if (split.mergeRequired()) {
+            // Paimon tracks rows only in append tables, which never merge
+            request.columns().stream().filter(column -> RowTrackingFields.byId(column.id()).isPresent()).findFirst().ifPresent(column -> {
+                throw new IllegalArgumentException("Table " + table.name() + " merges rows by primary key and does not track rows: it has no column " + column.name());
+            });
             return new ObjectStoreCountingReader(new MergeSplitReader(table, readSchema, split, request, allocator));
         }
         return new ObjectStoreCountingReader(new RawSplitReader(table, readSchema, split, request, allocator));

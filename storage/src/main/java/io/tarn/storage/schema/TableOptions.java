@@ -42,6 +42,7 @@ public final class TableOptions
     public static final String DATA_FILE_EXTERNAL_PATHS_SPECIFIC_FS = "data-file.external-paths.specific-fs";
     public static final String PATH = "path";
     public static final String ORC_TIMESTAMP_LTZ_LEGACY_TYPE = "orc.timestamp-ltz.legacy.type";
+    public static final String ROW_TRACKING_ENABLED = "row-tracking.enabled";
 
     private final String tableName;
     private final Map<String, String> options;
@@ -75,6 +76,15 @@ public final class TableOptions
     public boolean deletionVectorsEnabled()
     {
         return booleanOption(DELETION_VECTORS_ENABLED, false);
+    }
+
+    /**
+     * Whether every row has a row id and a sequence number ({@code row-tracking.enabled},
+     * default false).
+     */
+    public boolean rowTrackingEnabled()
+    {
+        return booleanOption(ROW_TRACKING_ENABLED, false);
     }
 
     public MergeEngine mergeEngine()

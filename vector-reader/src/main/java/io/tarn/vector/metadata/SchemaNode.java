@@ -57,7 +57,7 @@ public record SchemaNode(SchemaElement element, int definitionLevel, int repetit
         return element.isSetRepetition_type() ? element.getRepetition_type() : FieldRepetitionType.REQUIRED;
     }
 
-    boolean isOptional()
+    public boolean isOptional()
     {
         return repetition() == FieldRepetitionType.OPTIONAL;
     }

@@ -184,7 +184,9 @@ final class SchemaBinding
             }
             DataField system = requested.get(child.fieldId());
             if (system != null) {
-                PaimonParquetLayout.check(child, system.type(), file);
+                // a nullable system column (row tracking) may be read from a file that stores it
+                // required: every value is there
+                PaimonParquetLayout.check(child, child.isOptional() ? system.type() : system.type().withNullable(false), file);
             }
         }
     }
