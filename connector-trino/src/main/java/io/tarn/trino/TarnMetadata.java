@@ -181,6 +181,9 @@ final class TarnMetadata
         for (DataField field : schema.fields()) {
             columns.add(columnMetadata(field));
         }
+        for (DataField field : TarnHiddenColumns.fields(handle.schemaTableName().toString(), schema)) {
+            columns.add(TarnHiddenColumns.metadata(field));
+        }
         return new ConnectorTableMetadata(handle.schemaTableName(), columns, TarnTablePropertyValues.of(schema), schema.comment());
     }
 
@@ -197,10 +200,14 @@ final class TarnMetadata
     @Override
     public Map<String, ColumnHandle> getColumnHandles(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        TableSchema schema = TarnTableSchemas.pinned(tables, (TarnTableHandle) tableHandle);
+        TarnTableHandle handle = (TarnTableHandle) tableHandle;
+        TableSchema schema = TarnTableSchemas.pinned(tables, handle);
         Map<String, ColumnHandle> handles = new LinkedHashMap<>();
         for (DataField field : schema.fields()) {
             handles.put(field.name(), TarnColumnHandle.base(field.name(), field.id(), types.toTrinoType(field.type())));
+        }
+        for (DataField field : TarnHiddenColumns.fields(handle.schemaTableName().toString(), schema)) {
+            handles.put(TarnHiddenColumns.columnName(field), TarnHiddenColumns.handle(field));
         }
         return handles;
     }
@@ -212,9 +219,14 @@ final class TarnMetadata
         if (column.isCount()) {
             return new ColumnMetadata(column.name(), column.type());
         }
-        TableSchema schema = TarnTableSchemas.pinned(tables, (TarnTableHandle) tableHandle);
+        TarnTableHandle handle = (TarnTableHandle) tableHandle;
+        TableSchema schema = TarnTableSchemas.pinned(tables, handle);
         if (!column.isBase()) {
             return new ColumnMetadata(column.name(), column.type());
+        }
+        Optional<DataField> hidden = TarnHiddenColumns.field(handle.schemaTableName().toString(), schema, column.fieldId());
+        if (hidden.isPresent()) {
+            return TarnHiddenColumns.metadata(hidden.get());
         }
         return schema.fields().stream()
                 .filter(field -> field.id() == column.fieldId())

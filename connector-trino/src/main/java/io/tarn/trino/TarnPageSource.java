@@ -34,6 +34,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import static io.tarn.trino.TarnErrorCode.TARN_READER_MEMORY_EXHAUSTED;
 import static java.util.Objects.requireNonNull;
@@ -85,7 +86,7 @@ final class TarnPageSource
         this.readIndexOfColumn = new int[columns.size()];
         for (int i = 0; i < columns.size(); i++) {
             TarnColumnHandle column = columns.get(i);
-            DataField field = schema.fields().stream()
+            DataField field = Stream.concat(schema.fields().stream(), TarnHiddenColumns.fields(tableName, schema).stream())
                     .filter(candidate -> candidate.id() == column.fieldId())
                     .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("Table %s has no field id %s (column %s) in schema %s".formatted(tableName, column.fieldId(), column.name(), schema.id())));

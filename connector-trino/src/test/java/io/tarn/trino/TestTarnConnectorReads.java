@@ -1,6 +1,7 @@
 package io.tarn.trino;
 
 import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.CanonicalValueFormatter;
 import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
@@ -11,8 +12,26 @@ import io.tarn.testing.TemporaryDirectories;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.Table;
+import org.apache.paimon.table.sink.BatchTableCommit;
+import org.apache.paimon.table.sink.BatchTableWrite;
+import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.table.system.RowTrackingTable;
+import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -22,6 +41,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -47,6 +67,7 @@ public class TestTarnConnectorReads
     {
         warehouse = TemporaryDirectories.create("tarn-trino-reads");
         ReferenceTables.createAll(warehouse);
+        writeRowTrackingTable(warehouse);
         runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "20s"));
     }
 
@@ -402,6 +423,71 @@ public class TestTarnConnectorReads
             throw new AssertionError("No metric " + name + " in:\n" + explainAnalyze);
         }
         return sum;
+    }
+
+    /**
+     * A table that tracks rows, written by Paimon in three commits into database
+     * {@code tracking}.
+     */
+    @SuppressWarnings("try") // Paimon's close() declares Exception
+    private static void writeRowTrackingTable(Path warehouse)
+            throws Exception
+    {
+        Map<String, String> options = Map.of("warehouse", warehouse.toUri().toString());
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options), new Configuration()))) {
+            catalog.createDatabase("tracking", false);
+            Identifier identifier = Identifier.create("tracking", "events");
+            catalog.createTable(identifier, Schema.newBuilder()
+                    .column("id", DataTypes.INT())
+                    .column("name", DataTypes.STRING())
+                    .option("row-tracking.enabled", "true")
+                    .build(), false);
+            Table table = catalog.getTable(identifier);
+            for (int commit = 0; commit < 3; commit++) {
+                BatchWriteBuilder builder = table.newBatchWriteBuilder();
+                try (BatchTableWrite write = builder.newWrite(); BatchTableCommit committer = builder.newCommit()) {
+                    for (int i = 0; i < 10; i++) {
+                        write.write(GenericRow.of(commit * 100 + i, i == 3 ? null : BinaryString.fromString("event " + commit + "-" + i)));
+                    }
+                    committer.commit(write.prepareCommit());
+                }
+            }
+        }
+    }
+
+    @Test
+    public void testRowTrackingColumnsAreHiddenColumns()
+            throws Exception
+    {
+        // the oracle: Paimon's row-tracking view of the table (id, name, _ROW_ID, _SEQUENCE_NUMBER)
+        List<String> expected = new ArrayList<>();
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse.toUri().toString())), new Configuration()))) {
+            RowTrackingTable table = new RowTrackingTable((FileStoreTable) catalog.getTable(Identifier.create("tracking", "events")));
+            ReadBuilder readBuilder = table.newReadBuilder();
+            try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
+                reader.forEachRemaining(row -> expected.add(CanonicalValueFormatter.formatRow(row, table.rowType())));
+            }
+        }
+        assertThat(expected).hasSize(30);
+        MaterializedResult result = runner.execute("SELECT id, name, _row_id, _sequence_number FROM tarn.tracking.events");
+        assertThat(TrinoCanonicalRows.of(result)).isEqualTo(CanonicalRows.of(expected));
+
+        // hidden: not in SELECT *, DESCRIBE or information_schema, but named in a query they are there
+        assertThat(runner.execute("SELECT * FROM tarn.tracking.events LIMIT 0").getColumnNames()).containsExactly("id", "name");
+        assertThat(runner.execute("DESCRIBE tarn.tracking.events").getMaterializedRows().stream().map(row -> row.getField(0)).toList()).containsExactly("id", "name");
+        assertThat(runner.execute("SELECT column_name FROM tarn.information_schema.columns WHERE table_schema = 'tracking' AND table_name = 'events'").getOnlyColumnAsSet())
+                .containsExactlyInAnyOrder("id", "name");
+        // a filter on a hidden column is Trino's to apply; the rows are Paimon's
+        List<String> someIds = expected.stream().filter(line -> {
+            long rowId = Long.parseLong(line.split("\t", -1)[2]);
+            return rowId >= 8 && rowId <= 12;
+        }).toList();
+        assertThat(someIds).hasSize(5);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT id, name, _row_id, _sequence_number FROM tarn.tracking.events WHERE _row_id BETWEEN 8 AND 12")))
+                .isEqualTo(CanonicalRows.of(someIds));
+        // a table that does not track rows has no such column
+        assertThatThrownBy(() -> runner.execute("SELECT _row_id FROM append_all_types"))
+                .hasMessageContaining("Column '_row_id' cannot be resolved");
     }
 
     private CanonicalRows selectAll(String tableName, String suffix)
