@@ -186,6 +186,19 @@ final class DecimalColumnDecoder
                 BitVectorHelper.setBit(validity, slot);
                 continue;
             }
+            if (large[index] == null && scale >= 0 && scale <= fileScale && targetScale - scale < LONG_POWERS.length) {
+                // scaled up (ORC's writer drops trailing zeros): exact in long arithmetic unless it overflows
+                long factor = LONG_POWERS[(int) (targetScale - scale)];
+                long scaled = small[index] * factor;
+                if (Math.multiplyHigh(small[index], factor) == scaled >> 63) {
+                    if (withinPrecisions(scaled)) {
+                        MemoryUtil.putLong(at, scaled);
+                        MemoryUtil.putLong(at + 8, scaled >> 63);
+                        BitVectorHelper.setBit(validity, slot);
+                    }
+                    continue;
+                }
+            }
             BigInteger unscaled = rescale(large[index] != null ? large[index] : BigInteger.valueOf(small[index]), scale);
             if (unscaled != null) {
                 MemoryUtil.putLong(at, unscaled.longValue());
@@ -201,6 +214,17 @@ final class DecimalColumnDecoder
         // within both precisions: a value beyond one reads as null, decided on the slow path
         int digits = Math.min(targetPrecision, filePrecision);
         return digits >= 19 || (unscaled != Long.MIN_VALUE && Math.abs(unscaled) < LONG_POWERS[digits]);
+    }
+
+    /**
+     * Whether a value exactly scaled to the requested scale has at most the digits both the
+     * file's type (its integer digits) and the requested type allow; it reads as null otherwise,
+     * as on the slow path.
+     */
+    private boolean withinPrecisions(long unscaledAtTarget)
+    {
+        int digits = Math.min(targetPrecision, filePrecision + targetScale - fileScale);
+        return digits >= 19 || (unscaledAtTarget != Long.MIN_VALUE && Math.abs(unscaledAtTarget) < LONG_POWERS[digits]);
     }
 
     /**

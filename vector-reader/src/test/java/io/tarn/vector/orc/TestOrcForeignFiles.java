@@ -89,6 +89,38 @@ public class TestOrcForeignFiles
                 "n4\t4\t\\N\t\\N");
     }
 
+    /**
+     * ORC's writer drops a decimal's trailing zeros (12.5000 is stored as 125 of scale 1), so the
+     * reader scales values up to the column's scale, and further to a wider requested type
+     * (after the column's type was widened); the expected values are the written ones.
+     */
+    @Test
+    public void testDecimalsStoredWithFewerDigitsAreScaledUp()
+            throws IOException
+    {
+        List<BigDecimal> written = List.of(new BigDecimal("12.5000"), new BigDecimal("0"), new BigDecimal("-0.0001"), new BigDecimal("999999.9999"),
+                new BigDecimal("-999999.9999"), new BigDecimal("123456.7"), new BigDecimal("-100"), new BigDecimal("0.01"));
+        byte[] file = write("struct<amount:decimal(10,4)>", OrcFile.Version.V_0_12, batch -> {
+            for (int row = 0; row < written.size(); row++) {
+                ((DecimalColumnVector) batch.cols[0]).set(row, HiveDecimal.create(written.get(row)));
+            }
+            batch.size = written.size();
+        });
+        List<DataField> fileFields = List.of(new DataField(0, "amount", new AtomicType(TypeRoot.DECIMAL, 10, 4, true)));
+        for (AtomicType requested : List.of(new AtomicType(TypeRoot.DECIMAL, 10, 4, true), new AtomicType(TypeRoot.DECIMAL, 20, 6, true),
+                new AtomicType(TypeRoot.DECIMAL, 38, 18, true))) {
+            List<DataField> columns = List.of(new DataField(0, "amount", requested));
+            List<String> lines = new ArrayList<>();
+            try (OrcReader reader = OrcReader.open(DataFileInput.of("decimals.orc", file), ReadOptions.of(columns), fileFields, allocator)) {
+                while (reader.nextBatch()) {
+                    lines.addAll(ArrowRowFormatter.rows(reader.root(), columns));
+                }
+            }
+            assertThat(lines).as(requested.asSqlString())
+                    .containsExactlyElementsOf(written.stream().map(value -> value.setScale(requested.scale()).toPlainString()).toList());
+        }
+    }
+
     @Test
     public void testUnionColumnsAreUnsupported()
             throws IOException
