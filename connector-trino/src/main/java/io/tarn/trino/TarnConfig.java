@@ -35,6 +35,7 @@ public class TarnConfig
     private String spillDirectory;
     private DataSize splitTargetSize = DataSize.of(128, DataSize.Unit.MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
+    private DataSize dynamicFilteringSmallScanSize = DataSize.of(32, DataSize.Unit.MEGABYTE);
     private boolean fileIndexEnabled = true;
     private boolean projectionPushdownEnabled = true;
     private int fileIndexPlanningMaxFiles = 1000;
@@ -58,6 +59,7 @@ public class TarnConfig
         copy.spillDirectory = spillDirectory;
         copy.splitTargetSize = splitTargetSize;
         copy.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        copy.dynamicFilteringSmallScanSize = dynamicFilteringSmallScanSize;
         copy.fileIndexEnabled = fileIndexEnabled;
         copy.projectionPushdownEnabled = projectionPushdownEnabled;
         copy.fileIndexPlanningMaxFiles = fileIndexPlanningMaxFiles;
@@ -144,6 +146,21 @@ public class TarnConfig
     public TarnConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    @NotNull
+    @MaxDataSize("1TB")
+    public DataSize getDynamicFilteringSmallScanSize()
+    {
+        return dynamicFilteringSmallScanSize;
+    }
+
+    @Config("tarn.dynamic-filtering.small-scan-size")
+    @ConfigDescription("A scan of at most this much data does not wait for dynamic filters: it costs less than the wait could save")
+    public TarnConfig setDynamicFilteringSmallScanSize(DataSize dynamicFilteringSmallScanSize)
+    {
+        this.dynamicFilteringSmallScanSize = dynamicFilteringSmallScanSize;
         return this;
     }
 

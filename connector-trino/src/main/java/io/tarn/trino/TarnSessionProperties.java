@@ -24,6 +24,7 @@ final class TarnSessionProperties
     static final String PROJECTION_PUSHDOWN_ENABLED = "projection_pushdown_enabled";
     static final String SPLIT_TARGET_SIZE = "split_target_size";
     static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
+    static final String DYNAMIC_FILTERING_SMALL_SCAN_SIZE = "dynamic_filtering_small_scan_size";
     static final String FILE_INDEX_ENABLED = "file_index_enabled";
 
     // the bounds of tarn.split-target-size
@@ -59,6 +60,12 @@ final class TarnSessionProperties
                         "How long split enumeration waits for dynamic filters (tarn.dynamic-filtering.wait-timeout)",
                         config.getDynamicFilteringWaitTimeout(),
                         TarnSessionProperties::checkDynamicFilteringWaitTimeout,
+                        false),
+                dataSizeProperty(
+                        DYNAMIC_FILTERING_SMALL_SCAN_SIZE,
+                        "A scan of at most this much data does not wait for dynamic filters (tarn.dynamic-filtering.small-scan-size)",
+                        config.getDynamicFilteringSmallScanSize(),
+                        _ -> {},
                         false),
                 booleanProperty(
                         FILE_INDEX_ENABLED,
@@ -109,6 +116,7 @@ final class TarnSessionProperties
         return catalog.copy()
                 .setSplitTargetSize(session.getProperty(SPLIT_TARGET_SIZE, DataSize.class))
                 .setDynamicFilteringWaitTimeout(session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT, Duration.class))
+                .setDynamicFilteringSmallScanSize(session.getProperty(DYNAMIC_FILTERING_SMALL_SCAN_SIZE, DataSize.class))
                 .setFileIndexEnabled(isFileIndexEnabled(session));
     }
 }

@@ -32,6 +32,6 @@ final class TarnSplitManager
         if (handle.countOnly()) {
             return new FixedSplitSource(TarnSplit.ofCount(handle.count().getAsLong()));
         }
-        return new TarnSplitSource(tables.load(handle.schemaTableName()), handle, TarnSessionProperties.scanConfig(config, session));
+        return new TarnSplitSource(tables.load(handle.schemaTableName()), handle, TarnSessionProperties.scanConfig(config, session), !dynamicFilterColumns.isEmpty());
     }
 }

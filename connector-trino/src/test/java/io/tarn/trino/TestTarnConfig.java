@@ -25,6 +25,7 @@ public class TestTarnConfig
                 .setSpillDirectory(null)
                 .setSplitTargetSize(DataSize.of(128, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
+                .setDynamicFilteringSmallScanSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
                 .setFileIndexEnabled(true)
                 .setProjectionPushdownEnabled(true)
                 .setFileIndexPlanningMaxFiles(1000)
@@ -44,6 +45,7 @@ public class TestTarnConfig
                 Map.entry("tarn.spill-directory", "/data/spill"),
                 Map.entry("tarn.split-target-size", "32MB"),
                 Map.entry("tarn.dynamic-filtering.wait-timeout", "5s"),
+                Map.entry("tarn.dynamic-filtering.small-scan-size", "1MB"),
                 Map.entry("tarn.file-index.enabled", "false"),
                 Map.entry("tarn.projection-pushdown-enabled", "false"),
                 Map.entry("tarn.file-index.planning-max-files", "5"),
@@ -58,6 +60,7 @@ public class TestTarnConfig
                 .setSpillDirectory("/data/spill")
                 .setSplitTargetSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
                 .setDynamicFilteringWaitTimeout(new Duration(5, TimeUnit.SECONDS))
+                .setDynamicFilteringSmallScanSize(DataSize.of(1, DataSize.Unit.MEGABYTE))
                 .setFileIndexEnabled(false)
                 .setProjectionPushdownEnabled(false)
                 .setFileIndexPlanningMaxFiles(5)

@@ -68,7 +68,7 @@ public class TestTarnConnectorReads
         warehouse = TemporaryDirectories.create("tarn-trino-reads");
         ReferenceTables.createAll(warehouse);
         writeRowTrackingTable(warehouse);
-        runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "20s"));
+        runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "20s", "tarn.dynamic-filtering.small-scan-size", "0B"));
     }
 
     @AfterClass(alwaysRun = true)

@@ -50,7 +50,7 @@ public class TestTarnDynamicFilters
                 "dynamic-filtering.large-partitioned.range-row-limit-per-driver", "10000000",
                 "dynamic-filtering.large-partitioned.max-size-per-operator", "50MB",
                 "dynamic-filtering.large.max-size-per-filter", "10MB");
-        runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "60s"), server);
+        runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "60s", "tarn.dynamic-filtering.small-scan-size", "0B"), server);
         // Trino 483 always collects large dynamic filters (its enable_large_dynamic_filters is gone)
         session = runner.getDefaultSession();
         runner.execute("CREATE SCHEMA tarn.j");

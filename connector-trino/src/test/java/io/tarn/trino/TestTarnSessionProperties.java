@@ -117,9 +117,16 @@ public class TestTarnSessionProperties
         runner.execute("CREATE TABLE tarn.p.facts AS SELECT n AS k, n * 10 AS v FROM UNNEST(sequence(1, 1000)) t(n)");
         runner.execute("CREATE TABLE tarn.p.dimension AS SELECT n AS k, CAST(n AS varchar) AS label FROM UNNEST(sequence(1, 10)) t(n)");
         String query = "SELECT sum(f.v) FROM tarn.p.facts f JOIN tarn.p.dimension d ON f.k = d.k WHERE d.label = '7'";
-        String waited = explainAnalyze(Map.of(TarnSessionProperties.DYNAMIC_FILTERING_WAIT_TIMEOUT, "30s"), query);
+        // a scan this small (a few kB) is not held back for a dynamic filter: planned without it
+        String small = explainAnalyze(Map.of(TarnSessionProperties.DYNAMIC_FILTERING_WAIT_TIMEOUT, "30s"), query);
+        assertThat(ConnectorMetrics.sum(small, "dynamic_filter_wait_skipped_small_scan")).as(small).isEqualTo(1);
+        assertThat(ConnectorMetrics.sum(small, "planning.dynamic_filter_used")).as(small).isZero();
+        // any scan larger than the session's small-scan size waits, and plans with the filter
+        String waited = explainAnalyze(Map.of(TarnSessionProperties.DYNAMIC_FILTERING_WAIT_TIMEOUT, "30s", TarnSessionProperties.DYNAMIC_FILTERING_SMALL_SCAN_SIZE, "0B"), query);
         assertThat(ConnectorMetrics.sum(waited, "planning.dynamic_filter_used")).as(waited).isEqualTo(1);
+        assertThat(ConnectorMetrics.sum(waited, "dynamic_filter_wait_skipped_small_scan")).as(waited).isZero();
         assertThat(runner.execute(query).getOnlyValue()).isEqualTo(70L);
+        assertThat(runner.execute(session(Map.of(TarnSessionProperties.DYNAMIC_FILTERING_WAIT_TIMEOUT, "30s")), query).getOnlyValue()).isEqualTo(70L);
     }
 
     @Test
