@@ -10,6 +10,7 @@ import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.RowTrackingFields;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
@@ -156,7 +157,7 @@ public final class TarnCli
         PaimonTable table = TableArguments.loadTable(commandLine);
         Optional<Snapshot> snapshot = table.snapshot(TableArguments.version(commandLine));
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
-        List<DataField> columns = columns(commandLine, schema);
+        List<DataField> columns = columns(commandLine, table.name(), schema);
         Optional<Predicate> filter = commandLine.option("where").map(text -> FilterParser.parse(text, schema.rowType()));
         ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {
@@ -196,16 +197,22 @@ public final class TarnCli
         err.println(counters(plan.snapshot().map(Snapshot::id), counters));
     }
 
-    private static List<DataField> columns(CommandLine commandLine, TableSchema schema)
+    /**
+     * The columns {@code --columns} names, among the table's and, for a table that tracks rows,
+     * {@code _ROW_ID} and {@code _SEQUENCE_NUMBER}; all the table's columns by default.
+     */
+    private static List<DataField> columns(CommandLine commandLine, String tableName, TableSchema schema)
     {
         if (commandLine.option("columns").isEmpty()) {
             return schema.fields();
         }
+        List<DataField> known = new ArrayList<>(schema.fields());
+        known.addAll(RowTrackingFields.of(tableName, schema));
         List<DataField> columns = new ArrayList<>();
         for (String name : commandLine.option("columns").get().split(",")) {
             String trimmed = name.trim();
-            columns.add(schema.rowType().field(trimmed).orElseThrow(() -> new UsageException(
-                    "Unknown column '" + trimmed + "' in --columns; the columns are " + String.join(", ", schema.rowType().fieldNames()))));
+            columns.add(known.stream().filter(field -> field.name().equals(trimmed)).findFirst().orElseThrow(() -> new UsageException(
+                    "Unknown column '" + trimmed + "' in --columns; the columns are " + String.join(", ", known.stream().map(DataField::name).toList()))));
         }
         return columns;
     }
