@@ -1,7 +1,7 @@
 package io.tarn.cli;
 
 import io.tarn.testing.CanonicalRows;
-import io.tarn.testing.CanonicalValueFormatter;
+import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.TemporaryDirectories;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.paimon.catalog.Catalog;
@@ -10,23 +10,18 @@ import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.options.Options;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.table.system.RowTrackingTable;
 import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -66,17 +61,12 @@ public class TestDumpRowTracking
                     committer.commit(write.prepareCommit());
                 }
             }
-            // Paimon's row-tracking view: id, name, _ROW_ID, _SEQUENCE_NUMBER
-            RowTrackingTable rowTracking = new RowTrackingTable(table);
-            ReadBuilder readBuilder = rowTracking.newReadBuilder();
-            expected = new ArrayList<>();
-            try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
-                reader.forEachRemaining(row -> {
-                    String[] values = CanonicalValueFormatter.formatRow(row, rowTracking.rowType()).split("\t", -1);
-                    expected.add(values[0] + "\t" + values[2] + "\t" + values[3]);
-                });
-            }
         }
+        // Paimon's row-tracking view: id, name, _ROW_ID, _SEQUENCE_NUMBER
+        expected = ReferenceReader.readWithRowTracking(warehouse, "ref.tracked").lines().stream()
+                .map(line -> line.split("\t", -1))
+                .map(values -> values[0] + "\t" + values[2] + "\t" + values[3])
+                .toList();
     }
 
     @AfterClass(alwaysRun = true)

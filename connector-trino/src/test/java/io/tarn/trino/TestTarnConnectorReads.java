@@ -1,7 +1,6 @@
 package io.tarn.trino;
 
 import io.tarn.testing.CanonicalRows;
-import io.tarn.testing.CanonicalValueFormatter;
 import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
@@ -19,18 +18,13 @@ import org.apache.paimon.catalog.CatalogFactory;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
-import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.table.system.RowTrackingTable;
 import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -41,7 +35,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -457,17 +450,9 @@ public class TestTarnConnectorReads
 
     @Test
     public void testRowTrackingColumnsAreHiddenColumns()
-            throws Exception
     {
         // the oracle: Paimon's row-tracking view of the table (id, name, _ROW_ID, _SEQUENCE_NUMBER)
-        List<String> expected = new ArrayList<>();
-        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(Map.of("warehouse", warehouse.toUri().toString())), new Configuration()))) {
-            RowTrackingTable table = new RowTrackingTable((FileStoreTable) catalog.getTable(Identifier.create("tracking", "events")));
-            ReadBuilder readBuilder = table.newReadBuilder();
-            try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
-                reader.forEachRemaining(row -> expected.add(CanonicalValueFormatter.formatRow(row, table.rowType())));
-            }
-        }
+        List<String> expected = ReferenceReader.readWithRowTracking(warehouse, "tracking.events").lines();
         assertThat(expected).hasSize(30);
         MaterializedResult result = runner.execute("SELECT id, name, _row_id, _sequence_number FROM tarn.tracking.events");
         assertThat(TrinoCanonicalRows.of(result)).isEqualTo(CanonicalRows.of(expected));

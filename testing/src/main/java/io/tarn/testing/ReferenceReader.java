@@ -7,6 +7,7 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.source.ReadBuilder;
 import org.apache.paimon.table.source.Split;
+import org.apache.paimon.table.system.RowTrackingTable;
 import org.apache.paimon.types.RowType;
 
 import java.io.IOException;
@@ -58,6 +59,25 @@ public final class ReferenceReader
         }
         catch (IOException e) {
             throw new UncheckedIOException("Paimon failed to read " + scan.table() + " at " + scan.version(), e);
+        }
+        return CanonicalRows.of(lines);
+    }
+
+    /**
+     * The rows of Paimon's row-tracking view of a table that tracks rows
+     * ({@code row-tracking.enabled}): its columns, then {@code _ROW_ID} and
+     * {@code _SEQUENCE_NUMBER}.
+     */
+    public static CanonicalRows readWithRowTracking(Path warehouse, String table)
+    {
+        RowTrackingTable rowTracking = new RowTrackingTable(ReferenceCatalog.load(warehouse, table));
+        ReadBuilder readBuilder = rowTracking.newReadBuilder();
+        List<String> lines = new ArrayList<>();
+        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
+            reader.forEachRemaining(row -> lines.add(CanonicalValueFormatter.formatRow(row, rowTracking.rowType())));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException("Paimon failed to read " + table + " with row tracking", e);
         }
         return CanonicalRows.of(lines);
     }

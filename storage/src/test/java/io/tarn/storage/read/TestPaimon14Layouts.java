@@ -22,7 +22,6 @@ import org.apache.arrow.memory.RootAllocator;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
-import io.tarn.testing.CanonicalValueFormatter;
 import org.apache.paimon.append.AppendCompactCoordinator;
 import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryString;
@@ -37,12 +36,9 @@ import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypes;
 import org.apache.paimon.operation.BaseAppendFileStoreWrite;
-import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.table.SpecialFields;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.CommitMessage;
-import org.apache.paimon.table.source.ReadBuilder;
-import org.apache.paimon.table.system.RowTrackingTable;
 import org.apache.paimon.types.RowKind;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -55,6 +51,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntPredicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -142,7 +139,8 @@ public class TestPaimon14Layouts
         // table nor be the oracle: a Parquet twin written by the same commits, whose row ids and
         // sequence numbers are the same, is
         boolean avro = format.equals("avro");
-        FileStoreTable oracle = format.equals("avro") ? createRowTrackingTable(name + "_twin", "parquet") : table;
+        String oracleName = avro ? name + "_twin" : name;
+        FileStoreTable oracle = avro ? createRowTrackingTable(oracleName, "parquet") : table;
         for (int commit = 0; commit < 4; commit++) {
             List<InternalRow> rows = new ArrayList<>();
             for (int i = 0; i < 25; i++) {
@@ -150,7 +148,7 @@ public class TestPaimon14Layouts
             }
             writeBoth(table, oracle, rows.toArray(InternalRow[]::new));
         }
-        assertThat(rowTrackingRows(name, Optional.empty())).isEqualTo(paimonRowTrackingRows(oracle, Optional.empty()));
+        assertThat(rowTrackingRows(name, Optional.empty())).isEqualTo(paimonRowTrackingRows(oracleName, id -> true));
 
         // a compaction rewrites the four files into one that stores both columns
         if (!avro) {
@@ -165,10 +163,10 @@ public class TestPaimon14Layouts
         }
         assertThat(plan.files()).allMatch(file -> file.file().fileName().endsWith("." + format));
 
-        assertThat(rowTrackingRows(name, Optional.empty())).isEqualTo(paimonRowTrackingRows(oracle, Optional.empty()));
+        assertThat(rowTrackingRows(name, Optional.empty())).isEqualTo(paimonRowTrackingRows(oracleName, id -> true));
         Predicate filter = Predicates.greaterOrEqual(FieldRef.of(tarnTable.schema().fields().get(0)), 210);
         assertThat(rowTrackingRows(name, Optional.of(filter)))
-                .isEqualTo(paimonRowTrackingRows(oracle, Optional.of(row -> row.getInt(0) >= 210)));
+                .isEqualTo(paimonRowTrackingRows(oracleName, id -> id >= 210));
 
         // a table that does not track rows has no such columns
         paimon.write(paimon.create("not_row_tracking_" + format, Schema.newBuilder().column("id", DataTypes.INT()).build()), GenericRow.of(1));
@@ -414,19 +412,15 @@ public class TestPaimon14Layouts
         return read(table, plan, filter.isPresent() ? request.withFilter(filter.get()) : request);
     }
 
-    private static String paimonRowTrackingRows(FileStoreTable table, Optional<java.util.function.Predicate<InternalRow>> filter)
-            throws IOException
+    /**
+     * Paimon's row-tracking view of the table, of the rows whose id (the first column) passes
+     * {@code ids}.
+     */
+    private String paimonRowTrackingRows(String table, IntPredicate ids)
     {
-        RowTrackingTable rowTracking = new RowTrackingTable(table);
-        ReadBuilder readBuilder = rowTracking.newReadBuilder();
-        List<String> lines = new ArrayList<>();
-        try (RecordReader<InternalRow> reader = readBuilder.newRead().createReader(readBuilder.newScan().plan())) {
-            reader.forEachRemaining(row -> {
-                if (filter.isEmpty() || filter.get().test(row)) {
-                    lines.add(CanonicalValueFormatter.formatRow(row, rowTracking.rowType()));
-                }
-            });
-        }
+        List<String> lines = ReferenceReader.readWithRowTracking(Path.of(paimon.warehouse()), "db." + table).lines().stream()
+                .filter(line -> ids.test(Integer.parseInt(line.substring(0, line.indexOf('\t')))))
+                .toList();
         return CanonicalRowSet.of(lines).text();
     }
 
