@@ -2,6 +2,7 @@ package io.tarn.vector.orc;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -426,9 +427,24 @@ abstract class StatisticsBuilder
                 return;
             }
             sum = sum.add(value);
-            BigInteger unscaled = sum.setScale(Math.max(scale, sum.scale())).unscaledValue().abs();
-            if (precision <= 18 ? unscaled.compareTo(MAX_DECIMAL64) > 0 : sum.precision() > MAX_PRECISION) {
-                sum = null;
+            if (precision <= 18) {
+                if (sum.setScale(scale, RoundingMode.UNNECESSARY).unscaledValue().abs().compareTo(MAX_DECIMAL64) > 0) {
+                    sum = null;
+                }
+                return;
+            }
+            // Hive's decimal keeps 38 digits: fraction digits past them are rounded off, more
+            // integer digits overflow
+            if (sum.precision() > MAX_PRECISION) {
+                int integerDigits = sum.precision() - sum.scale();
+                if (integerDigits > MAX_PRECISION) {
+                    sum = null;
+                    return;
+                }
+                sum = sum.setScale(MAX_PRECISION - integerDigits, RoundingMode.HALF_UP);
+                if (sum.precision() > MAX_PRECISION) {
+                    sum = sum.precision() - sum.scale() > MAX_PRECISION ? null : sum.setScale(sum.scale() - 1, RoundingMode.HALF_UP);
+                }
             }
         }
 
