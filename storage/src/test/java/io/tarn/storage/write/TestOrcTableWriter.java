@@ -1,54 +1,75 @@
 package io.tarn.storage.write;
 
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.DataFileMeta;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.CanonicalValueFormatter;
 import io.tarn.testing.ReferenceLayout;
 import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
 import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
 import io.tarn.types.TypeRoot;
+import io.tarn.vector.rows.CanonicalRowFormatter;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericArray;
+import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.serializer.InternalRowSerializer;
+import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.schema.Schema;
 import org.apache.paimon.shade.org.apache.orc.CompressionKind;
 import org.apache.paimon.shade.org.apache.orc.OrcFile;
 import org.apache.paimon.shade.org.apache.orc.Reader;
+import org.apache.paimon.shade.org.apache.orc.StripeInformation;
 import org.apache.paimon.shade.org.apache.orc.TypeDescription;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.apache.paimon.table.source.ReadBuilder;
+import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 
@@ -199,6 +220,145 @@ public class TestOrcTableWriter
             assertThat(reader.getStatistics()[array.getId()].toString())
                     .endsWith(" minChildren: " + LongStream.of(sizes).min().orElseThrow() + " maxChildren: " + LongStream.of(sizes).max().orElseThrow()
                             + " totalChildren: " + LongStream.of(sizes).sum());
+        }
+    }
+
+    /**
+     * 25,000 rows Paimon wrote, copied by Tarn into small stripes (several row groups of 10,000
+     * rows, stripes closed at 1 MB, compression chunks of 4 KiB): Paimon and Tarn read them all
+     * back, and a filter on the row id lets Paimon (through orc-core's row index) and Tarn skip
+     * row groups; the rows each returns are those of the source, so the row index's statistics
+     * and stream positions are right.
+     */
+    @Test
+    public void testRowGroupsAndStripes()
+            throws Exception
+    {
+        String sourceName = "ref.many_rows";
+        int rows = 25_000;
+        long seed = new Random().nextLong();
+        System.out.println("testRowGroupsAndStripes seed: " + seed);
+        writeManyRowsWithPaimon(sourceName, rows, seed);
+        String copyName = sourceName + "_tarn";
+        PaimonTable copy = TableCopies.copyWithTarn(catalog, allocator, sourceName, copyName,
+                Map.of("orc.stripe.size", "1000000", "orc.compress.size", "4096"));
+        List<Path> files = dataFilePaths(copyName);
+        assertThat(files).hasSize(1);
+        // the first rows of a stripe with a second row group
+        long groupStart = -1;
+        try (Reader reader = orcReader(files.get(0))) {
+            assertThat(reader.getNumberOfRows()).isEqualTo(rows);
+            assertThat(reader.getStripes().size()).as("stripes").isGreaterThan(1);
+            assertThat(reader.getRowIndexStride()).isEqualTo(10_000);
+            assertThat(reader.getCompressionSize()).isEqualTo(4096);
+            long stripeStart = 0;
+            for (StripeInformation stripe : reader.getStripes()) {
+                if (groupStart < 0 && stripe.getNumberOfRows() > 10_100) {
+                    groupStart = stripeStart + 10_000;
+                }
+                stripeStart += stripe.getNumberOfRows();
+            }
+        }
+        assertThat(groupStart).as("a stripe of several row groups").isPositive();
+        CanonicalRows expected = ReferenceReader.read(warehouse, sourceName);
+        assertThat(expected.rowCount()).isEqualTo(rows);
+        assertThat(ReferenceReader.read(warehouse, copyName)).isEqualTo(expected);
+        assertThat(TableCopies.tarnRows(copy, allocator)).isEqualTo(expected.text());
+
+        Map<String, String> sourceRows = new HashMap<>();
+        for (String line : expected.lines()) {
+            sourceRows.put(line.substring(0, line.indexOf('\t')), line);
+        }
+        // 100 ids in the second row group of a stripe
+        long low = groupStart;
+        long high = groupStart + 99;
+        PredicateBuilder predicates = ReferenceReader.predicateBuilder(warehouse, ReferenceScan.of(copyName));
+        List<String> paimonLines = paimonFilteredRows(copyName, predicates.between(0, low, high));
+        List<String> tarnLines = new ArrayList<>();
+        FieldRef id = new FieldRef(0, "id", copy.schema().fields().get(0).type());
+        Predicate filter = Predicates.and(Predicates.greaterOrEqual(id, low), Predicates.lessOrEqual(id, high));
+        ScanPlan plan = new ScanPlanner(copy).plan(copy.snapshot(new ScanVersion.Latest()));
+        TableRead.forEachBatch(copy, plan, ReadRequest.of(plan.readSchema().fields()).withPruningFilter(filter), allocator,
+                batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), tarnLines));
+        for (List<String> lines : List.of(paimonLines, tarnLines)) {
+            assertThat(lines.size()).as("rows left after skipping row groups").isBetween(100, rows - 10_000);
+            for (String line : lines) {
+                assertThat(line).isEqualTo(sourceRows.get(line.substring(0, line.indexOf('\t'))));
+            }
+            assertThat(lines.stream().map(line -> Long.parseLong(line.substring(0, line.indexOf('\t')))).filter(value -> value >= low && value <= high).count())
+                    .isEqualTo(100);
+        }
+    }
+
+    /**
+     * Paimon writes {@code rows} random rows (ids 0 .. rows - 1, a tenth of every other column
+     * null) into a new ORC table in one commit.
+     */
+    private void writeManyRowsWithPaimon(String tableName, int rows, long seed)
+            throws Exception
+    {
+        try (Catalog paimon = TableCopies.paimonCatalog(warehouse)) {
+            Schema schema = Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT().notNull())
+                    .column("v", DataTypes.DOUBLE())
+                    .column("s", DataTypes.STRING())
+                    .column("ts", DataTypes.TIMESTAMP(9))
+                    .column("ltz", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6))
+                    .column("wide", DataTypes.DECIMAL(38, 10))
+                    .column("narrow", DataTypes.DECIMAL(9, 2))
+                    .column("flag", DataTypes.BOOLEAN())
+                    .column("tiny", DataTypes.TINYINT())
+                    .column("d", DataTypes.DATE())
+                    .column("tags", DataTypes.ARRAY(DataTypes.INT()))
+                    .column("r", DataTypes.ROW(DataTypes.FIELD(20, "a", DataTypes.INT()), DataTypes.FIELD(21, "b", DataTypes.STRING())))
+                    .option("file.format", "orc")
+                    .build();
+            paimon.createTable(org.apache.paimon.catalog.Identifier.fromString(tableName), schema, false);
+            FileStoreTable table = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(tableName));
+            Random random = new Random(seed);
+            BatchWriteBuilder builder = table.newBatchWriteBuilder();
+            try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
+                for (int row = 0; row < rows; row++) {
+                    GenericRow values = new GenericRow(12);
+                    values.setField(0, (long) row);
+                    values.setField(1, random.nextInt(50) == 0 ? Double.NaN : random.nextGaussian() * 1e6);
+                    values.setField(2, BinaryString.fromString(random.nextInt(3) == 0 ? "" : Long.toString(random.nextLong(), 36).repeat(1 + random.nextInt(4))));
+                    values.setField(3, org.apache.paimon.data.Timestamp.fromEpochMillis(random.nextLong() % 4_000_000_000_000L, random.nextInt(1_000_000)));
+                    values.setField(4, org.apache.paimon.data.Timestamp.fromEpochMillis(random.nextLong() % 4_000_000_000_000L, random.nextInt(1000) * 1000));
+                    values.setField(5, Decimal.fromBigDecimal(new BigDecimal(new BigInteger(120, random), 10).subtract(BigDecimal.valueOf(random.nextLong())), 38, 10));
+                    values.setField(6, Decimal.fromUnscaledLong(random.nextLong() % 999_999_999L, 9, 2));
+                    values.setField(7, random.nextBoolean());
+                    values.setField(8, (byte) random.nextInt());
+                    values.setField(9, random.nextInt(100_000) - 50_000);
+                    values.setField(10, new GenericArray(random.ints(random.nextInt(5)).boxed().toArray(Integer[]::new)));
+                    values.setField(11, GenericRow.of(random.nextInt(), BinaryString.fromString("b" + random.nextInt(10))));
+                    for (int field = 1; field < 12; field++) {
+                        if (random.nextInt(10) == 0) {
+                            values.setField(field, null);
+                        }
+                    }
+                    write.write(values);
+                }
+                commit.commit(write.prepareCommit());
+            }
+        }
+    }
+
+    /**
+     * The rows Paimon returns for {@code filter}, which it uses to skip files and row groups
+     * only: whole row groups come back.
+     */
+    private List<String> paimonFilteredRows(String tableName, org.apache.paimon.predicate.Predicate filter)
+            throws Exception
+    {
+        try (Catalog paimon = TableCopies.paimonCatalog(warehouse)) {
+            FileStoreTable table = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(tableName));
+            ReadBuilder read = table.newReadBuilder().withFilter(filter);
+            List<String> lines = new ArrayList<>();
+            try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
+                reader.forEachRemaining(row -> lines.add(CanonicalValueFormatter.formatRow(row, table.rowType())));
+            }
+            return lines;
         }
     }
 
