@@ -362,6 +362,47 @@ public class TestOrcTableWriter
         }
     }
 
+    /**
+     * A timestamp in the second before 1970 is stored by ORC as second 0 and read back one second
+     * late, by Paimon too: Tarn refuses it, and commits nothing.
+     */
+    @Test
+    public void testTimestampsOrcReadsWrongAreRefused()
+            throws Exception
+    {
+        for (String format : List.of("orc", "parquet")) {
+            try (Catalog paimon = TableCopies.paimonCatalog(warehouse)) {
+                Schema schema = Schema.newBuilder()
+                        .column("id", DataTypes.INT())
+                        .column("ts", DataTypes.TIMESTAMP(6))
+                        .option("file.format", format)
+                        .build();
+                org.apache.paimon.catalog.Identifier identifier = org.apache.paimon.catalog.Identifier.fromString("ref.epoch_second_" + format);
+                paimon.createTable(identifier, schema, false);
+                BatchWriteBuilder builder = paimon.getTable(identifier).newBatchWriteBuilder();
+                try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
+                    write.write(GenericRow.of(1, org.apache.paimon.data.Timestamp.fromEpochMillis(-1_500, 0)));
+                    write.write(GenericRow.of(2, org.apache.paimon.data.Timestamp.fromEpochMillis(-1, 999_000)));
+                    commit.commit(write.prepareCommit());
+                }
+            }
+        }
+        // Paimon's own ORC file: 1969-12-31 23:59:58.5 reads back right, 23:59:59.999999 a second late
+        assertThat(ReferenceReader.read(warehouse, "ref.epoch_second_orc").lines()).containsExactly(
+                "1\t1969-12-31T23:59:58.500000",
+                "2\t1970-01-01T00:00:00.999999");
+        assertThat(ReferenceReader.read(warehouse, "ref.epoch_second_parquet").lines()).containsExactly(
+                "1\t1969-12-31T23:59:58.500000",
+                "2\t1969-12-31T23:59:59.999999");
+
+        String copyName = "ref.epoch_second_tarn";
+        assertThatThrownBy(() -> TableCopies.copyWithTarn(catalog, allocator, "ref.epoch_second_parquet", copyName, Map.of("file.format", "orc")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Table " + copyName + ": Column ts has the value 1969-12-31T23:59:59.999999, which an ORC file cannot hold");
+        assertThat(table(copyName).snapshot(new ScanVersion.Latest())).isEmpty();
+        assertThat(dataFiles(copyName)).isEmpty();
+    }
+
     @Test
     public void testCodecsTarnDoesNotWriteAreRefusedBeforeWriting()
             throws Exception

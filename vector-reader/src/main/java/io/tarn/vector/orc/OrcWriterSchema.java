@@ -31,10 +31,11 @@ final class OrcWriterSchema
     /**
      * One node of the tree.
      *
+     * @param name the column the node belongs to, for messages
      * @param type the Paimon type of the values the node holds
      * @param fieldId the {@code paimon.id} attribute, absent (-1) on the root
      */
-    record Node(int id, OrcType.Kind kind, DataType type, int fieldId, List<String> fieldNames, List<Node> children)
+    record Node(int id, String name, OrcType.Kind kind, DataType type, int fieldId, List<String> fieldNames, List<Node> children)
     {
         Node
         {
@@ -59,7 +60,7 @@ final class OrcWriterSchema
     static OrcWriterSchema of(RowType rowType)
     {
         int[] next = {0};
-        Node root = struct(rowType, -1, next);
+        Node root = struct("", rowType, -1, next);
         return new OrcWriterSchema(root, next[0]);
     }
 
@@ -87,27 +88,27 @@ final class OrcWriterSchema
                 || node.children().stream().anyMatch(OrcWriterSchema::hasTimestamps);
     }
 
-    private static Node struct(RowType rowType, int fieldId, int[] next)
+    private static Node struct(String name, RowType rowType, int fieldId, int[] next)
     {
         int id = next[0]++;
         List<String> names = new ArrayList<>();
         List<Node> children = new ArrayList<>();
         for (DataField field : rowType.fields()) {
             names.add(field.name());
-            children.add(node(field.name(), field.type(), field.id(), 0, next));
+            children.add(node(name.isEmpty() ? field.name() : name + "." + field.name(), field.type(), field.id(), 0, next));
         }
-        return new Node(id, OrcType.Kind.STRUCT, rowType, fieldId, names, children);
+        return new Node(id, name, OrcType.Kind.STRUCT, rowType, fieldId, names, children);
     }
 
     private static Node node(String name, DataType type, int fieldId, int depth, int[] next)
     {
         if (type instanceof RowType row) {
-            return struct(row, fieldId, next);
+            return struct(name, row, fieldId, next);
         }
         if (type instanceof ArrayType array) {
             int id = next[0]++;
             Node element = node(name, array.element(), fieldId, depth + 1, next);
-            return new Node(id, OrcType.Kind.LIST, type, fieldId, List.of(), List.of(withFieldId(element, arrayElementId(fieldId, depth + 1))));
+            return new Node(id, name, OrcType.Kind.LIST, type, fieldId, List.of(), List.of(withFieldId(element, arrayElementId(fieldId, depth + 1))));
         }
         if (type instanceof MapType map) {
             return map(name, type, map.key(), map.value(), fieldId, depth, next);
@@ -133,7 +134,7 @@ final class OrcWriterSchema
             case TIMESTAMP_LTZ -> OrcType.Kind.TIMESTAMP_INSTANT;
             default -> throw new IllegalArgumentException("Column " + name + " is " + type.asSqlString() + ", which Paimon does not write to ORC");
         };
-        return new Node(next[0]++, kind, type, fieldId, List.of(), List.of());
+        return new Node(next[0]++, name, kind, type, fieldId, List.of(), List.of());
     }
 
     private static Node map(String name, DataType type, DataType key, DataType value, int fieldId, int depth, int[] next)
@@ -141,12 +142,12 @@ final class OrcWriterSchema
         int id = next[0]++;
         Node keyNode = withFieldId(node(name, key, fieldId, depth + 1, next), mapKeyId(fieldId, depth + 1));
         Node valueNode = withFieldId(node(name, value, fieldId, depth + 1, next), mapValueId(fieldId, depth + 1));
-        return new Node(id, OrcType.Kind.MAP, type, fieldId, List.of(), List.of(keyNode, valueNode));
+        return new Node(id, name, OrcType.Kind.MAP, type, fieldId, List.of(), List.of(keyNode, valueNode));
     }
 
     private static Node withFieldId(Node node, int fieldId)
     {
-        return new Node(node.id(), node.kind(), node.type(), fieldId, node.fieldNames(), node.children());
+        return new Node(node.id(), node.name(), node.kind(), node.type(), fieldId, node.fieldNames(), node.children());
     }
 
     private static int arrayElementId(int arrayId, int depth)
@@ -222,8 +223,8 @@ final class OrcWriterSchema
             case FLOAT, DOUBLE -> new FloatingColumnWriter(node.id(), node.kind() == OrcType.Kind.FLOAT, statistics, context);
             case STRING, VARCHAR, CHAR, BINARY -> new BytesColumnWriter(node.id(), node.kind(), precision, statistics, context);
             case DECIMAL -> new DecimalColumnWriter(node.id(), precision, scale, statistics, context);
-            case TIMESTAMP -> new TimestampColumnWriter(node.id(), false, true, precision, statistics, context);
-            case TIMESTAMP_INSTANT -> new TimestampColumnWriter(node.id(), true, legacyTimestampLtz, precision, statistics, context);
+            case TIMESTAMP -> new TimestampColumnWriter(node.id(), node.name(), false, true, precision, statistics, context);
+            case TIMESTAMP_INSTANT -> new TimestampColumnWriter(node.id(), node.name(), true, legacyTimestampLtz, precision, statistics, context);
             default -> throw new IllegalStateException("No writer for " + node.kind());
         };
     }

@@ -3,6 +3,7 @@ package io.tarn.vector.orc;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampVector;
 
+import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.TimeZone;
@@ -20,6 +21,10 @@ import java.util.TimeZone;
  * zone (in UTC for TIMESTAMP_INSTANT), and keeps statistics of the wall clock (TIMESTAMP) or the
  * instant (TIMESTAMP_INSTANT) in milliseconds plus the nanoseconds below them. This writer
  * computes the same numbers.
+ * <p>
+ * A value whose milliseconds fall in the second before the epoch (-1000 &lt; ms &lt; 0) is
+ * stored as second 0, and every ORC reader, Paimon's too, reads it one second late; no encoding
+ * reads back right, so this writer refuses such values rather than write them wrong.
  */
 final class TimestampColumnWriter
         extends ColumnWriter
@@ -29,6 +34,7 @@ final class TimestampColumnWriter
     // 1582-10-15T00:00:00Z, before which java.sql.Timestamp's calendar is Julian
     private static final long GREGORIAN_CUTOVER_SECONDS = -12_219_292_800L;
 
+    private final String name;
     private final boolean instant;
     private final boolean wallClock;
     private final long unitsPerSecond;
@@ -41,13 +47,15 @@ final class TimestampColumnWriter
     private final IntegerRleV2Encoder nanos;
 
     /**
+     * @param name the column, for messages
      * @param instant whether the ORC type is TIMESTAMP_INSTANT
      * @param wallClock whether values go through java.sql.Timestamp as wall clocks of the zone
      * @param precision the Paimon precision, which gives the unit of the Arrow values
      */
-    TimestampColumnWriter(int column, boolean instant, boolean wallClock, int precision, StatisticsBuilder statistics, WriterContext context)
+    TimestampColumnWriter(int column, String name, boolean instant, boolean wallClock, int precision, StatisticsBuilder statistics, WriterContext context)
     {
         super(column, statistics, context);
+        this.name = name;
         this.instant = instant;
         this.wallClock = wallClock;
         this.unitsPerSecond = precision <= 3 ? 1_000 : precision <= 6 ? 1_000_000 : 1_000_000_000;
@@ -82,6 +90,9 @@ final class TimestampColumnWriter
             else {
                 time = second * 1000 + nano / 1_000_000;
             }
+            if (time > -1000 && time < 0) {
+                throw new IllegalArgumentException(unstorable(second, nano));
+            }
             // orc-core: the seconds rounded toward zero, the milliseconds rebuilt from them
             long storedSeconds = time / 1000;
             long millis = storedSeconds * 1000 + nano / 1_000_000;
@@ -93,6 +104,14 @@ final class TimestampColumnWriter
             nanos.write(formatNanos(nano));
             timestampStatistics.update(statisticsMillis, nano % 1_000_000);
         }
+    }
+
+    private String unstorable(long second, int nano)
+    {
+        String value = instant ? Instant.ofEpochSecond(second, nano).toString() : LocalDateTime.ofEpochSecond(second, nano, ZoneOffset.UTC).toString();
+        String epoch = wallClock && !utc ? "1970-01-01 00:00:00 in the writer's time zone " + zone.getID() : "1970-01-01 00:00:00 UTC";
+        return "Column " + name + " has the value " + value + ", which an ORC file cannot hold: ORC's readers, Paimon's among them, read a value in the second before "
+                + epoch + " one second late";
     }
 
     /**
