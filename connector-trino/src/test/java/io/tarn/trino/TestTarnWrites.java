@@ -187,7 +187,7 @@ public class TestTarnWrites
     {
         String rows = """
                 SELECT * FROM (VALUES
-                    (1, BIGINT '10', DECIMAL '1.50', 'a', DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00.123456', ARRAY[1, NULL], MAP(ARRAY['k', 'l'], ARRAY[2, 3]), CAST(ROW(1, 'x') AS ROW(a integer, b varchar)), 'p1'),
+                    (1, BIGINT '10', DECIMAL '1.50', 'a', DATE '2024-01-01', TIMESTAMP '2024-01-01 10:00:00.123456', ARRAY[1, NULL], MAP(ARRAY['k'], ARRAY[2]), CAST(ROW(1, 'x') AS ROW(a integer, b varchar)), 'p1'),
                     (2, NULL, DECIMAL '-2.25', 'čšž', DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:58.999999', ARRAY[], MAP(ARRAY['k'], ARRAY[CAST(NULL AS integer)]), NULL, 'p2'),
                     (3, BIGINT '-30', NULL, NULL, NULL, NULL, NULL, NULL, CAST(ROW(NULL, NULL) AS ROW(a integer, b varchar)), 'p1'))
                     t(id, v, price, name, d, ts, tags, attrs, r, p)""";

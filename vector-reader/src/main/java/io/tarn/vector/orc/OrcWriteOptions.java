@@ -74,6 +74,11 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
         return new OrcWriteOptions("ZSTD", 1, DEFAULT_COMPRESSION_BLOCK_SIZE, DEFAULT_STRIPE_SIZE, DEFAULT_ROW_INDEX_STRIDE, true);
     }
 
+    public OrcWriteOptions withCompressionBlockSize(int compressionBlockSize)
+    {
+        return new OrcWriteOptions(compression, zstdLevel, compressionBlockSize, stripeSize, rowIndexStride, legacyTimestampLtz);
+    }
+
     /**
      * Reads a table's options; fails with {@link IllegalArgumentException} on a value Tarn cannot
      * honour, among them ORC options that change what a file holds and Tarn does not write
