@@ -15,15 +15,25 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.format.SimpleColStats;
+import org.apache.paimon.format.orc.filter.OrcSimpleStatsExtractor;
+import org.apache.paimon.fs.local.LocalFileIO;
+import org.apache.paimon.statistics.SimpleColStatsCollector;
+import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
+import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TimeZone;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -78,6 +88,135 @@ public class TestOrcFileWriter
         OrcTail tail = OrcTail.read(DataFileInput.of("copy.orc", tarnFile));
         assertThat(tail.footer().stripes().size()).as("stripes").isGreaterThan(1);
         assertThat(tail.footer().rowIndexStride()).isEqualTo(1000);
+    }
+
+    @DataProvider
+    public Object[][] writerZones()
+    {
+        return new Object[][] {{"UTC"}, {"America/Los_Angeles"}, {"Asia/Kolkata"}, {"Australia/Lord_Howe"}};
+    }
+
+    /**
+     * Timestamps written in the JVM's zone, as orc-core writes them (wall clocks through
+     * java.sql.Timestamp, Julian before 1582, 2015-01-01 of the writer's zone as the base, the
+     * zone in the stripe footer): Paimon's reader, here in another zone, reads Tarn's file as it
+     * reads Paimon's file of the same rows; Tarn's reader reads the values written; the footer's
+     * timestamp statistics are Paimon's, and so are the manifest statistics Paimon's extractor
+     * takes from them, but for DATE outside UTC, where Paimon's are a day off.
+     */
+    @Test(dataProvider = "writerZones")
+    public void testTimestampsInTheWritersZone(String zone)
+            throws IOException
+    {
+        org.apache.paimon.types.RowType rowType = org.apache.paimon.types.RowType.of(
+                new org.apache.paimon.types.DataField(0, "id", DataTypes.INT().notNull()),
+                new org.apache.paimon.types.DataField(1, "ts3", DataTypes.TIMESTAMP(3)),
+                new org.apache.paimon.types.DataField(2, "ts9", DataTypes.TIMESTAMP(9)),
+                new org.apache.paimon.types.DataField(3, "ltz6", DataTypes.TIMESTAMP_WITH_LOCAL_TIME_ZONE(6)),
+                new org.apache.paimon.types.DataField(4, "dt", DataTypes.DATE()));
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<GenericRow> rows = new ArrayList<>();
+        for (String value : List.of("1969-12-31T23:59:58.999999999", "1969-12-31T23:59:59", "1960-06-15T12:30:45.123456789", "1899-12-31T23:59:59.999",
+                "1970-01-01T00:00:00", "1970-01-01T00:00:00.999", "2024-03-10T02:30:00.5", "2024-02-29T23:59:59.999999999", "1500-03-01T10:00:00.25")) {
+            LocalDateTime dateTime = LocalDateTime.parse(value);
+            Timestamp timestamp = Timestamp.fromLocalDateTime(dateTime);
+            rows.add(GenericRow.of(rows.size(), timestamp, dateTime.getYear() < 1600 ? null : timestamp, timestamp, (int) dateTime.toLocalDate().toEpochDay()));
+        }
+        TimeZone original = TimeZone.getDefault();
+        byte[] paimonFile;
+        byte[] tarnFile;
+        DataFileWriteResult result;
+        SimpleColStats[] paimonStatistics;
+        try {
+            TimeZone.setDefault(TimeZone.getTimeZone(zone));
+            paimonFile = OrcTestFiles.write(rowType, rows, Map.of(), "zstd");
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (OrcFileWriter writer = OrcFileWriter.create(out, "copy.orc", new RowType(fields, false), OrcWriteOptions.defaults());
+                    OrcReader reader = OrcReader.open(DataFileInput.of("paimon.orc", paimonFile), ReadOptions.of(fields), fields, allocator)) {
+                while (reader.nextBatch()) {
+                    writer.write(reader.root());
+                }
+                result = writer.finish();
+            }
+            tarnFile = out.toByteArray();
+            paimonStatistics = paimonStatistics(rowType, paimonFile);
+        }
+        finally {
+            TimeZone.setDefault(original);
+        }
+        // read back in the test's zone, UTC, not the writer's
+        assertThat(OrcTestFiles.paimonRows(rowType, tarnFile, Map.of())).containsExactlyElementsOf(OrcTestFiles.paimonRows(rowType, paimonFile, Map.of()));
+        assertThat(rows(tarnFile, fields)).containsExactlyElementsOf(rows(paimonFile, fields));
+
+        OrcTail tarnTail = OrcTail.read(DataFileInput.of("copy.orc", tarnFile));
+        OrcTail paimonTail = OrcTail.read(DataFileInput.of("paimon.orc", paimonFile));
+        for (int column = 1; column < fields.size() + 1; column++) {
+            ColumnStatistics tarn = tarnTail.footer().statistics().get(column);
+            ColumnStatistics paimon = paimonTail.footer().statistics().get(column);
+            assertThat(List.of(tarn.numberOfValues(), tarn.hasNull(), String.valueOf(tarn.timestampMinimumUtc()), String.valueOf(tarn.timestampMaximumUtc()),
+                    String.valueOf(tarn.dateMinimum()), String.valueOf(tarn.dateMaximum())))
+                    .as("statistics of column %s in zone %s", column, zone)
+                    .isEqualTo(List.of(paimon.numberOfValues(), paimon.hasNull(), String.valueOf(paimon.timestampMinimumUtc()), String.valueOf(paimon.timestampMaximumUtc()),
+                            String.valueOf(paimon.dateMinimum()), String.valueOf(paimon.dateMaximum())));
+        }
+        // Paimon's extractor takes a DATE bound through java.sql.Date in the JVM's zone, which moves it
+        // by a day outside UTC (and in the Julian calendar); Tarn keeps the day written
+        io.tarn.vector.writer.ColumnStatistics dates = result.statistics().get(4);
+        assertThat(List.of(dates.min(), dates.max())).isEqualTo(List.of(
+                rows.stream().mapToInt(row -> row.getInt(4)).min().orElseThrow(),
+                rows.stream().mapToInt(row -> row.getInt(4)).max().orElseThrow()));
+        for (int i = 1; i < (zone.equals("UTC") ? fields.size() : 4); i++) {
+            io.tarn.vector.writer.ColumnStatistics tarn = result.statistics().get(i);
+            SimpleColStats paimon = paimonStatistics[i];
+            assertThat(List.of(String.valueOf(bound(tarn.min())), String.valueOf(bound(tarn.max())), tarn.nullCount()))
+                    .as("manifest statistics of %s in zone %s", fields.get(i).name(), zone)
+                    .isEqualTo(List.of(String.valueOf(bound(paimon.min())), String.valueOf(bound(paimon.max())), paimon.nullCount()));
+        }
+    }
+
+    /**
+     * A timestamp bound as milliseconds and nanoseconds of the millisecond, whichever library's.
+     */
+    private static Object bound(Object value)
+    {
+        if (value instanceof io.tarn.types.Timestamp timestamp) {
+            return timestamp.epochMillis() + "+" + timestamp.nanoOfMillisecond();
+        }
+        if (value instanceof Timestamp timestamp) {
+            return timestamp.getMillisecond() + "+" + timestamp.getNanoOfMillisecond();
+        }
+        return value;
+    }
+
+    /**
+     * The statistics Paimon records in the manifest for {@code file}, taken from its footer.
+     */
+    private static SimpleColStats[] paimonStatistics(org.apache.paimon.types.RowType rowType, byte[] file)
+            throws IOException
+    {
+        java.nio.file.Path directory = Files.createTempDirectory("tarn-orc-stats");
+        java.nio.file.Path path = directory.resolve("data.orc");
+        Files.write(path, file);
+        try {
+            OrcSimpleStatsExtractor extractor = new OrcSimpleStatsExtractor(rowType, SimpleColStatsCollector.createFullStatsFactories(rowType.getFieldCount()), true);
+            return extractor.extract(LocalFileIO.create(), new org.apache.paimon.fs.Path(path.toUri()), file.length);
+        }
+        finally {
+            Files.delete(path);
+            Files.delete(directory);
+        }
+    }
+
+    private List<String> rows(byte[] file, List<DataField> fields)
+            throws IOException
+    {
+        List<String> lines = new ArrayList<>();
+        try (OrcReader reader = OrcReader.open(DataFileInput.of("file.orc", file), ReadOptions.of(fields), fields, allocator)) {
+            while (reader.nextBatch()) {
+                lines.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+            }
+        }
+        return lines;
     }
 
     @Test
