@@ -93,7 +93,9 @@ public class TestOrcFileWriter
     @DataProvider
     public Object[][] writerZones()
     {
-        return new Object[][] {{"UTC"}, {"America/Los_Angeles"}, {"Asia/Kolkata"}, {"Australia/Lord_Howe"}};
+        return new Object[][] {
+                {"UTC", true}, {"America/Los_Angeles", true}, {"Asia/Kolkata", true}, {"Australia/Lord_Howe", true},
+                {"America/Los_Angeles", false}, {"Australia/Lord_Howe", false}};
     }
 
     /**
@@ -102,12 +104,14 @@ public class TestOrcFileWriter
      * zone in the stripe footer): Paimon's reader, here in another zone, reads Tarn's file as it
      * reads Paimon's file of the same rows; Tarn's reader reads the values written; the footer's
      * timestamp statistics are Paimon's, and so are the manifest statistics Paimon's extractor
-     * takes from them, but for DATE outside UTC, where Paimon's are a day off.
+     * takes from them, but for DATE outside UTC, where Paimon's are a day off. With and without
+     * Paimon's legacy layout of TIMESTAMP_LTZ ({@code orc.timestamp-ltz.legacy.type}).
      */
     @Test(dataProvider = "writerZones")
-    public void testTimestampsInTheWritersZone(String zone)
+    public void testTimestampsInTheWritersZone(String zone, boolean legacyTimestampLtz)
             throws IOException
     {
+        Map<String, String> options = Map.of("orc.timestamp-ltz.legacy.type", String.valueOf(legacyTimestampLtz));
         org.apache.paimon.types.RowType rowType = org.apache.paimon.types.RowType.of(
                 new org.apache.paimon.types.DataField(0, "id", DataTypes.INT().notNull()),
                 new org.apache.paimon.types.DataField(1, "ts3", DataTypes.TIMESTAMP(3)),
@@ -129,24 +133,24 @@ public class TestOrcFileWriter
         SimpleColStats[] paimonStatistics;
         try {
             TimeZone.setDefault(TimeZone.getTimeZone(zone));
-            paimonFile = OrcTestFiles.write(rowType, rows, Map.of(), "zstd");
+            paimonFile = OrcTestFiles.write(rowType, rows, options, "zstd");
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            try (OrcFileWriter writer = OrcFileWriter.create(out, "copy.orc", new RowType(fields, false), OrcWriteOptions.defaults());
-                    OrcReader reader = OrcReader.open(DataFileInput.of("paimon.orc", paimonFile), ReadOptions.of(fields), fields, allocator)) {
+            try (OrcFileWriter writer = OrcFileWriter.create(out, "copy.orc", new RowType(fields, false), OrcWriteOptions.fromTableOptions(options));
+                    OrcReader reader = OrcReader.open(DataFileInput.of("paimon.orc", paimonFile), ReadOptions.of(fields), fields, legacyTimestampLtz, allocator)) {
                 while (reader.nextBatch()) {
                     writer.write(reader.root());
                 }
                 result = writer.finish();
             }
             tarnFile = out.toByteArray();
-            paimonStatistics = paimonStatistics(rowType, paimonFile);
+            paimonStatistics = paimonStatistics(rowType, paimonFile, legacyTimestampLtz);
         }
         finally {
             TimeZone.setDefault(original);
         }
         // read back in the test's zone, UTC, not the writer's
-        assertThat(OrcTestFiles.paimonRows(rowType, tarnFile, Map.of())).containsExactlyElementsOf(OrcTestFiles.paimonRows(rowType, paimonFile, Map.of()));
-        assertThat(rows(tarnFile, fields)).containsExactlyElementsOf(rows(paimonFile, fields));
+        assertThat(OrcTestFiles.paimonRows(rowType, tarnFile, options)).containsExactlyElementsOf(OrcTestFiles.paimonRows(rowType, paimonFile, options));
+        assertThat(rows(tarnFile, fields, legacyTimestampLtz)).containsExactlyElementsOf(rows(paimonFile, fields, legacyTimestampLtz));
 
         OrcTail tarnTail = OrcTail.read(DataFileInput.of("copy.orc", tarnFile));
         OrcTail paimonTail = OrcTail.read(DataFileInput.of("paimon.orc", paimonFile));
@@ -191,14 +195,14 @@ public class TestOrcFileWriter
     /**
      * The statistics Paimon records in the manifest for {@code file}, taken from its footer.
      */
-    private static SimpleColStats[] paimonStatistics(org.apache.paimon.types.RowType rowType, byte[] file)
+    private static SimpleColStats[] paimonStatistics(org.apache.paimon.types.RowType rowType, byte[] file, boolean legacyTimestampLtz)
             throws IOException
     {
         java.nio.file.Path directory = Files.createTempDirectory("tarn-orc-stats");
         java.nio.file.Path path = directory.resolve("data.orc");
         Files.write(path, file);
         try {
-            OrcSimpleStatsExtractor extractor = new OrcSimpleStatsExtractor(rowType, SimpleColStatsCollector.createFullStatsFactories(rowType.getFieldCount()), true);
+            OrcSimpleStatsExtractor extractor = new OrcSimpleStatsExtractor(rowType, SimpleColStatsCollector.createFullStatsFactories(rowType.getFieldCount()), legacyTimestampLtz);
             return extractor.extract(LocalFileIO.create(), new org.apache.paimon.fs.Path(path.toUri()), file.length);
         }
         finally {
@@ -207,11 +211,11 @@ public class TestOrcFileWriter
         }
     }
 
-    private List<String> rows(byte[] file, List<DataField> fields)
+    private List<String> rows(byte[] file, List<DataField> fields, boolean legacyTimestampLtz)
             throws IOException
     {
         List<String> lines = new ArrayList<>();
-        try (OrcReader reader = OrcReader.open(DataFileInput.of("file.orc", file), ReadOptions.of(fields), fields, allocator)) {
+        try (OrcReader reader = OrcReader.open(DataFileInput.of("file.orc", file), ReadOptions.of(fields), fields, legacyTimestampLtz, allocator)) {
             while (reader.nextBatch()) {
                 lines.addAll(ArrowRowFormatter.rows(reader.root(), fields));
             }
