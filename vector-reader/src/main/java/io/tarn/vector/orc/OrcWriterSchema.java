@@ -12,6 +12,8 @@ import io.tarn.types.TypeRoot;
 import java.util.ArrayList;
 import java.util.List;
 
+import static java.util.Objects.requireNonNull;
+
 /**
  * The ORC type tree of a Paimon row type, as Paimon's {@code OrcTypeUtil} builds it: CHAR(n) as
  * char(n), VARCHAR(n) as varchar(n) and STRING as string, BINARY and VARBINARY as binary,
@@ -39,6 +41,9 @@ final class OrcWriterSchema
     {
         Node
         {
+            requireNonNull(name, "name is null");
+            requireNonNull(kind, "kind is null");
+            requireNonNull(type, "type is null");
             fieldNames = List.copyOf(fieldNames);
             children = List.copyOf(children);
         }
