@@ -37,7 +37,7 @@ import static java.util.Objects.requireNonNull;
 /**
  * Writes Arrow batches into an append table: each row goes to its partition and bucket
  * (bucket 0 for bucket-unaware tables, the bucket-key hash for fixed-bucket tables), each
- * partition and bucket rolls data files of the table's {@code file.format} (Parquet or Avro) at
+ * partition and bucket rolls data files of the table's {@code file.format} (Parquet, ORC or Avro) at
  * {@code target-file-size}, and
  * {@link #prepareCommit()} returns the ADD entries to commit with
  * {@link io.tarn.storage.commit.TableCommit}.
@@ -128,6 +128,18 @@ public final class AppendTableWriter
         if (!batch.getSchema().equals(ArrowTypes.toArrowSchema(schema.fields()))) {
             throw new IllegalArgumentException("Batch schema " + batch.getSchema() + " is not the schema of table " + table.name() + ": " + ArrowTypes.toArrowSchema(schema.fields()));
         }
+        try {
+            writeRows(batch);
+        }
+        catch (IllegalArgumentException e) {
+            // a value the file format cannot hold
+            throw new IllegalArgumentException("Table " + table.name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void writeRows(VectorSchemaRoot batch)
+            throws IOException
+    {
         int rows = batch.getRowCount();
         if (rows == 0) {
             return;

@@ -6,6 +6,8 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.types.RowType;
 import io.tarn.vector.avro.AvroFileWriter;
 import io.tarn.vector.avro.AvroWriteOptions;
+import io.tarn.vector.orc.OrcFileWriter;
+import io.tarn.vector.orc.OrcWriteOptions;
 import io.tarn.vector.writer.DataFileWriter;
 import io.tarn.vector.writer.ParquetFileWriter;
 import io.tarn.vector.writer.ParquetWriteOptions;
@@ -32,12 +34,16 @@ sealed interface DataFileFormat
     {
         TableOptions options = new TableOptions(tableName, schema.options());
         String format = options.get(TableOptions.FILE_FORMAT).orElse("parquet").toLowerCase(Locale.ROOT);
-        if (!format.equals("parquet") && !format.equals("avro")) {
-            throw new UnsupportedTableFeatureException("Table " + tableName + " writes file.format=" + format + "; Tarn writes Parquet and Avro data files, not " + format + " yet");
+        if (!format.equals("parquet") && !format.equals("avro") && !format.equals("orc")) {
+            throw new UnsupportedTableFeatureException("Table " + tableName + " writes file.format=" + format + "; Tarn writes Parquet, ORC and Avro data files, not " + format + " yet");
         }
         try {
             if (format.equals("parquet")) {
                 return new Parquet(ParquetWriteOptions.fromTableOptions(schema.options()));
+            }
+            if (format.equals("orc")) {
+                OrcFileWriter.checkWritable(schema.rowType());
+                return new Orc(OrcWriteOptions.fromTableOptions(schema.options()));
             }
             AvroFileWriter.checkWritable(schema.rowType());
             return new Avro(AvroWriteOptions.fromTableOptions(schema.options()));
@@ -69,6 +75,23 @@ sealed interface DataFileFormat
                 throws IOException
         {
             return ParquetFileWriter.create(out, fileName, rowType, options, allocator);
+        }
+    }
+
+    record Orc(OrcWriteOptions options)
+            implements DataFileFormat
+    {
+        @Override
+        public String extension()
+        {
+            return "orc";
+        }
+
+        @Override
+        public DataFileWriter open(OutputStream out, String fileName, RowType rowType, BufferAllocator allocator)
+                throws IOException
+        {
+            return OrcFileWriter.create(out, fileName, rowType, options);
         }
     }
 

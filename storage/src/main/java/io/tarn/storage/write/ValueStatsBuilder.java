@@ -21,17 +21,21 @@ import java.util.Optional;
  * of precision above 6 (Paimon reads them from the Parquet footer, where those have none).
  * Avro files carry no statistics, so Paimon gathers them while writing, with one difference:
  * nested columns stay in, with their null counts and no min/max (binary columns have none either).
+ * Paimon takes the statistics of ORC files from the ORC footer: nested columns stay in as with
+ * Avro, and timestamps of every precision have min/max (ORC keeps them to the nanosecond).
  */
 final class ValueStatsBuilder
 {
     private final List<DataField> fields;
     private final List<StatsMode> modes;
     private final boolean keepsNestedColumns;
+    private final boolean boundsOfNanosecondTimestamps;
 
     ValueStatsBuilder(List<DataField> fields, Map<String, String> options, String tableName, DataFileFormat format)
     {
         this.fields = List.copyOf(fields);
-        this.keepsNestedColumns = format instanceof DataFileFormat.Avro;
+        this.keepsNestedColumns = format instanceof DataFileFormat.Avro || format instanceof DataFileFormat.Orc;
+        this.boundsOfNanosecondTimestamps = format instanceof DataFileFormat.Orc;
         StatsMode tableMode = Optional.ofNullable(options.get("metadata.stats-mode"))
                 .map(text -> StatsMode.parse(text, tableName))
                 .orElse(StatsMode.DEFAULT);
@@ -74,14 +78,14 @@ final class ValueStatsBuilder
         return new ValueStats(stats, names.size() == fields.size() ? Optional.empty() : Optional.of(List.copyOf(names)));
     }
 
-    private static boolean hasBounds(DataType type)
+    private boolean hasBounds(DataType type)
     {
         TypeRoot root = type.root();
         if (root == TypeRoot.BINARY || root == TypeRoot.VARBINARY || root == TypeRoot.VARIANT) {
             return false;
         }
         if (root == TypeRoot.TIMESTAMP || root == TypeRoot.TIMESTAMP_LTZ) {
-            return ((AtomicType) type).precision() <= 6;
+            return boundsOfNanosecondTimestamps || ((AtomicType) type).precision() <= 6;
         }
         return true;
     }

@@ -195,14 +195,14 @@ public class TestAvroTableWriter
     }
 
     @Test
-    public void testOrcIsRefusedBeforeWriting()
+    public void testFormatsTarnDoesNotWriteAreRefusedBeforeWriting()
             throws Exception
     {
-        PaimonTable table = createTarnTable("ref.orc_table", Map.of("file.format", "orc"), List.of(
+        PaimonTable table = createTarnTable("ref.csv_table", Map.of("file.format", "csv"), List.of(
                 new DataField(0, "id", new AtomicType(TypeRoot.INT, 0, 0, true))));
         assertThatThrownBy(() -> new AppendTableWriter(table, allocator).close())
                 .isInstanceOf(UnsupportedTableFeatureException.class)
-                .hasMessageContaining("Table ref.orc_table writes file.format=orc; Tarn writes Parquet and Avro data files, not orc yet");
+                .hasMessageContaining("Table ref.csv_table writes file.format=csv; Tarn writes Parquet, ORC and Avro data files, not csv yet");
     }
 
     private String inWrittenOrder(ReferenceTable source, String paimonRows)

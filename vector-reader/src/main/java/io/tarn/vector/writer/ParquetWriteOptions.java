@@ -140,8 +140,11 @@ public record ParquetWriteOptions(String compression, int zstdLevel, long rowGro
         };
     }
 
-    // Paimon's MemorySize syntax: a number followed by an optional unit (b, k/kb, m/mb, g/gb, t/tb, or the -bytes words)
-    static long memorySize(String key, String text)
+    /**
+     * Parses Paimon's MemorySize syntax: a number followed by an optional unit (b, k/kb, m/mb,
+     * g/gb, t/tb, or the -bytes words).
+     */
+    public static long memorySize(String key, String text)
     {
         String value = text.trim().toLowerCase(Locale.ROOT);
         int end = 0;

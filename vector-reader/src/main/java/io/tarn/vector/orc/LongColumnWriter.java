@@ -1,0 +1,90 @@
+package io.tarn.vector.orc;
+
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMilliVector;
+
+/**
+ * SHORT, INT, LONG and DATE columns (Paimon's SMALLINT, INT and TIME, BIGINT, DATE): the values
+ * in DATA, signed integer RLE v2.
+ */
+final class LongColumnWriter
+        extends ColumnWriter
+{
+    private final OrcOutputBuffer data;
+    private final IntegerRleV2Encoder values;
+
+    LongColumnWriter(int column, StatisticsBuilder statistics, WriterContext context)
+    {
+        super(column, statistics, context);
+        this.data = context.newBuffer();
+        this.values = new IntegerRleV2Encoder(data, true);
+    }
+
+    @Override
+    void writeValues(FieldVector vector, int from, int to, StatisticsBuilder statistics)
+    {
+        for (int slot = from; slot < to; slot++) {
+            if (!vector.isNull(slot)) {
+                long value = value(vector, slot);
+                values.write(value);
+                statistics.updateLong(value);
+            }
+        }
+    }
+
+    private static long value(FieldVector vector, int slot)
+    {
+        if (vector instanceof IntVector ints) {
+            return ints.get(slot);
+        }
+        if (vector instanceof BigIntVector longs) {
+            return longs.get(slot);
+        }
+        if (vector instanceof DateDayVector dates) {
+            return dates.get(slot);
+        }
+        if (vector instanceof SmallIntVector shorts) {
+            return shorts.get(slot);
+        }
+        if (vector instanceof TimeMilliVector times) {
+            return times.get(slot);
+        }
+        throw new IllegalArgumentException("Unexpected vector " + vector.getClass().getSimpleName() + " for integer column " + vector.getField());
+    }
+
+    @Override
+    void recordValuePositions(OrcOutputBuffer.PositionList positions)
+    {
+        values.recordPosition(positions);
+    }
+
+    @Override
+    void finishValueStreams(StripeParts parts)
+    {
+        values.flush();
+        data.finish();
+        parts.addData(StripeFooter.Stream.DATA, column, data);
+    }
+
+    @Override
+    StripeFooter.Encoding.Kind encoding()
+    {
+        return StripeFooter.Encoding.Kind.DIRECT_V2;
+    }
+
+    @Override
+    long valueBufferedSize()
+    {
+        return data.size();
+    }
+
+    @Override
+    void resetValueStreams()
+    {
+        data.reset();
+    }
+}
