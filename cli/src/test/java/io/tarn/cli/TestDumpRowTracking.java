@@ -2,28 +2,14 @@ package io.tarn.cli;
 
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.RowTrackingTables;
 import io.tarn.testing.TemporaryDirectories;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.catalog.Identifier;
-import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.options.Options;
-import org.apache.paimon.schema.Schema;
-import org.apache.paimon.table.FileStoreTable;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,31 +23,10 @@ public class TestDumpRowTracking
     private List<String> expected;
 
     @BeforeClass
-    @SuppressWarnings("try") // Paimon's close() declares Exception
     public void createTable()
-            throws Exception
     {
         warehouse = TemporaryDirectories.create("tarn-cli-row-tracking");
-        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(
-                Options.fromMap(Map.of("warehouse", warehouse.toAbsolutePath().toUri().toString())), new Configuration()))) {
-            catalog.createDatabase("ref", true);
-            Identifier identifier = Identifier.create("ref", "tracked");
-            catalog.createTable(identifier, Schema.newBuilder()
-                    .column("id", DataTypes.INT())
-                    .column("name", DataTypes.STRING())
-                    .option("row-tracking.enabled", "true")
-                    .build(), false);
-            FileStoreTable table = (FileStoreTable) catalog.getTable(identifier);
-            for (int commit = 0; commit < 3; commit++) {
-                BatchWriteBuilder builder = table.newBatchWriteBuilder();
-                try (BatchTableWrite write = builder.newWrite(); BatchTableCommit committer = builder.newCommit()) {
-                    for (int i = 0; i <= commit; i++) {
-                        write.write(GenericRow.of(commit * 10 + i, BinaryString.fromString("row " + commit + "-" + i)));
-                    }
-                    committer.commit(write.prepareCommit());
-                }
-            }
-        }
+        RowTrackingTables.write(warehouse, "ref.tracked", 3, 2);
         // Paimon's row-tracking view: id, name, _ROW_ID, _SEQUENCE_NUMBER
         expected = ReferenceReader.readWithRowTracking(warehouse, "ref.tracked").lines().stream()
                 .map(line -> line.split("\t", -1))

@@ -7,25 +7,13 @@ import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.RowTrackingTables;
 import io.tarn.testing.TemporaryDirectories;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
-import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.schema.Schema;
-import org.apache.paimon.table.Table;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
-import org.apache.paimon.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -60,7 +48,7 @@ public class TestTarnConnectorReads
     {
         warehouse = TemporaryDirectories.create("tarn-trino-reads");
         ReferenceTables.createAll(warehouse);
-        writeRowTrackingTable(warehouse);
+        RowTrackingTables.write(warehouse, "tracking.events", 3, 10);
         runner = TarnQueryRunner.create(warehouse, Map.of("tarn.dynamic-filtering.wait-timeout", "20s", "tarn.dynamic-filtering.small-scan-size", "0B"));
     }
 
@@ -416,36 +404,6 @@ public class TestTarnConnectorReads
             throw new AssertionError("No metric " + name + " in:\n" + explainAnalyze);
         }
         return sum;
-    }
-
-    /**
-     * A table that tracks rows, written by Paimon in three commits into database
-     * {@code tracking}.
-     */
-    @SuppressWarnings("try") // Paimon's close() declares Exception
-    private static void writeRowTrackingTable(Path warehouse)
-            throws Exception
-    {
-        Map<String, String> options = Map.of("warehouse", warehouse.toUri().toString());
-        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options), new Configuration()))) {
-            catalog.createDatabase("tracking", false);
-            Identifier identifier = Identifier.create("tracking", "events");
-            catalog.createTable(identifier, Schema.newBuilder()
-                    .column("id", DataTypes.INT())
-                    .column("name", DataTypes.STRING())
-                    .option("row-tracking.enabled", "true")
-                    .build(), false);
-            Table table = catalog.getTable(identifier);
-            for (int commit = 0; commit < 3; commit++) {
-                BatchWriteBuilder builder = table.newBatchWriteBuilder();
-                try (BatchTableWrite write = builder.newWrite(); BatchTableCommit committer = builder.newCommit()) {
-                    for (int i = 0; i < 10; i++) {
-                        write.write(GenericRow.of(commit * 100 + i, i == 3 ? null : BinaryString.fromString("event " + commit + "-" + i)));
-                    }
-                    committer.commit(write.prepareCommit());
-                }
-            }
-        }
     }
 
     @Test

@@ -6,6 +6,8 @@ import io.tarn.storage.grammar.FilterParser;
 import io.tarn.storage.grammar.TableVersion;
 import io.tarn.storage.grammar.VersionParser;
 import io.tarn.storage.grammar.VersionSyntaxException;
+import io.tarn.storage.read.RowTrackingFields;
+import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
@@ -118,18 +120,21 @@ record ScanRequest(String warehouse, String table, TableVersion version, Optiona
     }
 
     /**
-     * The projected columns, in the order given, or every column of {@code schema}.
+     * The projected columns, in the order given, or every column of {@code schema}. A table
+     * that tracks rows also has {@code _ROW_ID} and {@code _SEQUENCE_NUMBER}.
      */
-    List<DataField> columns(RowType schema)
+    List<DataField> columns(TableSchema schema)
     {
         if (columns.isEmpty()) {
             return schema.fields();
         }
+        List<DataField> known = new ArrayList<>(schema.fields());
+        known.addAll(RowTrackingFields.of(table, schema));
         List<DataField> fields = new ArrayList<>();
         for (String name : columns.get().split(",")) {
             String trimmed = name.trim();
-            fields.add(schema.field(trimmed).orElseThrow(() -> new IllegalArgumentException(
-                    "Table " + table + " has no column '" + trimmed + "'; its columns are " + String.join(", ", schema.fieldNames()))));
+            fields.add(known.stream().filter(field -> field.name().equals(trimmed)).findFirst().orElseThrow(() -> new IllegalArgumentException(
+                    "Table " + table + " has no column '" + trimmed + "'; its columns are " + String.join(", ", known.stream().map(DataField::name).toList()))));
         }
         return List.copyOf(fields);
     }

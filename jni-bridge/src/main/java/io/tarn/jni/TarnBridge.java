@@ -3,6 +3,7 @@ package io.tarn.jni;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.grammar.FilterParser;
 import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.RowTrackingFields;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
@@ -106,8 +107,11 @@ public final class TarnBridge
             PaimonTable table = ScanRequest.loadTable(split.warehouse(), split.storage(), split.table(), split.branch());
             TableSchema schema = table.schema(split.schemaId());
             List<DataField> columns = new ArrayList<>();
+            List<DataField> rowTracking = RowTrackingFields.of(split.table(), schema);
             for (int id : split.columnIds()) {
-                columns.add(schema.rowType().fieldById(id).orElseThrow(() -> new IllegalArgumentException(
+                columns.add(schema.rowType().fieldById(id)
+                        .or(() -> rowTracking.stream().filter(field -> field.id() == id).findFirst())
+                        .orElseThrow(() -> new IllegalArgumentException(
                         "Split descriptor of table " + split.table() + " projects field id " + id + ", which schema " + split.schemaId() + " does not have")));
             }
             Optional<Predicate> filter = split.where().map(text -> FilterParser.parse(text, schema.rowType()));
@@ -272,7 +276,7 @@ public final class TarnBridge
         PaimonTable table = request.loadTable();
         Optional<Snapshot> snapshot = table.snapshot(request.scanVersion());
         TableSchema schema = snapshot.isPresent() ? table.schema(snapshot.get().schemaId()) : table.schema();
-        List<DataField> columns = request.columns(schema.rowType());
+        List<DataField> columns = request.columns(schema);
         Optional<Predicate> filter = request.filter(schema.rowType());
         ScanPlanner planner = new ScanPlanner(table);
         if (filter.isPresent()) {

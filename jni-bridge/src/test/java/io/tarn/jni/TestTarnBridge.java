@@ -7,6 +7,7 @@ import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
+import io.tarn.testing.RowTrackingTables;
 import io.tarn.testing.TemporaryDirectories;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.predicate.Predicate;
@@ -51,6 +52,7 @@ public class TestTarnBridge
     private static final String EVOLVED = ReferenceTables.APPEND_EVOLVED.identifier();
     private static final String BUCKETED = ReferenceTables.APPEND_BUCKETED.identifier();
     private static final String CORRUPT = ReferenceTables.DATABASE + ".corrupt_bucketed";
+    private static final String TRACKED = ReferenceTables.DATABASE + ".tracked";
     private static final int CYCLES = 1000;
 
     private Path warehouse;
@@ -68,6 +70,7 @@ public class TestTarnBridge
             ReferenceTables.create(warehouse, table);
         }
         corruptCopyOfBucketed();
+        RowTrackingTables.write(warehouse, TRACKED, 3, 5);
 
         scan("all_types", ReferenceScan.of(ALL_TYPES), null, null, null, "splits");
         scan("all_types_table", ReferenceScan.of(ALL_TYPES), null, null, null, "table");
@@ -83,6 +86,11 @@ public class TestTarnBridge
         scan("zorder", ReferenceScan.of(ZORDER), null, "x >= 2 and y < 0", builder -> PredicateBuilder.and(builder.greaterOrEqual(0, 2), builder.lessThan(1, 0)), "splits");
         scan("evolved", ReferenceScan.of(EVOLVED), null, null, null, "splits");
         scan("evolved_snapshot_2", ReferenceScan.of(EVOLVED).atSnapshot(2), null, null, null, "table");
+        // _ROW_ID and _SEQUENCE_NUMBER of a table that tracks rows, as Paimon's row-tracking view gives them
+        CanonicalRows tracked = project(ReferenceReader.readWithRowTracking(warehouse, TRACKED), List.of("id", "name", "_ROW_ID", "_SEQUENCE_NUMBER"), "_ROW_ID,id,_SEQUENCE_NUMBER");
+        for (String mode : List.of("splits", "table")) {
+            scans.add(new ScanCase("row_tracking_" + mode, command("scan", "row_tracking_" + mode, warehouse.toString(), TRACKED, null, "_ROW_ID,id,_SEQUENCE_NUMBER", null, mode), tracked));
+        }
 
         List<String> commands = new ArrayList<>();
         for (ScanCase scan : scans) {
@@ -133,6 +141,7 @@ public class TestTarnBridge
         assertThat(output.get("file_index").lines()).isNotEmpty();
         assertThat(output.get("all_types_projected_filtered").lines()).hasSize(50);
         assertThat(output.get("evolved_snapshot_2").lines()).isNotEmpty();
+        assertThat(output.get("row_tracking_splits").lines()).hasSize(15);
         assertThat(output.get("dedup").value("splits")).isGreaterThan(1);
     }
 
