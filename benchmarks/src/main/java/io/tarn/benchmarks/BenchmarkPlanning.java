@@ -5,7 +5,6 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.fs.LocalFileIO;
-import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
@@ -108,7 +107,7 @@ public class BenchmarkPlanning
             location = Path.of(warehouse);
         }
         tarnTable = PaimonTable.load(
-                new FileSystemCatalog(new LocalFileIO(), location.toString(), new ManifestCache(0)),
+                new FileSystemCatalog(new LocalFileIO(), location.toString(), 0),
                 io.tarn.storage.catalog.Identifier.parse(PlanningTableGenerator.tableName()));
         try (Catalog catalog = PlanningTableGenerator.openCatalog(location)) {
             paimonDefault = (FileStoreTable) catalog.getTable(org.apache.paimon.catalog.Identifier.fromString(PlanningTableGenerator.tableName()));

@@ -4,7 +4,6 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Warehouse;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.fs.s3.S3FileIO;
-import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.sort.SpillDirectory;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.Connector;
@@ -68,7 +67,7 @@ public class TarnConnector
         this.catalogName = requireNonNull(catalogName, "catalogName is null");
         requireNonNull(config, "config is null");
         this.warehouse = warehouse(catalogName, config.getWarehouse(), storageProperties);
-        this.tables = new TarnTables(new FileSystemCatalog(warehouse.fileIO(), warehouse.location(), new ManifestCache(config.getManifestCacheSize().toBytes())), config);
+        this.tables = new TarnTables(new FileSystemCatalog(warehouse.fileIO(), warehouse.location(), config.getManifestCacheSize().toBytes()), config);
         this.types = new TarnTypes(typeManager.getTypeOperators());
         this.tableProperties = new TarnTableProperties(typeManager);
         this.allocator = new RootAllocator();

@@ -157,8 +157,7 @@ final class TarnTables
             throws IOException
     {
         BranchManager.validateBranchName(branch);
-        String location = catalog.tablePath(table);
-        List<String> matches = new BranchManager(catalog.fileIO(), location).branches().stream()
+        List<String> matches = catalog.branches(table).stream()
                 .filter(stored -> stored.equalsIgnoreCase(branch))
                 .toList();
         if (matches.size() > 1) {

@@ -6,7 +6,6 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.DataFileMeta;
-import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
@@ -303,7 +302,7 @@ public class TestTarnPathContainment
     private Path tamperDeltaManifest(String table, long snapshotId, UnaryOperator<DataFileMeta> change)
             throws IOException
     {
-        FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString(), new ManifestCache(0));
+        FileSystemCatalog catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString(), 0);
         PaimonTable paimonTable = PaimonTable.load(catalog, new Identifier("s", table));
         Snapshot snapshot = paimonTable.snapshotManager().snapshot(snapshotId);
         List<ManifestFileMeta> manifests = paimonTable.readManifestList(snapshot.deltaManifestList());

@@ -5,7 +5,7 @@ package io.tarn.storage.binary;
  * string length, an undecodable decimal. Readers of table files catch it and rethrow a
  * {@link io.tarn.storage.CorruptFileException} naming the file.
  */
-public class MalformedBinaryException
+class MalformedBinaryException
         extends IllegalArgumentException
 {
     private static final long serialVersionUID = 1L;

@@ -54,13 +54,19 @@ public class FileSystemCatalog
 
     public FileSystemCatalog(FileIO fileIO, String warehouse)
     {
-        this(fileIO, warehouse, new ManifestCache(ManifestCache.DEFAULT_MAX_BYTES));
+        this(fileIO, warehouse, ManifestCache.DEFAULT_MAX_BYTES);
     }
 
     /**
-     * @param manifestCache the decoded manifest files shared by the tables of this catalog
+     * @param manifestCacheBytes how much memory the decoded manifest files shared by the tables of
+     * this catalog may take; 0 caches nothing
      */
-    public FileSystemCatalog(FileIO fileIO, String warehouse, ManifestCache manifestCache)
+    public FileSystemCatalog(FileIO fileIO, String warehouse, long manifestCacheBytes)
+    {
+        this(fileIO, warehouse, new ManifestCache(manifestCacheBytes));
+    }
+
+    private FileSystemCatalog(FileIO fileIO, String warehouse, ManifestCache manifestCache)
     {
         this.fileIO = requireNonNull(fileIO, "fileIO is null");
         requireNonNull(warehouse, "warehouse is null");
@@ -183,6 +189,15 @@ public class FileSystemCatalog
             throw new TableNotFoundException("Table %s does not exist in warehouse %s (no schema file under %s/schema)".formatted(identifier.fullName(), warehouse, path));
         }
         return path;
+    }
+
+    /**
+     * The names of the branches of an existing table besides {@code main}, as they are stored.
+     */
+    public List<String> branches(Identifier identifier)
+            throws IOException
+    {
+        return new BranchManager(fileIO, tablePath(identifier)).branches();
     }
 
     public void createDatabase(String database)

@@ -32,7 +32,7 @@ import static io.tarn.storage.snapshot.MetadataJson.requiredText;
  * optional keys only when present. A tag adds {@code tagCreateTime} (Jackson's
  * {@code LocalDateTime} array) and {@code tagTimeRetained} (decimal seconds).
  */
-public final class SnapshotJson
+final class SnapshotJson
 {
     private static final BigDecimal NANOS_PER_SECOND = BigDecimal.valueOf(1_000_000_000L);
 

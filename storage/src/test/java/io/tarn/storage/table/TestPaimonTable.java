@@ -10,7 +10,6 @@ import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.FileKind;
 import io.tarn.storage.manifest.IndexManifestEntry;
 import io.tarn.storage.manifest.IndexManifestFile;
-import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
@@ -52,7 +51,7 @@ public class TestPaimonTable
         FileStoreTable table = paimon.create("t", Schema.newBuilder().column("a", DataTypes.INT()).build());
         paimon.write(table, GenericRow.of(1));
         tableRoot = Path.of(paimon.tableRoot("t"));
-        catalog = new FileSystemCatalog(new LocalFileIO(), paimon.warehouse(), new ManifestCache(0));
+        catalog = new FileSystemCatalog(new LocalFileIO(), paimon.warehouse(), 0);
     }
 
     @AfterMethod(alwaysRun = true)
