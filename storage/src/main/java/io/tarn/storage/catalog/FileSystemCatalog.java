@@ -15,7 +15,6 @@ import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.BranchManager;
-import io.tarn.storage.schema.NestingDepth;
 import io.tarn.storage.schema.TableOptions;
 
 import java.io.IOException;

@@ -12,7 +12,6 @@ import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.manifest.ManifestListFile;
-import io.tarn.storage.schema.NestingDepth;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.schema.TableOptions;

@@ -7,7 +7,6 @@ import io.tarn.index.predicate.StatsProvider;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.CorruptFileException;
-import io.tarn.storage.deletion.DeletionVectorReader;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;

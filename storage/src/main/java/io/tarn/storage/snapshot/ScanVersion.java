@@ -3,7 +3,7 @@ package io.tarn.storage.snapshot;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Which snapshot a read sees ("time travel"), resolved by {@link SnapshotResolver}.
+ * Which snapshot a read sees ("time travel"), resolved by {@code PaimonTable.snapshot}.
  */
 public sealed interface ScanVersion
         permits ScanVersion.Latest, ScanVersion.SnapshotId, ScanVersion.TagName, ScanVersion.TimestampMillis, ScanVersion.Version

@@ -270,7 +270,10 @@ public class SnapshotManager
         return "existing snapshots are %s..%s".formatted(earliest.get(), latest.get());
     }
 
-    String tableDescription()
+    /**
+     * The table and branch these snapshots belong to, as error messages name them.
+     */
+    public String tableDescription()
     {
         return describeTable();
     }

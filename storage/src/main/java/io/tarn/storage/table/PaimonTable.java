@@ -27,7 +27,6 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.SnapshotManager;
-import io.tarn.storage.snapshot.SnapshotResolver;
 import io.tarn.storage.snapshot.TagManager;
 
 import java.io.IOException;

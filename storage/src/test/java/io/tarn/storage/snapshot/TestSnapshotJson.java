@@ -252,7 +252,7 @@ public class TestSnapshotJson
         }
     }
 
-    static void assertSameSnapshot(Snapshot actual, org.apache.paimon.Snapshot expected)
+    public static void assertSameSnapshot(Snapshot actual, org.apache.paimon.Snapshot expected)
     {
         assertThat(actual.version()).isEqualTo(expected.version());
         assertThat(actual.id()).isEqualTo(expected.id());

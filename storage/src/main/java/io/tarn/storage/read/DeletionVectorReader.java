@@ -1,4 +1,4 @@
-package io.tarn.storage.deletion;
+package io.tarn.storage.read;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
@@ -24,7 +24,7 @@ import java.util.zip.CRC32;
  * {@code int32 LE} high key + portable RoaringBitmap per bitmap, and the range's length covers the
  * size and CRC fields too. Bit positions are 0-based row positions in the data file.
  */
-public final class DeletionVectorReader
+final class DeletionVectorReader
 {
     static final int MAGIC_32 = 1581511376;
     static final int MAGIC_64 = 1681511377;
@@ -34,7 +34,7 @@ public final class DeletionVectorReader
     /**
      * The positions of the deleted rows.
      */
-    public static RoaringBitmap read(InputFile indexFile, DeletionFile range)
+    static RoaringBitmap read(InputFile indexFile, DeletionFile range)
             throws IOException
     {
         long fileLength = indexFile.length();

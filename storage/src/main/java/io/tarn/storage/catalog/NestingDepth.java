@@ -1,4 +1,4 @@
-package io.tarn.storage.schema;
+package io.tarn.storage.catalog;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.types.ArrayType;
@@ -19,13 +19,13 @@ import static java.util.Objects.requireNonNull;
  * refuses footers deeper than {@link #MAX_PARQUET_DEPTH} (the Parquet footer parser's guard), so a
  * table whose columns nest deeper could be written but never read back.
  */
-public final class NestingDepth
+final class NestingDepth
 {
     /**
      * The deepest schema element the Parquet footer parser of {@code vector-reader} accepts,
      * counted from the root message (depth 0).
      */
-    public static final int MAX_PARQUET_DEPTH = 64;
+    static final int MAX_PARQUET_DEPTH = 64;
 
     private NestingDepth() {}
 
@@ -33,7 +33,7 @@ public final class NestingDepth
      * The depth of the deepest Parquet schema element of a column of this type, the column itself
      * at depth 1.
      */
-    public static int of(DataType type)
+    static int of(DataType type)
     {
         requireNonNull(type, "type is null");
         if (type instanceof ArrayType array) {
@@ -54,7 +54,7 @@ public final class NestingDepth
     /**
      * Refuses columns whose data files the reader could not read back.
      */
-    public static void check(String tableName, List<DataField> fields)
+    static void check(String tableName, List<DataField> fields)
             throws UnsupportedTableFeatureException
     {
         for (DataField field : fields) {

@@ -1,11 +1,9 @@
-package io.tarn.storage.deletion;
+package io.tarn.storage.read;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
-import io.tarn.storage.read.ReadRequest;
-import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;

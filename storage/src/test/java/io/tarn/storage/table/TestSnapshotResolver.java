@@ -1,9 +1,14 @@
-package io.tarn.storage.snapshot;
+package io.tarn.storage.table;
 
 import io.tarn.storage.CommitConflictException;
 import io.tarn.storage.InvalidNameException;
 import io.tarn.storage.SnapshotNotFoundException;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.snapshot.PaimonTables;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotManager;
+import io.tarn.storage.snapshot.TagManager;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
 import org.apache.paimon.options.Options;

@@ -1,4 +1,4 @@
-package io.tarn.storage.schema;
+package io.tarn.storage.catalog;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.types.ArrayType;

@@ -1,6 +1,11 @@
-package io.tarn.storage.snapshot;
+package io.tarn.storage.table;
 
 import io.tarn.storage.SnapshotNotFoundException;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotManager;
+import io.tarn.storage.snapshot.Tag;
+import io.tarn.storage.snapshot.TagManager;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -12,12 +17,12 @@ import static java.util.Objects.requireNonNull;
  * Resolves a {@link ScanVersion} to a snapshot the way Paimon's time travel does. A tag resolves
  * to the snapshot copy inside the tag file, so it stays readable after the snapshot expired.
  */
-public class SnapshotResolver
+final class SnapshotResolver
 {
     private final SnapshotManager snapshots;
     private final TagManager tags;
 
-    public SnapshotResolver(SnapshotManager snapshots, TagManager tags)
+    SnapshotResolver(SnapshotManager snapshots, TagManager tags)
     {
         this.snapshots = requireNonNull(snapshots, "snapshots is null");
         this.tags = requireNonNull(tags, "tags is null");
@@ -28,7 +33,7 @@ public class SnapshotResolver
      * table without snapshots. Everything else that designates nothing is a
      * {@link SnapshotNotFoundException}.
      */
-    public Optional<Snapshot> resolve(ScanVersion version)
+    Optional<Snapshot> resolve(ScanVersion version)
             throws IOException
     {
         requireNonNull(version, "version is null");
