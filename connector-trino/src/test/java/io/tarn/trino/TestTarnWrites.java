@@ -178,6 +178,26 @@ public class TestTarnWrites
     }
 
     /**
+     * A table that tracks rows gets row ids from Tarn's commits as from Paimon's: every row its
+     * own, read back by Paimon's row-tracking view as by Trino's hidden columns.
+     */
+    @Test
+    public void testTablesThatTrackRowsGetRowIds()
+    {
+        runner.execute("CREATE TABLE tarn.w.tracked WITH (partitioned_by = ARRAY['p'], options = MAP(ARRAY['row-tracking.enabled'], ARRAY['true'])) AS "
+                + "SELECT id, CAST(name AS varchar) name, p FROM (VALUES (1, 'one', 'a'), (2, 'two', 'b'), (3, NULL, 'a')) t(id, name, p)");
+        runner.execute("INSERT INTO tarn.w.tracked SELECT id + 10, name, p FROM tarn.w.tracked");
+        runner.execute("INSERT INTO tarn.w.tracked VALUES (100, 'last', 'b')");
+
+        List<String> expected = ReferenceReader.readWithRowTracking(warehouse, "w.tracked").lines();
+        assertThat(expected).hasSize(7);
+        // the view's columns: id, name, p, _ROW_ID, _SEQUENCE_NUMBER
+        assertThat(expected.stream().map(line -> Long.parseLong(line.split("\t", -1)[3])).sorted().toList()).containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L);
+        assertThat(TrinoCanonicalRows.of(runner.execute("SELECT id, name, p, _row_id, _sequence_number FROM tarn.w.tracked"))).isEqualTo(CanonicalRows.of(expected));
+        assertThat(runner.execute("SELECT _row_id FROM tarn.w.tracked WHERE id = 100").getOnlyValue()).isEqualTo(6L);
+    }
+
+    /**
      * A table with {@code file.format=orc} gets ORC data files from CREATE TABLE AS, INSERT and
      * sort_compact; Paimon reads them as it reads the same rows written as Parquet, and a codec
      * Tarn does not write is refused before anything is written.

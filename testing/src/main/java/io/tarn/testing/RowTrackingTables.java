@@ -1,19 +1,27 @@
 package io.tarn.testing;
 
+import org.apache.paimon.append.AppendCompactCoordinator;
+import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.operation.BaseAppendFileStoreWrite;
 import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.SpecialFields;
 import org.apache.paimon.table.Table;
 import org.apache.paimon.table.sink.BatchTableCommit;
 import org.apache.paimon.table.sink.BatchTableWrite;
 import org.apache.paimon.table.sink.BatchWriteBuilder;
+import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.types.DataTypes;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Tables that track rows ({@code row-tracking.enabled}), written by Apache Paimon: columns
@@ -54,6 +62,33 @@ public final class RowTrackingTables
         }
         catch (Exception e) {
             throw new UncheckedIOException(new IOException("Paimon failed to write " + identifier + " in " + warehouse, e));
+        }
+    }
+
+    /**
+     * Compacts an append table that tracks rows as Paimon's Flink and Spark compactions do: the
+     * rewritten files store {@code _ROW_ID} and {@code _SEQUENCE_NUMBER}. Fails when Paimon finds
+     * nothing to compact (fewer files than the table's {@code compaction.min.file-num}).
+     */
+    public static void compact(FileStoreTable table)
+            throws Exception
+    {
+        List<CommitMessage> compacted = new ArrayList<>();
+        BaseAppendFileStoreWrite write = (BaseAppendFileStoreWrite) table.store().newWrite("compactor");
+        try {
+            write.withWriteType(SpecialFields.rowTypeWithRowTracking(table.rowType()));
+            for (AppendCompactTask task : new AppendCompactCoordinator(table, false).run()) {
+                compacted.add(task.doCompact(table, write));
+            }
+        }
+        finally {
+            write.close();
+        }
+        if (compacted.isEmpty()) {
+            throw new IllegalStateException("Paimon found nothing to compact in " + table.name());
+        }
+        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
+            commit.commit(compacted);
         }
     }
 }

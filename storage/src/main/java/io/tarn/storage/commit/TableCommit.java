@@ -8,6 +8,7 @@ import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.manifest.ManifestListFile;
+import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.Snapshot;
@@ -37,7 +38,8 @@ import static java.util.Objects.requireNonNull;
  * each attempt the changes are computed and checked against that snapshot: a DELETE of a file
  * that is no longer live means another commit removed it first, which no retry can fix. Files
  * written by an attempt that lost are deleted; any left behind by a crash are never referenced
- * and are orphans for a later clean-up.
+ * and are orphans for a later clean-up. In a table that tracks rows, each attempt gives the files
+ * it adds row ids from the snapshot it follows ({@link RowIdAssignment}).
  */
 public final class TableCommit
 {
@@ -118,6 +120,7 @@ public final class TableCommit
     {
         requireNonNull(kind, "kind is null");
         TableSchema schema = table.latestSchema();
+        boolean rowTracking = new TableOptions(table.name(), schema.options()).rowTrackingEnabled();
         for (int attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
             Optional<Snapshot> latest = table.snapshotManager().latest();
             List<ManifestFileMeta> baseManifests = new ArrayList<>();
@@ -131,6 +134,13 @@ public final class TableCommit
             if (changes.isEmpty()) {
                 throw new IllegalArgumentException("Nothing to commit to table " + table.name());
             }
+            long id = latest.map(snapshot -> snapshot.id() + 1).orElse(1L);
+            long nextRowId = latest.flatMap(Snapshot::nextRowId).orElse(0L);
+            if (rowTracking) {
+                RowIdAssignment assignment = RowIdAssignment.assign(changes, id, nextRowId);
+                changes = assignment.changes();
+                nextRowId = assignment.nextRowId();
+            }
             String deltaManifest = newFileName("manifest-");
             byte[] deltaManifestBytes = ManifestFile.write(changes);
             table.fileIO().writeFile(table.manifestPath(deltaManifest), deltaManifestBytes, false);
@@ -138,7 +148,6 @@ public final class TableCommit
             long deltaRecords = recordDelta(changes);
             WrittenFile baseList = writeManifestList(baseManifests);
             WrittenFile deltaList = writeManifestList(List.of(deltaMeta));
-            long id = latest.map(snapshot -> snapshot.id() + 1).orElse(1L);
             long previousTotal = latest.flatMap(Snapshot::totalRecordCount).orElse(0L);
             Snapshot snapshot = new Snapshot(
                     Snapshot.CURRENT_VERSION,
@@ -162,7 +171,7 @@ public final class TableCommit
                     latest.flatMap(Snapshot::watermark),
                     latest.flatMap(Snapshot::statistics),
                     Optional.empty(),
-                    Optional.of(latest.flatMap(Snapshot::nextRowId).orElse(0L)));
+                    Optional.of(nextRowId));
             if (table.snapshotManager().tryCommit(snapshot)) {
                 return snapshot;
             }

@@ -89,6 +89,17 @@ public record DataFileMeta(
                 firstRowId, writeCols);
     }
 
+    /**
+     * This file with its first row id and sequence numbers as a commit to a row-tracking table
+     * assigns them.
+     */
+    public DataFileMeta withRowTracking(long newFirstRowId, long newMinSequenceNumber, long newMaxSequenceNumber)
+    {
+        return new DataFileMeta(fileName, fileSize, rowCount, minKey, maxKey, keyStats, valueStats, newMinSequenceNumber, newMaxSequenceNumber,
+                schemaId, level, extraFiles, creationTime, deleteRowCount, embeddedIndex, fileSource, valueStatsCols, externalPath,
+                OptionalLong.of(newFirstRowId), writeCols);
+    }
+
     byte[] embeddedIndexUnsafe()
     {
         return embeddedIndex;

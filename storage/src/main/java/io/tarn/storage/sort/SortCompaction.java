@@ -60,8 +60,8 @@ public final class SortCompaction
     /**
      * Rewrites the partitions {@code request} chooses in sorted order and commits them.
      *
-     * @throws UnsupportedTableFeatureException if the table has a primary key, or a file to rewrite
-     * has a deletion vector
+     * @throws UnsupportedTableFeatureException if the table has a primary key or tracks rows, or a
+     * file to rewrite has a deletion vector
      * @throws IllegalArgumentException if a sort column or partition column is unknown, or a sort
      * column's type cannot be ordered by the strategy
      * @throws io.tarn.storage.CommitConflictException if another commit removed a file read
@@ -74,6 +74,10 @@ public final class SortCompaction
             throw new UnsupportedTableFeatureException("Table " + table.name() + " has a primary key; sort-compact rewrites append tables only");
         }
         TableOptions options = new TableOptions(table.name(), schema.options());
+        if (options.rowTrackingEnabled()) {
+            // a rewrite must keep every row's _ROW_ID and _SEQUENCE_NUMBER by storing them in the new files, which Tarn's writer does not
+            throw new UnsupportedTableFeatureException("Table " + table.name() + " sets option row-tracking.enabled = 'true'; sort-compact of tables that track rows is not supported yet");
+        }
         RowKeys keys = rowKeys(table, schema, options, request);
         checkPartitionSpecs(table, schema, request.partitions());
 

@@ -68,6 +68,7 @@ public final class AppendTableWriter
     private final String filePrefix = "data-" + UUID.randomUUID() + "-";
     private final Map<BucketKey, RollingFileWriter> writers = new LinkedHashMap<>();
     private final Map<BucketKey, Long> nextSequenceNumbers = new HashMap<>();
+    private final boolean rowTracking;
     private boolean sequenceNumbersLoaded;
     private int fileCounter;
 
@@ -81,12 +82,12 @@ public final class AppendTableWriter
         }
         TableOptions options = new TableOptions(table.name(), schema.options());
         this.format = DataFileFormat.of(table.name(), schema);
-        for (String key : List.of("row-tracking.enabled", "data-evolution.enabled")) {
-            // Paimon assigns such files their first row id at commit; Tarn's commits do not
-            if (options.flag(key)) {
-                throw new UnsupportedTableFeatureException("Table " + table.name() + " sets option " + key + " = 'true'; Tarn's writer does not assign row ids");
-            }
+        if (options.flag("data-evolution.enabled")) {
+            // such tables take files that hold some columns of a range of row ids, which Tarn does not write
+            throw new UnsupportedTableFeatureException("Table " + table.name() + " sets option data-evolution.enabled = 'true'; Tarn does not write tables with data evolution");
         }
+        // the commit assigns row ids and, to a writer's first file, the snapshot id as sequence numbers
+        this.rowTracking = options.rowTrackingEnabled();
         this.allocator = requireNonNull(allocator, "allocator is null").newChildAllocator("append-writer", 0, Long.MAX_VALUE);
         this.statsBuilder = new ValueStatsBuilder(schema.fields(), schema.options(), table.name(), format);
         this.targetFileSize = options.get("target-file-size").map(value -> TableOptions.parseMemorySize("target-file-size", value, table.name())).orElse(DEFAULT_TARGET_FILE_SIZE);
@@ -220,12 +221,14 @@ public final class AppendTableWriter
 
     /**
      * Sequence numbers continue per partition and bucket from the live files' highest, as Paimon's
-     * writers do.
+     * writers do. In a table that tracks rows each writer starts at 0 instead, as Paimon's writers
+     * of such tables (which have no buckets) do: its commit gives the writer's first file the new
+     * snapshot's id, read back as the rows' {@code _SEQUENCE_NUMBER}.
      */
     private long firstSequenceNumber(BucketKey key)
             throws IOException
     {
-        if (!sequenceNumbersLoaded) {
+        if (!sequenceNumbersLoaded && !rowTracking) {
             for (PlannedFile file : new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest())).files()) {
                 nextSequenceNumbers.merge(new BucketKey(file.partition(), file.bucket()), file.file().maxSequenceNumber() + 1, Math::max);
             }

@@ -14,16 +14,14 @@ import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.write.AppendTableWriter;
 import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.RowTrackingTables;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
 import io.tarn.index.predicate.FieldRef;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
-import org.apache.paimon.append.AppendCompactCoordinator;
-import org.apache.paimon.append.AppendCompactTask;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.BlobData;
 import org.apache.paimon.data.GenericRow;
@@ -35,10 +33,6 @@ import org.apache.paimon.schema.TableSchema;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.types.DataField;
 import org.apache.paimon.types.DataTypes;
-import org.apache.paimon.operation.BaseAppendFileStoreWrite;
-import org.apache.paimon.table.SpecialFields;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.types.RowKind;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -108,11 +102,6 @@ public class TestPaimon14Layouts
         assertThat(plan.files()).allMatch(file -> file.file().firstRowId().isPresent());
         assertThat(tarnRows("row_tracking")).isEqualTo(ReferenceReader.read(Path.of(paimon.warehouse()), "db.row_tracking").text());
 
-        // Tarn's commits assign no row ids, so it does not write such tables
-        assertThatThrownBy(() -> new AppendTableWriter(tarnTable, allocator))
-                .isInstanceOf(UnsupportedTableFeatureException.class)
-                .hasMessageContaining("db.row_tracking")
-                .hasMessageContaining("row-tracking.enabled");
     }
 
     @DataProvider
@@ -152,7 +141,7 @@ public class TestPaimon14Layouts
 
         // a compaction rewrites the four files into one that stores both columns
         if (!avro) {
-            compactWithRowTracking(table);
+            RowTrackingTables.compact(table);
         }
         writeBoth(table, oracle, GenericRow.of(1000, BinaryString.fromString("after compaction")), GenericRow.of(1001, null));
         PaimonTable tarnTable = tarnTable(name);
@@ -195,30 +184,6 @@ public class TestPaimon14Layouts
         paimon.write(table, rows);
         if (oracle != table) {
             paimon.write(oracle, rows);
-        }
-    }
-
-    /**
-     * Compacts an append table as Paimon's Flink and Spark compactions do when rows are tracked:
-     * the rewritten files store {@code _ROW_ID} and {@code _SEQUENCE_NUMBER}.
-     */
-    private static void compactWithRowTracking(FileStoreTable table)
-            throws Exception
-    {
-        List<CommitMessage> compacted = new ArrayList<>();
-        BaseAppendFileStoreWrite write = (BaseAppendFileStoreWrite) table.store().newWrite("compactor");
-        try {
-            write.withWriteType(SpecialFields.rowTypeWithRowTracking(table.rowType()));
-            for (AppendCompactTask task : new AppendCompactCoordinator(table, false).run()) {
-                compacted.add(task.doCompact(table, write));
-            }
-        }
-        finally {
-            write.close();
-        }
-        assertThat(compacted).isNotEmpty();
-        try (BatchTableCommit commit = table.newBatchWriteBuilder().newCommit()) {
-            commit.commit(compacted);
         }
     }
 
