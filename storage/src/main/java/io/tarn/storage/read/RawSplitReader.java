@@ -33,7 +33,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.RoaringBitmap;
-import org.roaringbitmap.RoaringBitmapWriter;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -78,7 +77,6 @@ final class RawSplitReader
 {
     private static final byte UPDATE_BEFORE = 1;
     private static final byte DELETE = 3;
-    private static final int FILTER_BATCH_SIZE = 8192;
     // a filter pass decodes the filter columns and selects rows, which then cost more to read:
     // for a caller that tests rows anyway, it pays back only when it drops a fifth of them or more
     private static final double RECHECKED_FILTER_MIN_KEPT_FRACTION = 0.8;
@@ -92,8 +90,8 @@ final class RawSplitReader
     private final Map<Integer, Integer> columnIndexByFieldId = new HashMap<>();
     // the filter evaluated on decoded batches; empty when it is evaluated first, on its own columns
     private final Optional<Predicate> residualFilter;
-    private final List<DataField> filterColumns;
-    private final Map<Integer, Integer> filterColumnIndexByFieldId = new HashMap<>();
+    // the filter evaluated first, on its own columns (late materialization)
+    private final Optional<FilterFirstPass> filterFirst;
     private final int valueKindColumn;
     // the columns of a file without _VALUE_KIND: a prefix of readColumns
     private final List<DataField> columnsWithoutKind;
@@ -154,14 +152,10 @@ final class RawSplitReader
         this.request = requireNonNull(request, "request is null");
         this.rowSelections = rowSelections == null ? Map.of() : Map.copyOf(rowSelections);
         List<DataField> filterFields = filterColumns(request);
-        boolean filterFirst = !filterFields.isEmpty() && !filterOnly(request, filterFields);
-        this.filterColumns = filterFirst ? filterFields : List.of();
-        for (int i = 0; i < filterColumns.size(); i++) {
-            filterColumnIndexByFieldId.put(filterColumns.get(i).id(), i);
-        }
-        this.residualFilter = filterFirst ? Optional.empty() : request.filter();
+        boolean filterFirstPays = FilterFirstPass.pays(filterFields, request);
+        this.residualFilter = filterFirstPays ? Optional.empty() : request.filter();
         List<DataField> columns = new ArrayList<>(request.columns());
-        if (!filterFirst) {
+        if (!filterFirstPays) {
             for (DataField field : filterFields) {
                 if (columns.stream().noneMatch(column -> column.id() == field.id())) {
                     columns.add(field);
@@ -188,6 +182,9 @@ final class RawSplitReader
             this.allocator.close();
             throw e;
         }
+        this.filterFirst = filterFirstPays
+                ? Optional.of(new FilterFirstPass(table, request.filter().orElseThrow(), filterFields, request.batchSize(), this.allocator))
+                : Optional.empty();
     }
 
     @Override
@@ -258,6 +255,9 @@ final class RawSplitReader
     public Counters metrics()
     {
         Counters counted = metrics.with(Counter.FILTER_PROBES, metrics.get(Counter.FILTER_PROBES) + filterProbes.count());
+        if (filterFirst.isPresent()) {
+            counted = counted.plus(filterFirst.get().metrics());
+        }
         if (current == null) {
             return counted;
         }
@@ -380,8 +380,8 @@ final class RawSplitReader
             long skipped = live - selected;
             metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
-        if (!filterColumns.isEmpty() && !selectionExact && currentFileTestsRows) {
-            current = readMatchingRows(file, selection, options);
+        if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
+            current = filterFirst.get().readMatchingRows(file, selection, currentSkippingFilter.orElseThrow(), options, currentCarried);
             currentFileReadAgain |= current != null;
             return current != null;
         }
@@ -422,93 +422,6 @@ final class RawSplitReader
             rowTracking.get().fill(current, currentRoot, currentFile);
         }
         return true;
-    }
-
-    /**
-     * Finds the rows of a file that satisfy the filter from its filter columns alone, then opens
-     * the file again for {@code options}' columns of only those rows (late materialization), or
-     * returns null when no row matches. The filter also prunes row groups and pages of the filter
-     * columns here, and the reader tells which file rows each batch holds.
-     */
-    private DataFileReader readMatchingRows(PlannedFile file, RoaringBitmap selection, ReadOptions options)
-            throws IOException
-    {
-        long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
-        Map<Integer, CarriedColumn> carried = new HashMap<>();
-        try (DataFileReader filterReader = DataFileReaders.open(table, file, filterPassOptions(selection), allocator)) {
-            RoaringBitmap matches = matchingRows(filterReader, carried, options.columns());
-            metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
-            if (matches.isEmpty()) {
-                // opened and read, though only for the filter columns
-                ReaderMetrics filterMetrics = filterReader.metrics();
-                metrics = metrics.plus(ReadCounters.opened(filterMetrics));
-                carried.values().forEach(CarriedColumn::close);
-                return null;
-            }
-            ReadOptions rows = options.withRowSelection(matches);
-            if (!carried.isEmpty()) {
-                // the selection is exact: a filter could only prune pages, which would misalign the carried values
-                rows = rows.withoutFilter();
-            }
-            DataFileReader reader = DataFileReaders.reopen(table, filterReader, rows, allocator, carried);
-            currentCarried.addAll(carried.values());
-            return reader;
-        }
-        catch (IOException | RuntimeException e) {
-            carried.values().forEach(CarriedColumn::close);
-            throw e;
-        }
-    }
-
-    private ReadOptions filterPassOptions(RoaringBitmap selection)
-    {
-        // the filter columns are read for the filter alone: equality tests of strings compare in the pages
-        ReadOptions options = ReadOptions.of(filterColumns)
-                .withBatchSize(Math.max(request.batchSize(), FILTER_BATCH_SIZE))
-                .withFilter(currentSkippingFilter.orElseThrow())
-                .withFilterColumnsMatched();
-        return selection == null ? options : options.withRowSelection(selection);
-    }
-
-    /**
-     * The file positions of the rows that satisfy the filter. On the way, the values of those
-     * rows of the fixed-width filter columns that {@code readColumns} reads too go to
-     * {@code carried} (by field id), so that the read of the rows does not decode them again.
-     */
-    private RoaringBitmap matchingRows(DataFileReader reader, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
-            throws IOException
-    {
-        Predicate filter = request.filter().orElseThrow();
-        // positions arrive in ascending order, which the writer appends without searching
-        RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().get();
-        int[] positions = new int[0];
-        boolean first = true;
-        while (DataFileReaders.nextBatch(table, reader)) {
-            VectorSchemaRoot batch = reader.root();
-            int[] selected = BatchFilter.selectedRows(filter, batch, filterColumnIndexByFieldId, reader.filterMatches(), filterProbes);
-            if (first) {
-                for (DataField column : readColumns) {
-                    Integer index = filterColumnIndexByFieldId.get(column.id());
-                    if (index != null && CarriedColumn.canCarry(batch.getVector(index))) {
-                        carried.put(column.id(), new CarriedColumn(batch.getVector(index).getField(), allocator));
-                    }
-                }
-                first = false;
-            }
-            for (Map.Entry<Integer, CarriedColumn> column : carried.entrySet()) {
-                column.getValue().append(batch.getVector(filterColumnIndexByFieldId.get(column.getKey())), selected, selected.length);
-            }
-            if (positions.length < batch.getRowCount()) {
-                positions = new int[batch.getRowCount()];
-            }
-            reader.batchPositions(positions);
-            for (int row : selected) {
-                matches.add(positions[row]);
-            }
-        }
-        ReaderMetrics filterMetrics = reader.metrics();
-        metrics = metrics.plus(ReadCounters.decoded(filterMetrics));
-        return matches.get();
     }
 
     private void closeCurrentFile()
@@ -629,14 +542,5 @@ final class RawSplitReader
                     .orElseThrow(() -> new IllegalArgumentException("Table " + table.name() + " has no column with field id " + fieldId + " for the filter " + filter)));
         }
         return fields;
-    }
-
-    /**
-     * Whether every output column is a filter column: then nothing is saved by evaluating the
-     * filter first, and it is evaluated on the decoded batches.
-     */
-    private static boolean filterOnly(ReadRequest request, List<DataField> filterFields)
-    {
-        return request.columns().stream().allMatch(column -> filterFields.stream().anyMatch(field -> field.id() == column.id()));
     }
 }
