@@ -141,22 +141,24 @@ final class TarnMetadata
         }
         ScanVersion version = endVersion.map(value -> TarnTableVersions.scanVersion(session, tableName, value)).orElse(ScanVersion.latest());
         Optional<Snapshot> snapshot;
+        long schemaId;
         try {
-            snapshot = table.get().snapshot(version);
+            // as in Paimon: the latest version reads with the current schema (ALTER TABLE does
+            // not commit a snapshot), time travel with the schema its snapshot was written with
+            if (version instanceof ScanVersion.Latest) {
+                PaimonTable.LatestVersion latest = table.get().latestVersion();
+                snapshot = latest.snapshot();
+                schemaId = latest.schema().id();
+            }
+            else {
+                snapshot = table.get().snapshot(version);
+                schemaId = snapshot.isEmpty() ? table.get().latestSchema().id() : snapshot.get().schemaId();
+            }
         }
         catch (IOException | InvalidNameException e) {
             throw TarnExceptions.translate("Cannot read table " + tableName + " at " + TarnTableVersions.describe(version), e);
         }
         Optional<String> tagName = version instanceof ScanVersion.TagName tag ? Optional.of(tag.name()) : Optional.empty();
-        // as in Paimon: the latest version reads with the current schema (ALTER TABLE does not
-        // commit a snapshot), time travel with the schema its snapshot was written with
-        long schemaId;
-        try {
-            schemaId = version instanceof ScanVersion.Latest || snapshot.isEmpty() ? table.get().latestSchema().id() : snapshot.get().schemaId();
-        }
-        catch (IOException e) {
-            throw TarnExceptions.translate("Cannot read the schema of table " + tableName, e);
-        }
         return TarnTableHandle.of(tableName, snapshot.map(Snapshot::id), tagName, schemaId);
     }
 

@@ -76,6 +76,9 @@ public final class FaultInjectingProxy
     private final Map<Fault.Kind, AtomicLong> faults = new EnumMap<>(Fault.Kind.class);
     private final AtomicInteger requestIds = new AtomicInteger();
     private volatile long latencyNanos;
+    // requests received and not yet answered, and the most there were at once
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger mostInFlight = new AtomicInteger();
     private volatile boolean closed;
 
     private FaultInjectingProxy(InetSocketAddress target, ServerSocket serverSocket)
@@ -200,6 +203,16 @@ public final class FaultInjectingProxy
         synchronized (requestLog) {
             requestLog.clear();
         }
+        mostInFlight.set(inFlight.get());
+    }
+
+    /**
+     * The most requests that were received and not yet answered at the same moment, since the
+     * proxy started or {@link #clearRequestLog()}: whether a client sends requests side by side.
+     */
+    public int mostRequestsInFlight()
+    {
+        return mostInFlight.get();
     }
 
     private void log(HttpHead request)
@@ -294,23 +307,13 @@ public final class FaultInjectingProxy
                 requests.incrementAndGet();
                 requestsByMethod.computeIfAbsent(request.method(), method -> new AtomicLong()).incrementAndGet();
                 log(request);
-                Fault fault = takeFault(request);
+                mostInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
                 boolean keepAlive;
-                if (fault == null) {
-                    keepAlive = forward(request, null, client, clientIn, clientOut);
+                try {
+                    keepAlive = answer(request, client, clientIn, clientOut);
                 }
-                else {
-                    faults.get(fault.kind()).incrementAndGet();
-                    switch (fault.kind()) {
-                        case INTERNAL_ERROR, SLOW_DOWN, ERROR -> keepAlive = answerError(request, fault, clientIn, clientOut);
-                        case CONNECTION_RESET -> {
-                            // no answer at all, and an RST rather than an orderly close
-                            client.setSoLinger(true, 0);
-                            keepAlive = false;
-                        }
-                        case FIRST_BYTE_DELAY, ANSWER_LOST, BODY_CUT -> keepAlive = forward(request, fault, client, clientIn, clientOut);
-                        default -> throw new IllegalStateException("Unknown fault " + fault.kind());
-                    }
+                finally {
+                    inFlight.decrementAndGet();
                 }
                 if (!keepAlive) {
                     return;
@@ -324,6 +327,30 @@ public final class FaultInjectingProxy
             openSockets.remove(client);
             closeQuietly(client);
         }
+    }
+
+    private boolean answer(HttpHead request, Socket client, InputStream clientIn, OutputStream clientOut)
+            throws IOException
+    {
+        Fault fault = takeFault(request);
+        boolean keepAlive;
+        if (fault == null) {
+            keepAlive = forward(request, null, client, clientIn, clientOut);
+        }
+        else {
+            faults.get(fault.kind()).incrementAndGet();
+            switch (fault.kind()) {
+                case INTERNAL_ERROR, SLOW_DOWN, ERROR -> keepAlive = answerError(request, fault, clientIn, clientOut);
+                case CONNECTION_RESET -> {
+                    // no answer at all, and an RST rather than an orderly close
+                    client.setSoLinger(true, 0);
+                    keepAlive = false;
+                }
+                case FIRST_BYTE_DELAY, ANSWER_LOST, BODY_CUT -> keepAlive = forward(request, fault, client, clientIn, clientOut);
+                default -> throw new IllegalStateException("Unknown fault " + fault.kind());
+            }
+        }
+        return keepAlive;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tarn.storage.read;
 
+import io.tarn.storage.fs.DaemonThreads;
 import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.fs.ObjectStoreTally;
 import io.tarn.vector.io.ByteRange;
@@ -12,8 +13,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.Objects.requireNonNull;
 
@@ -39,7 +38,7 @@ final class RemoteDataInput
     static final long MAX_AHEAD = 64L << 20;
 
     // shared by every reader of the process: bounds the requests in flight ahead of reads
-    private static final ExecutorService FETCHES = Executors.newFixedThreadPool(16, new DaemonThreads());
+    private static final ExecutorService FETCHES = Executors.newFixedThreadPool(16, new DaemonThreads("tarn-object-fetch-"));
 
     private final InputFile file;
     private List<Fetch> fetches = List.of();
@@ -193,20 +192,6 @@ final class RemoteDataInput
                 counted = true;
             }
             return fetched.data();
-        }
-    }
-
-    private static final class DaemonThreads
-            implements ThreadFactory
-    {
-        private final AtomicInteger count = new AtomicInteger();
-
-        @Override
-        public Thread newThread(Runnable task)
-        {
-            Thread thread = new Thread(task, "tarn-object-fetch-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

@@ -5,6 +5,7 @@ import io.tarn.storage.MissingFileException;
 import io.tarn.storage.SnapshotNotFoundException;
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
+import io.tarn.storage.fs.SideRequest;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
 
 import static java.util.Objects.requireNonNull;
 
@@ -32,9 +34,22 @@ public class SnapshotManager
     private final String tableRoot;
     private final String branch;
     private final String snapshotDirectory;
+    // runs the check for a later snapshot while the hinted one is read
+    private final Executor requests;
 
     public SnapshotManager(FileIO fileIO, String tableRoot, String branch)
     {
+        this(fileIO, tableRoot, branch, Runnable::run);
+    }
+
+    /**
+     * @param requests where the existence check of the snapshot after the {@code LATEST} hint
+     * runs, while this thread reads the hinted snapshot: on an object store, two requests in the
+     * time of one
+     */
+    public SnapshotManager(FileIO fileIO, String tableRoot, String branch, Executor requests)
+    {
+        this.requests = requireNonNull(requests, "requests is null");
         this.fileIO = requireNonNull(fileIO, "fileIO is null");
         this.tableRoot = requireNonNull(tableRoot, "tableRoot is null");
         this.branch = requireNonNull(branch, "branch is null");
@@ -124,16 +139,27 @@ public class SnapshotManager
     /**
      * The latest snapshot. On an object store this costs three requests when {@code LATEST} is
      * right, as in Paimon: the hint, a HEAD that finds no later snapshot, and the snapshot itself,
-     * whose read also proves that it exists.
+     * whose read also proves that it exists. The last two do not depend on each other and run at
+     * the same time.
      */
     public Optional<Snapshot> latest()
             throws IOException
     {
-        OptionalLong hint = latestHint();
-        if (hint.isPresent()) {
-            Optional<Snapshot> hinted = snapshotIfExists(hint.getAsLong());
-            // else LATEST names a snapshot that is gone (rollback): the listing tells
-            if (hinted.isPresent()) {
+        OptionalLong hint = readHint(LATEST);
+        if (hint.isPresent() && hint.getAsLong() > 0) {
+            long id = hint.getAsLong();
+            SideRequest<Boolean> later = SideRequest.start(() -> fileIO.fileExists(snapshotPath(id + 1)), requests);
+            Optional<Snapshot> hinted;
+            try {
+                hinted = snapshotIfExists(id);
+            }
+            catch (IOException | RuntimeException e) {
+                later.settle();
+                throw e;
+            }
+            // a later snapshot means the hint is stale; a missing one that it names a snapshot
+            // that is gone (rollback): the listing tells either way
+            if (!later.await() && hinted.isPresent()) {
                 return hinted;
             }
         }

@@ -10,7 +10,9 @@ import io.tarn.storage.binary.PartitionPath;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.ContainedFileIO;
+import io.tarn.storage.fs.DaemonThreads;
 import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.SideRequest;
 import io.tarn.storage.fs.TablePaths;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
@@ -35,6 +37,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static java.util.Objects.requireNonNull;
@@ -49,6 +53,8 @@ public final class PaimonTable
 {
     public static final String MAIN_BRANCH = "main";
     private static final int POSTPONE_BUCKET = -2;
+    // metadata requests that a table's reads make side by side (see latestVersion)
+    private static final ExecutorService METADATA_REQUESTS = Executors.newCachedThreadPool(new DaemonThreads("tarn-metadata-"));
 
     private final Identifier identifier;
     private final FileIO fileIO;
@@ -79,7 +85,7 @@ public final class PaimonTable
         // every file operation of the table is confined to its directory, whatever formed the path
         this.fileIO = new ContainedFileIO(requireNonNull(fileIO, "fileIO is null"), location, "Table " + identifier);
         this.schemaManager = new SchemaManager(this.fileIO, location, branch);
-        this.snapshotManager = new SnapshotManager(this.fileIO, location, branch);
+        this.snapshotManager = new SnapshotManager(this.fileIO, location, branch, METADATA_REQUESTS);
         this.tagManager = new TagManager(this.fileIO, location, branch);
         this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : latestSchemaFile().orElseThrow(this::noSchemaFile));
         schemas.put(latestSchema.id(), latestSchema);
@@ -274,6 +280,40 @@ public final class PaimonTable
         Optional<Snapshot> snapshot = new SnapshotResolver(snapshotManager, tagManager).resolve(version);
         snapshot.ifPresent(resolved -> lastResolved = resolved);
         return snapshot;
+    }
+
+    /**
+     * The latest snapshot (empty when the table has none) and the latest schema, which a read of
+     * the table's current version uses (ALTER TABLE changes the schema without a snapshot). The
+     * check for a newer schema runs while the snapshot is found: on an object store the four
+     * requests (the {@code LATEST} hint, a check for a later snapshot, the snapshot, a check for a
+     * newer schema) take the time of two.
+     */
+    public LatestVersion latestVersion()
+            throws IOException
+    {
+        SideRequest<TableSchema> schema = SideRequest.start(this::latestSchema, METADATA_REQUESTS);
+        Optional<Snapshot> snapshot;
+        try {
+            snapshot = snapshot(new ScanVersion.Latest());
+        }
+        catch (IOException | RuntimeException e) {
+            schema.settle();
+            throw e;
+        }
+        return new LatestVersion(snapshot, schema.await());
+    }
+
+    /**
+     * The current version of a table: its latest snapshot, if any, and its latest schema.
+     */
+    public record LatestVersion(Optional<Snapshot> snapshot, TableSchema schema)
+    {
+        public LatestVersion
+        {
+            requireNonNull(snapshot, "snapshot is null");
+            requireNonNull(schema, "schema is null");
+        }
     }
 
     /**

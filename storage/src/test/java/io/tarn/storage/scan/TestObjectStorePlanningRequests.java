@@ -20,6 +20,7 @@ import org.testng.annotations.DataProvider;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -189,13 +190,43 @@ public class TestObjectStorePlanningRequests
         };
     }
 
+    /**
+     * The table's current version costs the four requests of {@link #testPlanningRequests}, but
+     * the checks that do not depend on each other go side by side: the newer-schema check with
+     * the {@code LATEST} hint, the later-snapshot check with the read of the hinted snapshot. With
+     * every answer held back, two requests are in flight at once, and never only one.
+     */
+    @Test
+    public void testLatestVersionSendsIndependentRequestsSideBySide()
+            throws IOException
+    {
+        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        PaimonTable.LatestVersion expected = table.latestVersion();
+        proxy.setLatency(Duration.ofMillis(400));
+        try {
+            proxy.clearRequestLog();
+            PaimonTable.LatestVersion latest = table.latestVersion();
+            List<String> requests = proxy.requestLog();
+            assertThat(byKind(requests)).as(String.join("\n", requests)).isEqualTo(new TreeMap<>(Map.of(
+                    "GET LATEST", 1L,
+                    "HEAD snapshot", 1L,
+                    "GET snapshot", 1L,
+                    "HEAD schema", 1L)));
+            assertThat(proxy.mostRequestsInFlight()).isGreaterThanOrEqualTo(2);
+            assertThat(latest.snapshot().orElseThrow().id()).isEqualTo(expected.snapshot().orElseThrow().id());
+            assertThat(latest.schema().id()).isEqualTo(expected.schema().id());
+        }
+        finally {
+            proxy.setLatency(Duration.ZERO);
+        }
+    }
+
     private static ScanPlan plan(PaimonTable table)
             throws IOException
     {
         // as Trino's connector does: the table handle pins the latest snapshot and schema, then
         // the split source plans with the pinned snapshot, read by id without another request
-        long snapshotId = table.snapshot(new ScanVersion.Latest()).orElseThrow().id();
-        table.latestSchema();
+        long snapshotId = table.latestVersion().snapshot().orElseThrow().id();
         return new ScanPlanner(table)
                 .withFilter(FilterParser.parse(FILTER, table.schema().rowType()))
                 .withIndexFiles(100)
