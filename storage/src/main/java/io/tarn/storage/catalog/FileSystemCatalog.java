@@ -246,7 +246,9 @@ public class FileSystemCatalog
         String path = tableLocation(identifier);
         // refused before anything is written: options that would place files outside the table,
         // and columns whose data files could not be read back
-        new TableOptions(identifier.fullName(), initialSchema.options()).checkPaths(path);
+        TableOptions options = new TableOptions(identifier.fullName(), initialSchema.options());
+        options.checkPaths(path);
+        checkRowTracking(identifier, initialSchema, options);
         NestingDepth.check(identifier.fullName(), initialSchema.fields());
         SchemaManager schemas = new SchemaManager(fileIO, path, BranchManager.MAIN_BRANCH);
         if (!schemas.listIds().isEmpty()) {
@@ -257,6 +259,31 @@ public class FileSystemCatalog
             throw new CommitConflictException("Table %s was created concurrently in warehouse %s".formatted(identifier.fullName(), warehouse));
         }
         return schema;
+    }
+
+    /**
+     * Paimon's rules for tables that track rows, which its writers and readers rely on: row ids
+     * are handed out per commit to append files, so such a table has neither a primary key nor
+     * fixed buckets; data evolution builds on row ids and does not mix with deletion vectors.
+     */
+    private static void checkRowTracking(Identifier identifier, TableSchema schema, TableOptions options)
+    {
+        if (options.rowTrackingEnabled()) {
+            if (!schema.primaryKeys().isEmpty()) {
+                throw new IllegalArgumentException("Cannot create table %s: a table with %s = 'true' cannot have a primary key".formatted(identifier.fullName(), TableOptions.ROW_TRACKING_ENABLED));
+            }
+            if (options.bucket() != -1) {
+                throw new IllegalArgumentException("Cannot create table %s: a table with %s = 'true' has bucket = -1, not %s".formatted(identifier.fullName(), TableOptions.ROW_TRACKING_ENABLED, options.bucket()));
+            }
+        }
+        if (options.flag("data-evolution.enabled")) {
+            if (!options.rowTrackingEnabled()) {
+                throw new IllegalArgumentException("Cannot create table %s: data-evolution.enabled = 'true' needs %s = 'true'".formatted(identifier.fullName(), TableOptions.ROW_TRACKING_ENABLED));
+            }
+            if (options.deletionVectorsEnabled()) {
+                throw new IllegalArgumentException("Cannot create table %s: data-evolution.enabled = 'true' does not go with deletion-vectors.enabled = 'true'".formatted(identifier.fullName()));
+            }
+        }
     }
 
     /**

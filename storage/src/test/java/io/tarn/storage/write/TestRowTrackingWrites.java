@@ -10,6 +10,7 @@ import io.tarn.storage.read.RowTrackingFields;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
@@ -39,6 +40,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
@@ -152,6 +154,39 @@ public class TestRowTrackingWrites
                 .isInstanceOf(UnsupportedTableFeatureException.class)
                 .hasMessageContaining("db.evolving")
                 .hasMessageContaining("data-evolution.enabled");
+    }
+
+    /**
+     * Tarn creates no table that Paimon's schema validation would refuse: row tracking without
+     * fixed buckets and without a primary key, data evolution only on row tracking and without
+     * deletion vectors. Nothing is written for a refused table.
+     */
+    @Test
+    public void testCreatingTablesThatTrackRowsFollowsPaimonsRules()
+            throws IOException
+    {
+        List<DataField> fields = List.of(new DataField(0, "id", io.tarn.types.DataTypes.integer()), new DataField(1, "name", io.tarn.types.DataTypes.string()));
+        assertRefused("tracked_bucketed", fields, List.of(), Map.of("row-tracking.enabled", "true", "bucket", "4", "bucket-key", "id"), "bucket = -1, not 4");
+        assertRefused("tracked_keyed", fields, List.of("id"), Map.of("row-tracking.enabled", "true"), "cannot have a primary key");
+        assertRefused("evolving_untracked", fields, List.of(), Map.of("data-evolution.enabled", "true"), "needs row-tracking.enabled = 'true'");
+        assertRefused("evolving_deleting", fields, List.of(), Map.of("row-tracking.enabled", "true", "data-evolution.enabled", "true", "deletion-vectors.enabled", "true"),
+                "does not go with deletion-vectors.enabled");
+        catalog.createTable(Identifier.parse("db.tracked_created"), schema(fields, List.of(), Map.of("row-tracking.enabled", "true")));
+        assertThat(PaimonTable.load(catalog, Identifier.parse("db.tracked_created")).schema().options()).containsEntry("row-tracking.enabled", "true");
+    }
+
+    private void assertRefused(String name, List<DataField> fields, List<String> primaryKeys, Map<String, String> options, String message)
+    {
+        assertThatThrownBy(() -> catalog.createTable(Identifier.parse("db." + name), schema(fields, primaryKeys, options)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("db." + name)
+                .hasMessageContaining(message);
+        assertThat(Path.of(catalog.location(Identifier.parse("db." + name)))).doesNotExist();
+    }
+
+    private static TableSchema schema(List<DataField> fields, List<String> primaryKeys, Map<String, String> options)
+    {
+        return new TableSchema(TableSchema.CURRENT_VERSION, 0, fields, fields.size() - 1, List.of(), primaryKeys, options, Optional.empty(), System.currentTimeMillis());
     }
 
     /**
