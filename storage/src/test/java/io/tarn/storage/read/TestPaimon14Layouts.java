@@ -369,12 +369,7 @@ public class TestPaimon14Layouts
     private String rowTrackingRows(String name, Optional<Predicate> filter)
             throws IOException
     {
-        PaimonTable table = tarnTable(name);
-        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-        List<io.tarn.types.DataField> columns = new ArrayList<>(plan.readSchema().fields());
-        columns.addAll(RowTrackingFields.of(table.name(), plan.readSchema()));
-        ReadRequest request = ReadRequest.of(columns);
-        return read(table, plan, filter.isPresent() ? request.withFilter(filter.get()) : request);
+        return RowTrackingReads.rows(tarnTable(name), filter, allocator);
     }
 
     /**

@@ -6,7 +6,7 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.read.ReadRequest;
-import io.tarn.storage.read.RowTrackingFields;
+import io.tarn.storage.read.RowTrackingReads;
 import io.tarn.storage.read.TableRead;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
@@ -22,7 +22,6 @@ import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.RowTrackingTables;
 import io.tarn.types.DataField;
-import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.paimon.data.BinaryString;
@@ -37,7 +36,6 @@ import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -201,7 +199,7 @@ public class TestRowTrackingWrites
         // _ROW_ID is the fourth column of the view (id, part, name, _ROW_ID, _SEQUENCE_NUMBER)
         List<Long> rowIds = expected.stream().map(line -> Long.parseLong(line.split("\t")[3])).sorted().toList();
         assertThat(rowIds).isEqualTo(LongStream.range(0, rows).boxed().toList());
-        assertThat(tarnRowTrackingRows(name)).isEqualTo(CanonicalRowSet.of(expected).text());
+        assertThat(RowTrackingReads.rows(PaimonTable.load(catalog, Identifier.parse("db." + name)), Optional.empty(), allocator)).isEqualTo(CanonicalRowSet.of(expected).text());
     }
 
     /**
@@ -214,19 +212,6 @@ public class TestRowTrackingWrites
                 .map(line -> line.split("\t"))
                 .collect(Collectors.groupingBy(columns -> Integer.parseInt(columns[0]) / 100 * 100,
                         Collectors.collectingAndThen(Collectors.mapping(columns -> Long.parseLong(columns[4]), Collectors.toCollection(TreeSet::new)), List::copyOf)));
-    }
-
-    private String tarnRowTrackingRows(String name)
-            throws IOException
-    {
-        PaimonTable table = PaimonTable.load(catalog, Identifier.parse("db." + name));
-        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-        List<DataField> columns = new ArrayList<>(plan.readSchema().fields());
-        columns.addAll(RowTrackingFields.of(table.name(), plan.readSchema()));
-        ReadRequest request = ReadRequest.of(columns);
-        List<String> lines = new ArrayList<>();
-        TableRead.forEachBatch(table, plan, request, allocator, batch -> CanonicalRowFormatter.appendLines(batch, request.columns(), lines));
-        return CanonicalRowSet.of(lines).text();
     }
 
     /**
