@@ -40,6 +40,7 @@ final class ChildJvm
             "org.apache.hadoop.conf.Configuration",
             "org.apache.hadoop.shaded.com.google.common.base.Preconditions",
             "org.apache.commons.logging.LogFactory",
+            "org.apache.commons.io.IOUtils",
             "org.xerial.snappy.Snappy",
             "net.jpountz.lz4.LZ4Factory",
             "org.slf4j.LoggerFactory");
