@@ -67,6 +67,8 @@ public class TestTarnOnS3
             runner.close();
             runner = null;
         }
+        // the lake closes it; Trino's resource check wants no AutoCloseable left in a field
+        paimon = null;
         if (lake != null) {
             lake.close();
             lake = null;
