@@ -36,15 +36,16 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Seeded, deterministic reference tables written with Apache Paimon 1.3.1's Java API into a local
- * warehouse (database {@code ref}). Every table has several commits. Data files, snapshot times
+ * Seeded, deterministic reference tables written with Apache Paimon's Java API into a warehouse
+ * (database {@code ref}): a local directory, or, in the JDK 17 child JVM of {@link PaimonOnS3}, an
+ * S3 bucket ({@link PaimonWarehouse}). Every table has several commits. Data files, snapshot times
  * and UUIDs differ per run; the rows, snapshot ids, tags and branches do not.
  *
  * <p>Each {@code createXxx} method creates one table (it fails if the table exists), so a test can
  * create only what it needs; {@link #createAll} creates every table of {@link #all()}. The
  * comments in each method state the rows each commit leaves, which the tests check by hand.
- * {@link ReferenceReader} and {@link ReferencePlan} read any table of a filesystem warehouse, not
- * only these.
+ * {@link ReferenceReader} and {@link ReferencePlan} read any table of a Paimon filesystem catalog's
+ * warehouse, not only these.
  */
 public final class ReferenceTables
 {
