@@ -18,9 +18,8 @@ import static java.util.Objects.requireNonNull;
  * {@code java}): its class path is that release's {@code paimon-bundle} (copied into this module's
  * build directory by the build), the libraries the bundles share with the oracle (Hadoop,
  * compression, logging; taken from this JVM's class path) and this module's classes, whose
- * {@link PaimonProcessMain} does the work. So a test can
- * have Paimon 0.9 write tables and read them back with its own reader, while Tarn reads the same
- * files in the test's JVM.
+ * {@link PaimonProcessMain} does the work. So a test can have Paimon 0.9 write tables and read
+ * them back with its own reader, while Tarn reads the same files in the test's JVM.
  *
  * <p>Each call starts one JVM (about a second) and waits for it to end; a failure raises an
  * exception carrying the end of the child's output.
