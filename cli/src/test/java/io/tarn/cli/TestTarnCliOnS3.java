@@ -2,7 +2,7 @@ package io.tarn.cli;
 
 import io.tarn.cli.TestTarnCli.Result;
 import io.tarn.testing.ObjectStoreLake;
-import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.PaimonOnS3;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTables;
 import org.apache.paimon.data.BinaryString;
@@ -12,7 +12,6 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The command line over a warehouse on an object store: a real S3-compatible server (S3Proxy on
- * 127.0.0.1) serves the files Apache Paimon wrote, and {@code --conf} says how to reach it.
+ * 127.0.0.1) holds the table Apache Paimon wrote into it through S3, {@code --conf} says how to
+ * reach it, and Paimon, reading through S3, is the oracle.
  */
 public class TestTarnCliOnS3
 {
@@ -29,8 +29,7 @@ public class TestTarnCliOnS3
 
     private ObjectStoreLake lake;
     private String warehouse;
-    private Path local;
-    private Path objects;
+    private PaimonOnS3 paimon;
 
     @BeforeClass
     public void createTable()
@@ -38,8 +37,7 @@ public class TestTarnCliOnS3
     {
         lake = ObjectStoreLake.create("tarn-cli-s3", List.of(ReferenceTables.APPEND_PARTITIONED));
         warehouse = lake.location();
-        local = lake.local();
-        objects = lake.objects();
+        paimon = lake.paimon();
     }
 
     @AfterClass(alwaysRun = true)
@@ -55,7 +53,7 @@ public class TestTarnCliOnS3
     {
         Result all = run(withConf("dump", "--warehouse", warehouse, TABLE));
         assertThat(all.exitCode()).as(all.err()).isZero();
-        assertThat(all.out()).isEqualTo(ReferenceReader.read(local, TABLE).text());
+        assertThat(all.out()).isEqualTo(paimon.read(TABLE).text());
         // one request per small data file: its last 64 kB are all of it
         assertThat(all.err()).contains("files_read=9", "object_requests=9 ");
 
@@ -65,9 +63,9 @@ public class TestTarnCliOnS3
         Result filtered = run(arguments.toArray(String[]::new));
         assertThat(filtered.exitCode()).as(filtered.err()).isZero();
         ReferenceScan unfiltered = ReferenceScan.of(TABLE);
-        PredicateBuilder builder = ReferenceReader.predicateBuilder(local, unfiltered);
-        int dt = ReferenceReader.rowType(local, unfiltered).getFieldIndex("dt");
-        assertThat(filtered.out()).isEqualTo(ReferenceReader.read(local, unfiltered.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-01")))).text());
+        PredicateBuilder builder = paimon.predicateBuilder(unfiltered);
+        int dt = paimon.rowType(unfiltered).getFieldIndex("dt");
+        assertThat(filtered.out()).isEqualTo(paimon.read(unfiltered.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-01")))).text());
         assertThat(filtered.err()).contains("files_skipped_partition=");
     }
 
@@ -76,7 +74,7 @@ public class TestTarnCliOnS3
     {
         Result listed = run(withConf("snapshots", "--warehouse", warehouse, TABLE));
         assertThat(listed.exitCode()).as(listed.err()).isZero();
-        assertThat(listed.out().lines().skip(1).filter(line -> !line.isBlank() && Character.isDigit(line.charAt(0)))).hasSize(ReferenceTables.snapshots(objects, TABLE).size());
+        assertThat(listed.out().lines().skip(1).filter(line -> !line.isBlank() && Character.isDigit(line.charAt(0)))).hasSize(paimon.snapshots(TABLE).size());
         Result files = run(withConf("files", "--warehouse", warehouse, "--snapshot", "1", TABLE));
         assertThat(files.exitCode()).as(files.err()).isZero();
         assertThat(files.err()).startsWith("# scan snapshot=1 ");
@@ -85,12 +83,13 @@ public class TestTarnCliOnS3
     @Test
     public void testSortCompactCommitsToS3AndPaimonReadsTheResult()
     {
-        String before = ReferenceReader.read(objects, TABLE).text();
+        String before = paimon.read(TABLE).text();
+        int snapshots = paimon.snapshots(TABLE).size();
         Result compacted = run(withConf("sort-compact", "--warehouse", warehouse, "--zorder", "id,amount", TABLE));
         assertThat(compacted.exitCode()).as(compacted.err()).isZero();
-        // Paimon reads the objects Tarn wrote, as files of the server's bucket directory
-        assertThat(ReferenceReader.read(objects, TABLE).text()).isEqualTo(before);
-        assertThat(ReferenceTables.snapshots(objects, TABLE)).hasSize(ReferenceTables.snapshots(local, TABLE).size() + 1);
+        // Paimon reads the objects Tarn wrote, through S3
+        assertThat(paimon.read(TABLE).text()).isEqualTo(before);
+        assertThat(paimon.snapshots(TABLE)).hasSize(snapshots + 1);
     }
 
     @Test

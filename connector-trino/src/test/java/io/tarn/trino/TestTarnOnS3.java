@@ -2,24 +2,15 @@ package io.tarn.trino;
 
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ObjectStoreLake;
-import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.PaimonOnS3;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.paimon.catalog.Catalog;
-import org.apache.paimon.catalog.CatalogContext;
-import org.apache.paimon.catalog.CatalogFactory;
-import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;
-import org.apache.paimon.options.Options;
 import org.apache.paimon.predicate.PredicateBuilder;
-import org.apache.paimon.table.sink.BatchTableCommit;
-import org.apache.paimon.table.sink.BatchTableWrite;
-import org.apache.paimon.table.sink.BatchWriteBuilder;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -43,9 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A Trino catalog whose warehouse is on an object store: a real S3-compatible server (S3Proxy on
- * 127.0.0.1) holds the reference tables Apache Paimon wrote, and the catalog file carries the
+ * 127.0.0.1) holds the reference tables Apache Paimon wrote into it through S3, and the catalog file carries the
  * settings of a Paimon catalog with native S3 ({@code fs.native-s3.enabled}, {@code s3.*}).
- * Reads equal Paimon's, and what Tarn writes there Paimon reads identically.
+ * Reads equal Paimon's (reading through S3), and what Tarn writes there Paimon reads identically.
  */
 public class TestTarnOnS3
 {
@@ -53,7 +44,7 @@ public class TestTarnOnS3
             ReferenceTables.APPEND_PARTITIONED, ReferenceTables.PK_DV, ReferenceTables.PK_DEDUP, ReferenceTables.APPEND_FILE_INDEX, ReferenceTables.APPEND_EVOLVED);
 
     private ObjectStoreLake lake;
-    private Path local;
+    private PaimonOnS3 paimon;
     private Path objects;
     private DistributedQueryRunner runner;
 
@@ -62,7 +53,7 @@ public class TestTarnOnS3
             throws Exception
     {
         lake = ObjectStoreLake.create("tarn-trino-s3", TABLES);
-        local = lake.local();
+        paimon = lake.paimon();
         objects = lake.objects();
         Map<String, String> catalog = new HashMap<>(lake.clientProperties());
         catalog.put("fs.native-s3.enabled", "true");
@@ -76,6 +67,8 @@ public class TestTarnOnS3
             runner.close();
             runner = null;
         }
+        // the lake closes it; Trino's resource check wants no AutoCloseable left in a field
+        paimon = null;
         if (lake != null) {
             lake.close();
             lake = null;
@@ -91,17 +84,17 @@ public class TestTarnOnS3
     @Test(dataProvider = "tables")
     public void testReadsEqualPaimons(ReferenceTable table)
     {
-        assertThat(selectAll(table.tableName(), "")).isEqualTo(ReferenceReader.read(local, table.identifier()));
+        assertThat(selectAll(table.tableName(), "")).isEqualTo(paimon.read(table.identifier()));
     }
 
     @Test
     public void testFilteredReadsEqualPaimons()
     {
         ReferenceScan partitioned = ReferenceScan.of(ReferenceTables.APPEND_PARTITIONED.identifier());
-        PredicateBuilder builder = ReferenceReader.predicateBuilder(local, partitioned);
-        int dt = ReferenceReader.rowType(local, partitioned).getFieldIndex("dt");
+        PredicateBuilder builder = paimon.predicateBuilder(partitioned);
+        int dt = paimon.rowType(partitioned).getFieldIndex("dt");
         assertThat(selectAll("append_partitioned", " WHERE dt = '2024-01-02'"))
-                .isEqualTo(ReferenceReader.read(local, partitioned.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-02")))));
+                .isEqualTo(paimon.read(partitioned.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-02")))));
         assertThat((Long) runner.execute("SELECT count(*) FROM \"append_partitioned$files\"").getOnlyValue()).isPositive();
     }
 
@@ -129,40 +122,31 @@ public class TestTarnOnS3
         runner.execute("CREATE TABLE written.bucketed (id bigint, v varchar) WITH (bucket = 2, bucket_key = ARRAY['id'])");
         runner.execute("INSERT INTO written.bucketed VALUES (1, 'a'), (2, 'b')");
         runner.execute("INSERT INTO written.bucketed VALUES (2, 'b2'), (3, 'c')");
-        // Paimon reads the objects Tarn wrote, as files of the server's bucket directory
+        // Paimon reads the objects Tarn wrote, through S3
         for (String table : List.of("orders", "bucketed")) {
-            assertThat(selectAll("written." + table, "")).as(table).isEqualTo(ReferenceReader.read(objects, "written." + table));
+            assertThat(selectAll("written." + table, "")).as(table).isEqualTo(paimon.read("written." + table));
         }
-        assertThat(ReferenceReader.read(objects, "written.bucketed").rowCount()).isEqualTo(4);
+        assertThat(paimon.read("written.bucketed").rowCount()).isEqualTo(4);
         runner.execute("DROP TABLE written.orders");
         assertThat(objects.resolve("written.db").resolve("orders")).doesNotExist();
         assertThat(runner.execute("SHOW TABLES FROM written").getOnlyColumnAsSet()).containsExactly("bucketed");
     }
 
     /**
-     * Paimon appends, through its own filesystem catalog over the server's bucket directory, to a
-     * table Tarn created and wrote on the object store; Tarn then reads both writers' rows.
+     * Paimon appends, through its own S3 file system, to a table Tarn created and wrote on the
+     * object store; Tarn then reads both writers' rows.
      */
     @Test
-    @SuppressWarnings("try") // Paimon's close() declares Exception
     public void testPaimonAppendsToATableTarnWrote()
-            throws Exception
     {
         runner.execute("CREATE SCHEMA appended");
         runner.execute("CREATE TABLE appended.events (id integer, name varchar)");
         runner.execute("INSERT INTO appended.events VALUES (1, 'tarn')");
-        Map<String, String> options = Map.of("warehouse", objects.toUri().toString());
-        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options), new Configuration()))) {
-            BatchWriteBuilder builder = catalog.getTable(Identifier.create("appended", "events")).newBatchWriteBuilder();
-            try (BatchTableWrite write = builder.newWrite(); BatchTableCommit commit = builder.newCommit()) {
-                write.write(GenericRow.of(2, BinaryString.fromString("paimon")));
-                commit.commit(write.prepareCommit());
-            }
-        }
+        assertThat(paimon.append("appended.events", List.of(GenericRow.of(2, BinaryString.fromString("paimon"))))).isEqualTo(2);
         assertThat(runner.execute("SELECT id, name FROM appended.events ORDER BY id").getMaterializedRows())
                 .extracting(row -> row.getField(0) + " " + row.getField(1))
                 .containsExactly("1 tarn", "2 paimon");
-        assertThat(selectAll("appended.events", "")).isEqualTo(ReferenceReader.read(objects, "appended.events"));
+        assertThat(selectAll("appended.events", "")).isEqualTo(paimon.read("appended.events"));
     }
 
     /**
@@ -193,7 +177,7 @@ public class TestTarnOnS3
 
         assertThat(orphan).doesNotExist();
         assertThat(selectAll("orphans.t", "")).isEqualTo(before);
-        assertThat(ReferenceReader.read(objects, "orphans.t")).isEqualTo(before);
+        assertThat(paimon.read("orphans.t")).isEqualTo(before);
         assertThatThrownBy(() -> runner.execute("CALL tarn.system.remove_orphan_files('orphans', 't', 'yesterday')"))
                 .hasMessageContaining("older_than");
     }
@@ -228,7 +212,7 @@ public class TestTarnOnS3
         }
         assertThat(runner.execute("SELECT count(*), count(DISTINCT (writer, n)) FROM concurrent.events").getMaterializedRows().get(0).getFields())
                 .containsExactly((long) writers * insertsPerWriter, (long) writers * insertsPerWriter);
-        assertThat(ReferenceReader.read(objects, "concurrent.events").rowCount()).isEqualTo(writers * insertsPerWriter);
+        assertThat(paimon.read("concurrent.events").rowCount()).isEqualTo(writers * insertsPerWriter);
     }
 
     private CanonicalRows selectAll(String tableName, String suffix)

@@ -1,7 +1,7 @@
 package io.tarn.demo;
 
 import io.tarn.testing.ObjectStoreLake;
-import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.PaimonOnS3;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
@@ -32,8 +32,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /**
  * A real Trino cluster over a warehouse on an object store: a coordinator and a worker, two
  * server processes started by Trino's launcher, with the Tarn plugin reading the reference tables
- * Apache Paimon wrote from a real S3-compatible server (S3Proxy on 127.0.0.1). Answers equal the
- * oracle's, the tasks of a query run on both nodes, and a worker killed while a query runs fails
+ * Apache Paimon wrote through S3 into a real S3-compatible server (S3Proxy on 127.0.0.1). Answers
+ * equal the oracle's (Paimon reading through S3), the tasks of a query run on both nodes, and a worker killed while a query runs fails
  * that query with an error naming the lost node, after which queries succeed on the coordinator.
  */
 public class TestTrinoCluster
@@ -42,7 +42,7 @@ public class TestTrinoCluster
 
     private Path directory;
     private ObjectStoreLake lake;
-    private Path local;
+    private PaimonOnS3 paimon;
     private TrinoCluster cluster;
 
     @BeforeClass
@@ -51,7 +51,7 @@ public class TestTrinoCluster
     {
         directory = TemporaryDirectories.create("tarn-cluster");
         lake = ObjectStoreLake.create("tarn-cluster-s3", TABLES);
-        local = lake.local();
+        paimon = lake.paimon();
         Map<String, String> catalog = new LinkedHashMap<>();
         catalog.put("connector.name", "tarn");
         catalog.put("warehouse", lake.location());
@@ -89,7 +89,7 @@ public class TestTrinoCluster
         for (ReferenceTable table : TABLES) {
             assertThat(TestTrinoServer.canonical(cluster.coordinator().query("SELECT * FROM tarn." + table.identifier())).text())
                     .as(table.identifier())
-                    .isEqualTo(ReferenceReader.read(local, table.identifier()).text());
+                    .isEqualTo(paimon.read(table.identifier()).text());
         }
     }
 
@@ -124,7 +124,7 @@ public class TestTrinoCluster
         }
         assertThat(cluster.activeNodes()).isEqualTo(1);
         assertThat(TestTrinoServer.canonical(queryOnceWorkerForgotten("SELECT * FROM " + table, System.nanoTime() + TimeUnit.MINUTES.toNanos(3))).text())
-                .isEqualTo(ReferenceReader.read(local, ReferenceTables.APPEND_BUCKETED.identifier()).text());
+                .isEqualTo(paimon.read(ReferenceTables.APPEND_BUCKETED.identifier()).text());
     }
 
     /**

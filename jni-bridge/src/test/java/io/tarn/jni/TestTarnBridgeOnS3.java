@@ -5,14 +5,14 @@ import io.tarn.jni.NativeProgram.Output;
 import io.tarn.s3server.S3ProxyServer;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ObjectStoreLake;
-import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.PaimonOnS3;
+import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceTables;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +32,7 @@ public class TestTarnBridgeOnS3
     private static final String PARTITIONED = ReferenceTables.APPEND_PARTITIONED.identifier();
 
     private ObjectStoreLake lake;
-    private Path local;
+    private PaimonOnS3 paimon;
     private Output output;
 
     @BeforeClass
@@ -40,7 +40,7 @@ public class TestTarnBridgeOnS3
             throws IOException
     {
         lake = ObjectStoreLake.create("tarn-jni-s3", List.of(ReferenceTables.PK_DV, ReferenceTables.APPEND_PARTITIONED));
-        local = lake.local();
+        paimon = lake.paimon();
         String warehouse = lake.location();
         String options = lake.clientProperties().entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
         String withoutKeys = lake.clientProperties().entrySet().stream()
@@ -72,11 +72,12 @@ public class TestTarnBridgeOnS3
     public void testScansFromS3MatchPaimon()
     {
         assertThat(output.done()).as(output.stderr()).isTrue();
-        assertRows("dv_splits", ReferenceReader.read(local, DV));
-        assertRows("environment_keys", ReferenceReader.read(local, DV));
+        CanonicalRows paimonRows = paimon.read(DV);
+        assertRows("dv_splits", paimonRows);
+        assertRows("environment_keys", paimonRows);
         assertThat(output.get("dv_splits").value("splits")).isGreaterThan(0);
         assertThat(output.get("dv_table").lines()).isNotEmpty().allMatch(line -> Long.parseLong(line.split("\t")[1]) >= 20);
-        assertThat(output.get("partitioned_table").lines()).hasSize((int) ReferenceReader.read(local, io.tarn.testing.ReferenceScan.of(PARTITIONED).atTag("t1")).rowCount());
+        assertThat(output.get("partitioned_table").lines()).hasSize(paimon.read(ReferenceScan.of(PARTITIONED).atTag("t1")).rowCount());
     }
 
     @Test

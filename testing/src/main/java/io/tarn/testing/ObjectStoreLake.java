@@ -10,10 +10,11 @@ import java.util.Map;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Reference tables on an object store: Apache Paimon writes them into a local warehouse, the
- * oracle's copy, and a real S3-compatible server (S3Proxy on 127.0.0.1) serves the same files
- * from bucket {@value #BUCKET} under {@link #location()}. What a writer puts into the bucket lies
- * in {@link #objects()}, where Paimon reads it as a local warehouse.
+ * Reference tables on an object store: a real S3-compatible server (S3Proxy on 127.0.0.1) holds
+ * bucket {@value #BUCKET}, and Apache Paimon writes the tables into it through its own S3 file
+ * system ({@link PaimonOnS3}, one child JVM per lake), under {@link #location()}. The same child
+ * is the oracle: {@link #paimon()} reads any table of the bucket, those Tarn writes included,
+ * through S3.
  */
 public final class ObjectStoreLake
         implements AutoCloseable
@@ -24,16 +25,18 @@ public final class ObjectStoreLake
     private final Path directory;
     private final S3ProxyServer server;
     private final Path objects;
+    private final PaimonOnS3 paimon;
 
-    private ObjectStoreLake(Path directory, S3ProxyServer server, Path objects)
+    private ObjectStoreLake(Path directory, S3ProxyServer server, Path objects, PaimonOnS3 paimon)
     {
         this.directory = directory;
         this.server = server;
         this.objects = objects;
+        this.paimon = paimon;
     }
 
     /**
-     * Writes {@code tables} with Paimon and serves them from a new server.
+     * Starts a server and has Paimon write {@code tables} into its bucket through S3.
      */
     public static ObjectStoreLake create(String name, List<ReferenceTable> tables)
             throws IOException
@@ -41,21 +44,39 @@ public final class ObjectStoreLake
         requireNonNull(tables, "tables is null");
         Path directory = TemporaryDirectories.create(name);
         S3ProxyServer server = null;
+        PaimonOnS3 paimon = null;
         try {
-            for (ReferenceTable table : tables) {
-                ReferenceTables.create(directory.resolve("local"), table);
-            }
             server = S3ProxyServer.start(directory.resolve("s3"));
-            Path objects = server.copyIntoBucket(directory.resolve("local"), BUCKET, PREFIX);
-            return new ObjectStoreLake(directory, server, objects);
+            Path objects = server.bucket(BUCKET).resolve(PREFIX);
+            paimon = PaimonOnS3.start(paimonWarehouse(server));
+            paimon.createTables(tables);
+            return new ObjectStoreLake(directory, server, objects, paimon);
         }
         catch (IOException | RuntimeException e) {
+            if (paimon != null) {
+                paimon.close();
+            }
             if (server != null) {
                 server.close();
             }
             TemporaryDirectories.deleteRecursively(directory);
             throw e;
         }
+    }
+
+    /**
+     * The warehouse as Paimon's {@code paimon-s3} opens it: its {@code s3.*} options, which it
+     * passes to Hadoop's S3A as {@code fs.s3a.*}.
+     */
+    private static PaimonWarehouse paimonWarehouse(S3ProxyServer server)
+    {
+        return new PaimonWarehouse("s3://" + BUCKET + "/" + PREFIX, Map.of(
+                "s3.endpoint", server.endpoint().toString(),
+                "s3.endpoint.region", "us-east-1",
+                "s3.access-key", S3ProxyServer.ACCESS_KEY,
+                "s3.secret-key", S3ProxyServer.SECRET_KEY,
+                "s3.path.style.access", "true",
+                "s3.connection.ssl.enabled", "false"));
     }
 
     /**
@@ -67,7 +88,8 @@ public final class ObjectStoreLake
     }
 
     /**
-     * The settings that reach the server ({@code s3.endpoint}, keys, path-style access).
+     * The settings that reach the server ({@code s3.endpoint}, keys, path-style access), in the
+     * vocabulary of Tarn's catalogs.
      */
     public Map<String, String> clientProperties()
     {
@@ -75,16 +97,16 @@ public final class ObjectStoreLake
     }
 
     /**
-     * The warehouse Paimon wrote: what the oracle reads.
+     * Apache Paimon on this warehouse through S3: the oracle of the tests.
      */
-    public Path local()
+    public PaimonOnS3 paimon()
     {
-        return directory.resolve("local");
+        return paimon;
     }
 
     /**
-     * The warehouse as the server holds it, including what writers added: Paimon reads it as a
-     * local warehouse.
+     * The warehouse as the server keeps it on its disk, for looking at the objects themselves
+     * (which files a writer left); Paimon's reads go through S3 ({@link #paimon()}).
      */
     public Path objects()
     {
@@ -100,10 +122,15 @@ public final class ObjectStoreLake
     public void close()
     {
         try {
-            server.close();
+            paimon.close();
         }
         finally {
-            TemporaryDirectories.deleteRecursively(directory);
+            try {
+                server.close();
+            }
+            finally {
+                TemporaryDirectories.deleteRecursively(directory);
+            }
         }
     }
 }

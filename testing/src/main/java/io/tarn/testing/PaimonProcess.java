@@ -1,10 +1,7 @@
 package io.tarn.testing;
 
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,34 +10,23 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * One older Apache Paimon release run as a child JVM: its class path is that release's
- * {@code paimon-bundle} (copied into this module's build directory by the build), the libraries
- * the bundles share with the oracle (Hadoop, compression, logging; taken from this JVM's class
- * path) and this module's classes, whose {@link PaimonProcessMain} does the work. So a test can
- * have Paimon 0.9 write tables and read them back with its own reader, while Tarn reads the same
- * files in the test's JVM.
+ * One older Apache Paimon release run as a child JVM ({@link ChildJvm}, on this JVM's
+ * {@code java}): its class path is that release's {@code paimon-bundle} (copied into this module's
+ * build directory by the build), the libraries the bundles share with the oracle (Hadoop,
+ * compression, logging; taken from this JVM's class path) and this module's classes, whose
+ * {@link PaimonProcessMain} does the work. So a test can have Paimon 0.9 write tables and read
+ * them back with its own reader, while Tarn reads the same files in the test's JVM.
  *
  * <p>Each call starts one JVM (about a second) and waits for it to end; a failure raises an
  * exception carrying the end of the child's output.
  */
 public final class PaimonProcess
 {
-    private static final String VERSIONS_RESOURCE = "paimon-versions.properties";
     private static final long TIMEOUT_SECONDS = 180;
-    // classes of the libraries the bundles do not contain, one per jar to put on the class path
-    private static final List<String> SHARED_LIBRARY_CLASSES = List.of(
-            "org.apache.hadoop.conf.Configuration",
-            "org.apache.hadoop.shaded.com.google.common.base.Preconditions",
-            "org.apache.commons.logging.LogFactory",
-            "org.xerial.snappy.Snappy",
-            "net.jpountz.lz4.LZ4Factory",
-            "org.slf4j.LoggerFactory");
 
     private final String version;
     private final Path bundle;
@@ -56,7 +42,7 @@ public final class PaimonProcess
      */
     public static List<String> olderVersions()
     {
-        return Arrays.stream(properties().getProperty("versions").split(",")).map(String::trim).toList();
+        return Arrays.stream(ChildJvm.buildProperties().getProperty("versions").split(",")).map(String::trim).toList();
     }
 
     public static PaimonProcess of(String version)
@@ -64,11 +50,7 @@ public final class PaimonProcess
         if (!olderVersions().contains(version)) {
             throw new IllegalArgumentException("Paimon " + version + " is not one of the releases the build provides: " + olderVersions());
         }
-        Path bundle = Path.of(properties().getProperty("directory")).resolve("paimon-bundle-" + version + ".jar");
-        if (!Files.isRegularFile(bundle)) {
-            throw new IllegalStateException("Missing " + bundle + ": build the testing module (mvn install) to copy the Paimon bundles");
-        }
-        return new PaimonProcess(version, bundle);
+        return new PaimonProcess(version, ChildJvm.builtJar("paimon-bundle-" + version + ".jar"));
     }
 
     public String version()
@@ -149,111 +131,8 @@ public final class PaimonProcess
 
     private void run(List<String> arguments)
     {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(
-                "-Xmx512m",
-                "-XX:TieredStopAtLevel=1",
-                "--add-opens=java.base/java.nio=ALL-UNNAMED",
-                "--add-opens=java.base/java.lang=ALL-UNNAMED",
-                "--add-opens=java.base/java.util=ALL-UNNAMED",
-                "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED",
-                "--sun-misc-unsafe-memory-access=allow",
-                "--enable-native-access=ALL-UNNAMED",
-                "-cp",
-                classPath(),
-                PaimonProcessMain.class.getName()));
-        command.addAll(arguments);
-        Path log;
-        try {
-            log = Files.createTempFile("tarn-paimon-" + version, ".log");
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        try {
-            Process process = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(log.toFile())
-                    .start();
-            if (!process.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor();
-                throw new IllegalStateException("Paimon " + version + " did not finish '" + arguments.get(0) + "' within " + TIMEOUT_SECONDS + " s:\n" + tail(log));
-            }
-            if (process.exitValue() != 0) {
-                throw new IllegalStateException("Paimon " + version + " failed '" + String.join(" ", arguments) + "' with exit code " + process.exitValue() + ":\n" + tail(log));
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("Cannot start Paimon " + version, e);
-        }
-        catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        finally {
-            try {
-                Files.deleteIfExists(log);
-            }
-            catch (IOException e) {
-                // a leftover log under the temp directory is harmless
-            }
-        }
-    }
-
-    private String classPath()
-    {
-        List<String> entries = new ArrayList<>();
-        entries.add(location(PaimonProcessMain.class).toString());
-        entries.add(bundle.toString());
-        for (String className : SHARED_LIBRARY_CLASSES) {
-            try {
-                Path jar = location(Class.forName(className, false, PaimonProcess.class.getClassLoader()));
-                if (!entries.contains(jar.toString())) {
-                    entries.add(jar.toString());
-                }
-            }
-            catch (ClassNotFoundException e) {
-                throw new IllegalStateException("The class path of the Paimon processes needs " + className + ", which this JVM lacks", e);
-            }
-        }
-        return String.join(File.pathSeparator, entries);
-    }
-
-    private static Path location(Class<?> type)
-    {
-        try {
-            return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI());
-        }
-        catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String tail(Path log)
-    {
-        try {
-            String text = Files.readString(log, StandardCharsets.UTF_8);
-            return text.length() <= 6000 ? text : "..." + text.substring(text.length() - 6000);
-        }
-        catch (IOException e) {
-            return "(no output: " + e.getMessage() + ")";
-        }
-    }
-
-    private static Properties properties()
-    {
-        try (InputStream in = PaimonProcess.class.getResourceAsStream(VERSIONS_RESOURCE)) {
-            if (in == null) {
-                throw new IllegalStateException("Missing resource " + VERSIONS_RESOURCE + " of the testing module");
-            }
-            Properties properties = new Properties();
-            properties.load(in);
-            return properties;
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        List<String> command = ChildJvm.command(ChildJvm.current(), bundle, List.of(), PaimonProcessMain.class, arguments);
+        ChildJvm.run("Paimon " + version + " '" + String.join(" ", arguments) + "'", command, TIMEOUT_SECONDS);
     }
 
     @Override

@@ -12,13 +12,11 @@ import org.apache.hadoop.conf.Configuration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Opens Paimon's filesystem catalog on a local warehouse directory and loads tables by {@code db.table}.
+ * Opens Paimon's filesystem catalog on a warehouse (a local directory or an object store) and loads tables by {@code db.table}.
  */
 final class ReferenceCatalog
 {
@@ -27,9 +25,13 @@ final class ReferenceCatalog
     static Catalog open(Path warehouse)
     {
         requireNonNull(warehouse, "warehouse is null");
-        Map<String, String> options = new HashMap<>();
-        options.put("warehouse", warehouse.toAbsolutePath().toUri().toString());
-        return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(options), new Configuration()));
+        return open(PaimonWarehouse.local(warehouse));
+    }
+
+    static Catalog open(PaimonWarehouse warehouse)
+    {
+        requireNonNull(warehouse, "warehouse is null");
+        return CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(warehouse.catalogOptions()), new Configuration()));
     }
 
     static Identifier identifier(String table)
@@ -55,6 +57,12 @@ final class ReferenceCatalog
 
     @SuppressWarnings("try") // Catalog.close() declares Exception, which the catch below handles
     static FileStoreTable load(Path warehouse, String table)
+    {
+        requireNonNull(warehouse, "warehouse is null");
+        return load(PaimonWarehouse.local(warehouse), table);
+    }
+
+    static FileStoreTable load(PaimonWarehouse warehouse, String table)
     {
         // the loaded table keeps its own FileIO, so it stays usable after the catalog is closed
         try (Catalog catalog = open(warehouse)) {

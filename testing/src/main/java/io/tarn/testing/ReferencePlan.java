@@ -33,6 +33,11 @@ public final class ReferencePlan
      */
     public static List<PlannedFile> plan(Path warehouse, ReferenceScan scan)
     {
+        return plan(PaimonWarehouse.local(warehouse), scan);
+    }
+
+    public static List<PlannedFile> plan(PaimonWarehouse warehouse, ReferenceScan scan)
+    {
         FileStoreTable table = ReferenceReader.resolve(warehouse, scan);
         RowType partitionType = table.schema().logicalPartitionType();
         ReadBuilder readBuilder = table.newReadBuilder();

@@ -40,6 +40,12 @@ public final class ReferenceReader
 
     public static CanonicalRows read(Path warehouse, ReferenceScan scan)
     {
+        requireNonNull(warehouse, "warehouse is null");
+        return read(PaimonWarehouse.local(warehouse), scan);
+    }
+
+    public static CanonicalRows read(PaimonWarehouse warehouse, ReferenceScan scan)
+    {
         FileStoreTable table = resolve(warehouse, scan);
         RowType rowType = table.rowType();
         ReadBuilder readBuilder = table.newReadBuilder();
@@ -88,6 +94,12 @@ public final class ReferenceReader
      */
     public static RowType rowType(Path warehouse, ReferenceScan scan)
     {
+        requireNonNull(warehouse, "warehouse is null");
+        return rowType(PaimonWarehouse.local(warehouse), scan);
+    }
+
+    public static RowType rowType(PaimonWarehouse warehouse, ReferenceScan scan)
+    {
         return resolve(warehouse, scan).rowType();
     }
 
@@ -97,6 +109,12 @@ public final class ReferenceReader
     }
 
     static FileStoreTable resolve(Path warehouse, ReferenceScan scan)
+    {
+        requireNonNull(warehouse, "warehouse is null");
+        return resolve(PaimonWarehouse.local(warehouse), scan);
+    }
+
+    static FileStoreTable resolve(PaimonWarehouse warehouse, ReferenceScan scan)
     {
         requireNonNull(warehouse, "warehouse is null");
         requireNonNull(scan, "scan is null");

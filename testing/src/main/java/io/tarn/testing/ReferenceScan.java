@@ -2,6 +2,8 @@ package io.tarn.testing;
 
 import org.apache.paimon.predicate.Predicate;
 
+import java.io.Serial;
+import java.io.Serializable;
 import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
@@ -9,8 +11,11 @@ import static java.util.Objects.requireNonNull;
 /**
  * What to read or plan: a table {@code db.table}, a version, an optional branch and an optional
  * Paimon predicate over the table's row type (field positions of the version read).
+ * Serializable (as a form without {@link Optional}s), so that a child JVM running the same Paimon
+ * release ({@link PaimonOnS3}) reads the same scan.
  */
 public record ReferenceScan(String table, TableVersion version, Optional<String> branch, Optional<Predicate> filter)
+        implements Serializable
 {
     public ReferenceScan
     {
@@ -53,5 +58,22 @@ public record ReferenceScan(String table, TableVersion version, Optional<String>
     public ReferenceScan withFilter(Predicate filter)
     {
         return new ReferenceScan(table, version, branch, Optional.of(filter));
+    }
+
+    @Serial
+    private Object writeReplace()
+    {
+        return new SerializedForm(table, version, branch.orElse(null), filter.orElse(null));
+    }
+
+    // branch and filter are null when absent
+    private record SerializedForm(String table, TableVersion version, String branch, Predicate filter)
+            implements Serializable
+    {
+        @Serial
+        private Object readResolve()
+        {
+            return new ReferenceScan(table, version, Optional.ofNullable(branch), Optional.ofNullable(filter));
+        }
     }
 }

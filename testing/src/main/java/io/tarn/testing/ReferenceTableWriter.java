@@ -40,12 +40,14 @@ final class ReferenceTableWriter
     private final Path spillDirectory;
     private final IOManager ioManager;
 
-    ReferenceTableWriter(Path warehouse, ReferenceLayout layout)
+    ReferenceTableWriter(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         requireNonNull(warehouse, "warehouse is null");
         this.layout = requireNonNull(layout, "layout is null");
         try {
-            Files.createDirectories(warehouse);
+            if (warehouse.localDirectory().isPresent()) {
+                Files.createDirectories(warehouse.localDirectory().get());
+            }
             this.spillDirectory = Files.createTempDirectory("tarn-oracle-spill");
         }
         catch (IOException e) {

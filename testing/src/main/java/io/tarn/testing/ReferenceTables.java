@@ -36,15 +36,16 @@ import java.util.function.Function;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Seeded, deterministic reference tables written with Apache Paimon 1.3.1's Java API into a local
- * warehouse (database {@code ref}). Every table has several commits. Data files, snapshot times
+ * Seeded, deterministic reference tables written with Apache Paimon's Java API into a warehouse
+ * (database {@code ref}): a local directory, or, in the JDK 17 child JVM of {@link PaimonOnS3}, an
+ * S3 bucket ({@link PaimonWarehouse}). Every table has several commits. Data files, snapshot times
  * and UUIDs differ per run; the rows, snapshot ids, tags and branches do not.
  *
  * <p>Each {@code createXxx} method creates one table (it fails if the table exists), so a test can
  * create only what it needs; {@link #createAll} creates every table of {@link #all()}. The
  * comments in each method state the rows each commit leaves, which the tests check by hand.
- * {@link ReferenceReader} and {@link ReferencePlan} read any table of a filesystem warehouse, not
- * only these.
+ * {@link ReferenceReader} and {@link ReferencePlan} read any table of a Paimon filesystem catalog's
+ * warehouse, not only these.
  */
 public final class ReferenceTables
 {
@@ -175,9 +176,16 @@ public final class ReferenceTables
      */
     public static ReferenceTable create(Path warehouse, ReferenceTable table, ReferenceLayout layout)
     {
+        requireNonNull(warehouse, "warehouse is null");
+        return create(PaimonWarehouse.local(warehouse), table, layout);
+    }
+
+    public static ReferenceTable create(PaimonWarehouse warehouse, ReferenceTable table, ReferenceLayout layout)
+    {
+        requireNonNull(warehouse, "warehouse is null");
         requireNonNull(table, "table is null");
         requireNonNull(layout, "layout is null");
-        BiFunction<Path, ReferenceLayout, ReferenceTable> creator = switch (table.tableName()) {
+        BiFunction<PaimonWarehouse, ReferenceLayout, ReferenceTable> creator = switch (table.tableName()) {
             case "append_all_types" -> ReferenceTables::createAppendAllTypes;
             case "append_partitioned" -> ReferenceTables::createAppendPartitioned;
             case "append_date_partitioned" -> ReferenceTables::createAppendDatePartitioned;
@@ -203,6 +211,12 @@ public final class ReferenceTables
      */
     public static List<ReferenceSnapshot> snapshots(Path warehouse, String table)
     {
+        requireNonNull(warehouse, "warehouse is null");
+        return snapshots(PaimonWarehouse.local(warehouse), table);
+    }
+
+    public static List<ReferenceSnapshot> snapshots(PaimonWarehouse warehouse, String table)
+    {
         FileStoreTable loaded = ReferenceCatalog.load(warehouse, table);
         List<ReferenceSnapshot> snapshots = new ArrayList<>();
         try {
@@ -226,6 +240,15 @@ public final class ReferenceTables
     }
 
     /**
+     * The names of the tags of the main branch, sorted.
+     */
+    public static List<String> tags(PaimonWarehouse warehouse, String table)
+    {
+        FileStoreTable loaded = ReferenceCatalog.load(warehouse, table);
+        return loaded.tagManager().allTagNames().stream().sorted().toList();
+    }
+
+    /**
      * Snapshot id to commit time (epoch millis) of the snapshots still present on the main branch.
      */
     public static NavigableMap<Long, Long> snapshotTimes(Path warehouse, String table)
@@ -239,7 +262,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- a. every primitive type
 
-    private static ReferenceTable createAppendAllTypes(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendAllTypes(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_ALL_TYPES;
         Schema schema = Schema.newBuilder()
@@ -371,7 +394,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- b. partitioned append
 
-    private static ReferenceTable createAppendPartitioned(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendPartitioned(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_PARTITIONED;
         Schema schema = Schema.newBuilder()
@@ -428,7 +451,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- c. DATE partition
 
-    private static ReferenceTable createAppendDatePartitioned(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendDatePartitioned(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_DATE_PARTITIONED;
         Schema schema = Schema.newBuilder()
@@ -471,7 +494,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- d. fixed buckets
 
-    private static ReferenceTable createAppendBucketed(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendBucketed(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_BUCKETED;
         Schema schema = Schema.newBuilder()
@@ -498,7 +521,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- e. deduplicate merge-on-read
 
-    private static ReferenceTable createPkDedup(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createPkDedup(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_DEDUP;
         Schema schema = Schema.newBuilder()
@@ -554,7 +577,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- f. deletion vectors
 
-    private static ReferenceTable createPkDv(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createPkDv(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_DV;
         Schema schema = Schema.newBuilder()
@@ -609,7 +632,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- g. merge engines
 
-    private static ReferenceTable createPkPartialUpdate(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createPkPartialUpdate(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_PARTIAL_UPDATE;
         Schema schema = Schema.newBuilder()
@@ -648,7 +671,7 @@ public final class ReferenceTables
         return descriptor;
     }
 
-    private static ReferenceTable createPkAggregation(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createPkAggregation(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_AGGREGATION;
         Schema schema = Schema.newBuilder()
@@ -687,7 +710,7 @@ public final class ReferenceTables
         return descriptor;
     }
 
-    private static ReferenceTable createPkFirstRow(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createPkFirstRow(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = PK_FIRST_ROW;
         Schema schema = Schema.newBuilder()
@@ -713,7 +736,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- h. nested types
 
-    private static ReferenceTable createAppendNested(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendNested(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_NESTED;
         Schema schema = Schema.newBuilder()
@@ -777,7 +800,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- i. schema evolution
 
-    private static ReferenceTable createAppendEvolved(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendEvolved(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_EVOLVED;
         String name = descriptor.identifier();
@@ -827,17 +850,17 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- j. file indexes
 
-    private static ReferenceTable createAppendFileIndex(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendFileIndex(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         return createFileIndexTable(warehouse, layout, APPEND_FILE_INDEX, "1 mb");
     }
 
-    private static ReferenceTable createAppendFileIndexFiles(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendFileIndexFiles(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         return createFileIndexTable(warehouse, layout, APPEND_FILE_INDEX_FILES, "1 b");
     }
 
-    private static ReferenceTable createFileIndexTable(Path warehouse, ReferenceLayout layout, ReferenceTable descriptor, String inManifestThreshold)
+    private static ReferenceTable createFileIndexTable(PaimonWarehouse warehouse, ReferenceLayout layout, ReferenceTable descriptor, String inManifestThreshold)
     {
         Schema schema = Schema.newBuilder()
                 .column("id", DataTypes.INT())
@@ -871,7 +894,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- k. z-order
 
-    private static ReferenceTable createAppendZorder(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createAppendZorder(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = APPEND_ZORDER;
         Schema schema = Schema.newBuilder()
@@ -919,7 +942,7 @@ public final class ReferenceTables
 
     // ---------------------------------------------------------------- l. tags, expiration, branches
 
-    private static ReferenceTable createTimeTravel(Path warehouse, ReferenceLayout layout)
+    private static ReferenceTable createTimeTravel(PaimonWarehouse warehouse, ReferenceLayout layout)
     {
         ReferenceTable descriptor = TIME_TRAVEL;
         Schema schema = Schema.newBuilder()

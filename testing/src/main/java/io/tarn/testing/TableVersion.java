@@ -1,5 +1,7 @@
 package io.tarn.testing;
 
+import java.io.Serializable;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -7,6 +9,7 @@ import static java.util.Objects.requireNonNull;
  * snapshot committed at or before a time (epoch millis, compared with the snapshots' {@code timeMillis}).
  */
 public record TableVersion(Kind kind, long snapshotId, String tagName, long timestampMillis)
+        implements Serializable
 {
     public enum Kind
     {

@@ -8,8 +8,7 @@ import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ObjectStoreLake;
-import io.tarn.testing.ReferencePlan;
-import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.PaimonOnS3;
 import io.tarn.testing.ReferenceTables;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -17,7 +16,6 @@ import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -28,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Commits racing on an object store, with no lock and no rename: two writer processes of four
  * threads each commit twenty appends apiece to one table on a real S3-compatible server (S3Proxy
  * on 127.0.0.1). Every commit lands exactly once, as one snapshot of its own, and Apache Paimon
- * reads every row. A writer killed mid-commit leaves nothing half-visible.
+ * reads every row through S3. A writer killed mid-commit leaves nothing half-visible.
  */
 public class TestS3ConcurrentCommits
 {
@@ -39,16 +37,14 @@ public class TestS3ConcurrentCommits
     private static final int COMMITS = 20;
 
     private ObjectStoreLake lake;
-    private Path local;
-    private Path objects;
+    private PaimonOnS3 paimon;
 
     @BeforeClass
     public void setUp()
             throws IOException
     {
         lake = ObjectStoreLake.create("tarn-s3-race", List.of(ReferenceTables.APPEND_BUCKETED));
-        local = lake.local();
-        objects = lake.objects();
+        paimon = lake.paimon();
     }
 
     @AfterClass(alwaysRun = true)
@@ -88,7 +84,7 @@ public class TestS3ConcurrentCommits
             List<PlannedFile> files = new ScanPlanner(killed).plan(killed.snapshot(new ScanVersion.Latest())).files();
             assertThat((long) files.size()).isEqualTo(survived);
             long rows = files.stream().mapToLong(file -> file.file().rowCount()).sum();
-            assertThat((long) ReferenceReader.read(objects, table).rowCount()).isEqualTo(rows);
+            assertThat((long) paimon.read(table).rowCount()).isEqualTo(rows);
 
             Process next = startWriter(table, "next", 1, 2);
             assertThat(next.waitFor(2, TimeUnit.MINUTES)).isTrue();
@@ -142,15 +138,15 @@ public class TestS3ConcurrentCommits
             PaimonTable target = PaimonTable.load(warehouse.catalog(), Identifier.parse(TARGET));
             assertThat(target.snapshotManager().latest().orElseThrow().id()).isEqualTo(commits);
             assertThat(new ScanPlanner(target).plan(target.snapshot(new ScanVersion.Latest())).files()).hasSize(commits);
-            // Paimon reads the objects the writers left, as files of the server's bucket directory
-            assertThat(ReferencePlan.plan(objects, TARGET)).hasSize(commits);
+            // Paimon plans and reads the objects the writers left, through S3
+            assertThat(paimon.plannedFileNames(TARGET)).hasSize(commits);
             // each writer thread commits copies of the source's files in plan order, one per commit
             List<PlannedFile> sourceFiles = new ScanPlanner(source).plan(source.snapshot(new ScanVersion.Latest())).files();
             long rowsPerThread = 0;
             for (int i = 0; i < COMMITS; i++) {
                 rowsPerThread += sourceFiles.get(i % sourceFiles.size()).file().rowCount();
             }
-            assertThat((long) ReferenceReader.read(objects, TARGET).rowCount()).isEqualTo(PROCESSES * THREADS * rowsPerThread);
+            assertThat((long) paimon.read(TARGET).rowCount()).isEqualTo(PROCESSES * THREADS * rowsPerThread);
         }
         finally {
             ((S3FileIO) warehouse.fileIO()).close();

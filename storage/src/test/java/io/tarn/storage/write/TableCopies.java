@@ -98,7 +98,16 @@ final class TableCopies
     static String tarnRows(PaimonTable table, BufferAllocator allocator)
             throws IOException
     {
-        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+        return tarnRows(table, new ScanVersion.Latest(), allocator);
+    }
+
+    /**
+     * The canonical rows of {@code table} at {@code version}, read by Tarn.
+     */
+    static String tarnRows(PaimonTable table, ScanVersion version, BufferAllocator allocator)
+            throws IOException
+    {
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(version));
         List<String> lines = new ArrayList<>();
         TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()), allocator,
                 batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
