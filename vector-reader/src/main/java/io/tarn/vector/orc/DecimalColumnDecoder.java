@@ -1,10 +1,8 @@
 package io.tarn.vector.orc;
 
 import io.tarn.vector.CorruptDataException;
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
 import java.math.BigDecimal;
@@ -83,10 +81,52 @@ final class DecimalColumnDecoder
             large = Arrays.copyOf(large, size);
             valueScales = Arrays.copyOf(valueScales, size);
         }
-        for (int i = 0; i < count; i++) {
-            readValue(values + i);
+        int i = 0;
+        while (i < count) {
+            i = readValuesInChunk(values + i, values + count) - values;
+            if (i < count) {
+                // a value that straddles two chunks or needs more than 63 bits
+                readValue(values + i);
+                i++;
+            }
         }
         scales.next(valueScales, values, count);
+    }
+
+    /**
+     * Reads the values {@code [from, to)} straight from the decompressed chunk while each surely
+     * lies in it (the longest, 19 bytes, would) and fits 63 bits; returns the index of the first
+     * value not read.
+     */
+    private int readValuesInChunk(int from, int to)
+    {
+        int available = data.contiguous();
+        byte[] bytes = data.chunk();
+        int start = data.chunkPosition();
+        int end = start + available - 19;
+        int at = start;
+        int index = from;
+        while (index < to && at <= end) {
+            long result = 0;
+            int b;
+            int shift = 0;
+            int first = at;
+            do {
+                b = bytes[at++];
+                result |= (long) (b & 0x7F) << shift;
+                shift += 7;
+            }
+            while (b < 0 && shift < 63);
+            if (b < 0) {
+                at = first;
+                break;
+            }
+            small[index] = (result >>> 1) ^ -(result & 1);
+            large[index] = null;
+            index++;
+        }
+        data.advance(at - start);
+        return index;
     }
 
     private void readValue(int index)
@@ -169,7 +209,7 @@ final class DecimalColumnDecoder
     {
         BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
         VectorWrites.prepareFixed(fixed, slots);
-        ArrowBuf validity = fixed.getValidityBuffer();
+        long validity = VectorWrites.validityAddress(fixed.getValidityBuffer(), slots);
         long address = fixed.getDataBuffer().memoryAddress();
         int value = 0;
         for (int entry = 0; entry < entries; entry++) {
@@ -183,7 +223,7 @@ final class DecimalColumnDecoder
             if (large[index] == null && scale == targetScale && fileScale == targetScale && fitsLong(small[index])) {
                 MemoryUtil.putLong(at, small[index]);
                 MemoryUtil.putLong(at + 8, small[index] >> 63);
-                BitVectorHelper.setBit(validity, slot);
+                VectorWrites.setValid(validity, slot);
                 continue;
             }
             if (large[index] == null && scale >= 0 && scale <= fileScale && targetScale - scale < LONG_POWERS.length) {
@@ -194,7 +234,7 @@ final class DecimalColumnDecoder
                     if (withinPrecisions(scaled)) {
                         MemoryUtil.putLong(at, scaled);
                         MemoryUtil.putLong(at + 8, scaled >> 63);
-                        BitVectorHelper.setBit(validity, slot);
+                        VectorWrites.setValid(validity, slot);
                     }
                     continue;
                 }
@@ -203,7 +243,7 @@ final class DecimalColumnDecoder
             if (unscaled != null) {
                 MemoryUtil.putLong(at, unscaled.longValue());
                 MemoryUtil.putLong(at + 8, unscaled.shiftRight(64).longValue());
-                BitVectorHelper.setBit(validity, slot);
+                VectorWrites.setValid(validity, slot);
             }
         }
         fixed.setValueCount(slots);
