@@ -35,9 +35,9 @@ final class BitUnpacking
     static void unpack(byte[] source, int offset, long[] values, int valuesOffset, int count, int width)
     {
         switch (width) {
-            case 1 -> unpackSubByte(source, offset, values, valuesOffset, count, 1);
-            case 2 -> unpackSubByte(source, offset, values, valuesOffset, count, 2);
-            case 4 -> unpackSubByte(source, offset, values, valuesOffset, count, 4);
+            case 1 -> unpack1(source, offset, values, valuesOffset, count);
+            case 2 -> unpack2(source, offset, values, valuesOffset, count);
+            case 4 -> unpack4(source, offset, values, valuesOffset, count);
             case 8 -> unpack8(source, offset, values, valuesOffset, count);
             case 16 -> unpack16(source, offset, values, valuesOffset, count);
             case 24 -> unpack24(source, offset, values, valuesOffset, count);
@@ -50,24 +50,62 @@ final class BitUnpacking
         }
     }
 
-    private static void unpackSubByte(byte[] source, int offset, long[] values, int valuesOffset, int count, int width)
+    private static void unpack1(byte[] source, int offset, long[] values, int valuesOffset, int count)
     {
-        int perByte = 8 / width;
-        int mask = (1 << width) - 1;
-        int whole = count / perByte;
-        int out = valuesOffset;
+        int whole = count >>> 3;
         for (int i = 0; i < whole; i++) {
-            int b = source[offset + i] & 0xFF;
-            for (int shift = 8 - width; shift >= 0; shift -= width) {
-                values[out++] = (b >>> shift) & mask;
-            }
+            int b = source[offset + i];
+            int out = valuesOffset + 8 * i;
+            values[out] = b >>> 7 & 1;
+            values[out + 1] = b >>> 6 & 1;
+            values[out + 2] = b >>> 5 & 1;
+            values[out + 3] = b >>> 4 & 1;
+            values[out + 4] = b >>> 3 & 1;
+            values[out + 5] = b >>> 2 & 1;
+            values[out + 6] = b >>> 1 & 1;
+            values[out + 7] = b & 1;
         }
-        int left = count - whole * perByte;
-        if (left > 0) {
-            int b = source[offset + whole] & 0xFF;
-            for (int k = 0, shift = 8 - width; k < left; k++, shift -= width) {
-                values[out++] = (b >>> shift) & mask;
-            }
+        unpackTail(source, offset + whole, values, valuesOffset + 8 * whole, count - 8 * whole, 1);
+    }
+
+    private static void unpack2(byte[] source, int offset, long[] values, int valuesOffset, int count)
+    {
+        int whole = count >>> 2;
+        for (int i = 0; i < whole; i++) {
+            int b = source[offset + i];
+            int out = valuesOffset + 4 * i;
+            values[out] = b >>> 6 & 3;
+            values[out + 1] = b >>> 4 & 3;
+            values[out + 2] = b >>> 2 & 3;
+            values[out + 3] = b & 3;
+        }
+        unpackTail(source, offset + whole, values, valuesOffset + 4 * whole, count - 4 * whole, 2);
+    }
+
+    private static void unpack4(byte[] source, int offset, long[] values, int valuesOffset, int count)
+    {
+        int whole = count >>> 1;
+        for (int i = 0; i < whole; i++) {
+            int b = source[offset + i];
+            int out = valuesOffset + 2 * i;
+            values[out] = b >>> 4 & 15;
+            values[out + 1] = b & 15;
+        }
+        unpackTail(source, offset + whole, values, valuesOffset + 2 * whole, count - 2 * whole, 4);
+    }
+
+    /**
+     * The last {@code count} values of a width that divides a byte, fewer than a byte holds.
+     */
+    private static void unpackTail(byte[] source, int offset, long[] values, int valuesOffset, int count, int width)
+    {
+        if (count == 0) {
+            return;
+        }
+        int b = source[offset] & 0xFF;
+        int mask = (1 << width) - 1;
+        for (int k = 0; k < count; k++) {
+            values[valuesOffset + k] = b >>> (8 - width * (k + 1)) & mask;
         }
     }
 
