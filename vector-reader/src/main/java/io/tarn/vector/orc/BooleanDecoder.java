@@ -84,9 +84,7 @@ final class BooleanDecoder
             count--;
         }
         long wholeBytes = count / 8;
-        for (long i = 0; i < wholeBytes; i++) {
-            trues += Integer.bitCount(bytes.next() & 0xFF);
-        }
+        trues += bytes.skipCountingBits(wholeBytes);
         count -= wholeBytes * 8;
         while (count > 0) {
             trues += next() ? 1 : 0;

@@ -46,6 +46,8 @@ final class DecimalColumnDecoder
     // the values that did not fit 63 bits, null where small holds the value
     private BigInteger[] large = new BigInteger[0];
     private long[] valueScales = new long[0];
+    // how many entries of large are set in this batch: when none, large is all null
+    private int largeValues;
 
     DecimalColumnDecoder(int column, String name, int filePrecision, int fileScale, int targetPrecision, int targetScale)
     {
@@ -70,6 +72,10 @@ final class DecimalColumnDecoder
     @Override
     void clearValues()
     {
+        if (largeValues > 0) {
+            Arrays.fill(large, null);
+            largeValues = 0;
+        }
     }
 
     @Override
@@ -107,22 +113,44 @@ final class DecimalColumnDecoder
         int at = start;
         int index = from;
         while (index < to && at <= end) {
-            long result = 0;
-            int b;
-            int shift = 0;
-            int first = at;
-            do {
-                b = bytes[at++];
-                result |= (long) (b & 0x7F) << shift;
-                shift += 7;
+            // unrolled for the short values most decimals are
+            long result = bytes[at];
+            if (result >= 0) {
+                at++;
             }
-            while (b < 0 && shift < 63);
-            if (b < 0) {
-                at = first;
-                break;
+            else {
+                result &= 0x7F;
+                long b = bytes[at + 1];
+                if (b >= 0) {
+                    result |= b << 7;
+                    at += 2;
+                }
+                else {
+                    result |= (b & 0x7F) << 7;
+                    b = bytes[at + 2];
+                    if (b >= 0) {
+                        result |= b << 14;
+                        at += 3;
+                    }
+                    else {
+                        result |= (b & 0x7F) << 14;
+                        int shift = 21;
+                        int next = at + 3;
+                        do {
+                            b = bytes[next++];
+                            result |= (b & 0x7F) << shift;
+                            shift += 7;
+                        }
+                        while (b < 0 && shift < 63);
+                        if (b < 0) {
+                            // more than 63 bits: the slow path's
+                            break;
+                        }
+                        at = next;
+                    }
+                }
             }
             small[index] = (result >>> 1) ^ -(result & 1);
-            large[index] = null;
             index++;
         }
         data.advance(at - start);
@@ -142,7 +170,6 @@ final class DecimalColumnDecoder
             result |= (long) (b & 0x7F) << shift;
             if (b < 0x80) {
                 small[index] = ProtobufReader.zigzag(result);
-                large[index] = null;
                 return;
             }
         }
@@ -170,23 +197,38 @@ final class DecimalColumnDecoder
         }
         if (value.bitLength() <= 63) {
             small[index] = value.longValue();
-            large[index] = null;
         }
         else {
             large[index] = value;
+            largeValues++;
         }
     }
 
     @Override
     void skipValues(long count)
     {
-        for (long i = 0; i < count; i++) {
-            int length = 0;
-            while (data.readByte() >= 0x80) {
-                if (++length > 19) {
+        // a value ends at a byte below 0x80: count those in the chunk's bytes
+        long left = count;
+        int continued = 0;
+        while (left > 0) {
+            int available = data.contiguous();
+            if (available == 0) {
+                data.readByte();
+            }
+            byte[] bytes = data.chunk();
+            int start = data.chunkPosition();
+            int end = start + available;
+            int at = start;
+            while (at < end && left > 0) {
+                if (bytes[at++] >= 0) {
+                    left--;
+                    continued = 0;
+                }
+                else if (++continued > 19) {
                     throw new CorruptDataException("Decimal column " + name + " has a value longer than 128 bits");
                 }
             }
+            data.advance(at - start);
         }
         scales.skip(count);
     }
@@ -210,43 +252,71 @@ final class DecimalColumnDecoder
         BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
         VectorWrites.prepareFixed(fixed, slots);
         long validity = VectorWrites.validityAddress(fixed.getValidityBuffer(), slots);
-        long address = fixed.getDataBuffer().memoryAddress();
-        int value = 0;
-        for (int entry = 0; entry < entries; entry++) {
-            if (!presence[entry]) {
-                continue;
+        long address = VectorWrites.dataAddress(fixed.getDataBuffer(), 16L * slots);
+        if (slotOfEntry == null) {
+            // entry e in slot e: the validity of 8 slots is gathered and written as a byte
+            int value = 0;
+            for (int base = 0; base < entries; base += 8) {
+                int end = Math.min(base + 8, entries);
+                int bits = 0;
+                for (int entry = base; entry < end; entry++) {
+                    if (presence[entry] && writeValue(address + 16L * entry, value++)) {
+                        bits |= 1 << (entry - base);
+                    }
+                }
+                MemoryUtil.putByte(validity + (base >>> 3), (byte) bits);
             }
-            long slot = slot(slotOfEntry, entry);
-            int index = value++;
-            long scale = valueScales[index];
-            long at = address + 16 * slot;
-            if (large[index] == null && scale == targetScale && fileScale == targetScale && fitsLong(small[index])) {
-                MemoryUtil.putLong(at, small[index]);
-                MemoryUtil.putLong(at + 8, small[index] >> 63);
-                VectorWrites.setValid(validity, slot);
-                continue;
-            }
-            if (large[index] == null && scale >= 0 && scale <= fileScale && targetScale - scale < LONG_POWERS.length) {
-                // scaled up (ORC's writer drops trailing zeros): exact in long arithmetic unless it overflows
-                long factor = LONG_POWERS[(int) (targetScale - scale)];
-                long scaled = small[index] * factor;
-                if (Math.multiplyHigh(small[index], factor) == scaled >> 63) {
-                    if (withinPrecisions(scaled)) {
-                        MemoryUtil.putLong(at, scaled);
-                        MemoryUtil.putLong(at + 8, scaled >> 63);
+        }
+        else {
+            int value = 0;
+            for (int entry = 0; entry < entries; entry++) {
+                if (presence[entry]) {
+                    long slot = slotOfEntry[entry];
+                    if (writeValue(address + 16 * slot, value++)) {
                         VectorWrites.setValid(validity, slot);
                     }
-                    continue;
                 }
-            }
-            BigInteger unscaled = rescale(large[index] != null ? large[index] : BigInteger.valueOf(small[index]), scale);
-            if (unscaled != null) {
-                MemoryUtil.putLong(at, unscaled.longValue());
-                MemoryUtil.putLong(at + 8, unscaled.shiftRight(64).longValue());
-                VectorWrites.setValid(validity, slot);
             }
         }
         fixed.setValueCount(slots);
+    }
+
+    /**
+     * Writes value {@code index} at the requested scale to {@code at}; false where it reads as
+     * null (too many digits for a precision).
+     */
+    private boolean writeValue(long at, int index)
+    {
+        long unscaled = small[index];
+        long scale = valueScales[index];
+        boolean isLarge = largeValues > 0 && large[index] != null;
+        if (!isLarge) {
+            if (scale == targetScale && fileScale == targetScale && fitsLong(unscaled)) {
+                MemoryUtil.putLong(at, unscaled);
+                MemoryUtil.putLong(at + 8, unscaled >> 63);
+                return true;
+            }
+            if (scale >= 0 && scale <= fileScale && targetScale - scale < LONG_POWERS.length) {
+                // scaled up (ORC's writer drops trailing zeros): exact in long arithmetic unless it overflows
+                long factor = LONG_POWERS[(int) (targetScale - scale)];
+                long scaled = unscaled * factor;
+                if (Math.multiplyHigh(unscaled, factor) == scaled >> 63) {
+                    if (!withinPrecisions(scaled)) {
+                        return false;
+                    }
+                    MemoryUtil.putLong(at, scaled);
+                    MemoryUtil.putLong(at + 8, scaled >> 63);
+                    return true;
+                }
+            }
+        }
+        BigInteger rescaled = rescale(isLarge ? large[index] : BigInteger.valueOf(unscaled), scale);
+        if (rescaled == null) {
+            return false;
+        }
+        MemoryUtil.putLong(at, rescaled.longValue());
+        MemoryUtil.putLong(at + 8, rescaled.shiftRight(64).longValue());
+        return true;
     }
 
     private boolean fitsLong(long unscaled)

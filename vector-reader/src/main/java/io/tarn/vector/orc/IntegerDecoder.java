@@ -40,6 +40,16 @@ abstract class IntegerDecoder
      */
     abstract void readRun(long[] target, int at);
 
+    /**
+     * Passes over whole runs, without decoding their values, while the next run has at most
+     * {@code count} values, and returns how many values it passed over; called between runs. By
+     * default it passes over none, and runs are decoded to be skipped.
+     */
+    long skipRuns(long count)
+    {
+        return 0;
+    }
+
     final long next()
     {
         if (used == size) {
@@ -78,6 +88,10 @@ abstract class IntegerDecoder
     {
         while (count > 0) {
             if (used == size) {
+                count -= skipRuns(count);
+                if (count == 0) {
+                    break;
+                }
                 readRun();
                 used = 0;
             }

@@ -48,6 +48,60 @@ final class IntegerRleV2Decoder
         }
     }
 
+    /**
+     * Passes over whole runs by their headers: the bytes of a run's values follow from its
+     * header, so skipping needs no unpacking (a patched-base run's patches are not checked then,
+     * as they are not applied).
+     */
+    @Override
+    long skipRuns(long count)
+    {
+        long skipped = 0;
+        while (skipped < count && input.contiguous() >= 2) {
+            byte[] bytes = input.chunk();
+            int at = input.chunkPosition();
+            int first = bytes[at] & 0xFF;
+            int encoding = first >>> 6;
+            int length = encoding == SHORT_REPEAT ? (first & 7) + 3 : ((first & 1) << 8 | (bytes[at + 1] & 0xFF)) + 1;
+            if (length > count - skipped) {
+                break;
+            }
+            switch (encoding) {
+                case SHORT_REPEAT -> input.skip(1 + ((first >>> 3) & 7) + 1);
+                case DIRECT -> input.skip(2 + BitUnpacking.packedBytes(length, decodeBitWidth((first >>> 1) & 0x1F)));
+                case PATCHED_BASE -> {
+                    input.advance(2);
+                    int third = input.readByte();
+                    int baseBytes = ((third >>> 5) & 7) + 1;
+                    int patchWidth = decodeBitWidth(third & 0x1F);
+                    int fourth = input.readByte();
+                    int gapWidth = ((fourth >>> 5) & 7) + 1;
+                    int patchCount = fourth & 0x1F;
+                    if (patchWidth + gapWidth > 64) {
+                        throw new CorruptDataException("Patched-base run has patches of " + patchWidth + " + " + gapWidth + " bits in stream " + input.name());
+                    }
+                    input.skip(baseBytes
+                            + (long) BitUnpacking.packedBytes(length, decodeBitWidth((first >>> 1) & 0x1F))
+                            + BitUnpacking.packedBytes(patchCount, closestFixedBits(patchWidth + gapWidth)));
+                }
+                default -> {
+                    int encodedWidth = (first >>> 1) & 0x1F;
+                    input.advance(2);
+                    readVarint();
+                    readVarint();
+                    if (encodedWidth != 0) {
+                        if (length < 2) {
+                            throw new CorruptDataException("Delta run of one value has packed deltas in stream " + input.name());
+                        }
+                        input.skip(BitUnpacking.packedBytes(length - 2, decodeBitWidth(encodedWidth)));
+                    }
+                }
+            }
+            skipped += length;
+        }
+        return skipped;
+    }
+
     private void shortRepeat(int first, long[] target, int at)
     {
         int width = ((first >>> 3) & 7) + 1;
