@@ -38,6 +38,9 @@ final class BytesColumnDecoder
     private int[] dictionaryOffsets;
     private int dictionarySize;
     private int longestEntry;
+    // with entries of at most 8 bytes: each entry's bytes as a word, and its length; else null
+    private long[] entryWords;
+    private int[] entryLengths;
     private long[] scratch = new long[1024];
     private byte[] bytes = new byte[0];
     private int[] offsets = new int[1];
@@ -88,6 +91,17 @@ final class BytesColumnDecoder
             }
             dictionaryOffsets[i + 1] = (int) end;
             longestEntry = Math.max(longestEntry, dictionaryOffsets[i + 1] - dictionaryOffsets[i]);
+        }
+        entryWords = null;
+        entryLengths = null;
+        if (longestEntry <= WORD) {
+            // every entry fits a word: a value is copied as the one word kept for its entry
+            entryWords = new long[dictionarySize];
+            entryLengths = new int[dictionarySize];
+            for (int i = 0; i < dictionarySize; i++) {
+                entryWords[i] = (long) WORDS.get(dictionary, dictionaryOffsets[i]);
+                entryLengths[i] = dictionaryOffsets[i + 1] - dictionaryOffsets[i];
+            }
         }
     }
 
@@ -163,6 +177,20 @@ final class BytesColumnDecoder
         byte[] source = dictionary;
         int[] entryOffsets = dictionaryOffsets;
         int position = (int) first;
+        if (entryWords != null) {
+            long[] words = entryWords;
+            int[] entryBytes = entryLengths;
+            for (int i = 0; i < count; i++) {
+                long id = scratch[i];
+                if (id < 0 || id >= dictionarySize) {
+                    throw new CorruptDataException("Column " + name + " refers to dictionary entry " + id + " of " + dictionarySize);
+                }
+                WORDS.set(target, position, words[(int) id]);
+                position += entryBytes[(int) id];
+                offsets[values + i + 1] = position;
+            }
+            return;
+        }
         for (int i = 0; i < count; i++) {
             long id = scratch[i];
             if (id < 0 || id >= dictionarySize) {

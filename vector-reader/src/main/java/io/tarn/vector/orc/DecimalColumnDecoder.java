@@ -40,6 +40,9 @@ final class DecimalColumnDecoder
     private final int fileScale;
     private final int targetPrecision;
     private final int targetScale;
+    // the digits a value may have at the file's scale (both precisions), and once at the requested scale
+    private final int fitDigits;
+    private final int scaledDigits;
     private DecompressedStream data;
     private IntegerDecoder scales;
     private long[] small = new long[0];
@@ -56,6 +59,8 @@ final class DecimalColumnDecoder
         this.fileScale = fileScale;
         this.targetPrecision = targetPrecision;
         this.targetScale = targetScale;
+        this.fitDigits = Math.min(targetPrecision, filePrecision);
+        this.scaledDigits = Math.min(targetPrecision, filePrecision + targetScale - fileScale);
     }
 
     @Override
@@ -322,7 +327,7 @@ final class DecimalColumnDecoder
     private boolean fitsLong(long unscaled)
     {
         // within both precisions: a value beyond one reads as null, decided on the slow path
-        int digits = Math.min(targetPrecision, filePrecision);
+        int digits = fitDigits;
         return digits >= 19 || (unscaled != Long.MIN_VALUE && Math.abs(unscaled) < LONG_POWERS[digits]);
     }
 
@@ -333,7 +338,7 @@ final class DecimalColumnDecoder
      */
     private boolean withinPrecisions(long unscaledAtTarget)
     {
-        int digits = Math.min(targetPrecision, filePrecision + targetScale - fileScale);
+        int digits = scaledDigits;
         return digits >= 19 || (unscaledAtTarget != Long.MIN_VALUE && Math.abs(unscaledAtTarget) < LONG_POWERS[digits]);
     }
 

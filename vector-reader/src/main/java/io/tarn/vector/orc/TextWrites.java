@@ -28,6 +28,19 @@ final class TextWrites
                 MemoryUtil.putInt(offsetAddress + 4L * i, offsets[i]);
             }
         }
+        else if (slotOfEntry == null) {
+            // entry e in slot e, some null: a null slot's offset repeats the one before
+            VectorWrites.setValidity(vector.getValidityBuffer(), presence, entries);
+            int value = 0;
+            int end = 0;
+            MemoryUtil.putInt(offsetAddress, 0);
+            for (int entry = 0; entry < entries; entry++) {
+                if (presence[entry]) {
+                    end = offsets[++value];
+                }
+                MemoryUtil.putInt(offsetAddress + 4L * (entry + 1), end);
+            }
+        }
         else {
             long validity = VectorWrites.validityAddress(vector.getValidityBuffer(), slots);
             int value = 0;

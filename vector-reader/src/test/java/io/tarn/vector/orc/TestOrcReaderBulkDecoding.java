@@ -46,7 +46,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The bulk paths of the reader (runs unpacked from the decompressed chunk or decoded in place,
  * validity written a byte at a time, one DATA read per piece of strings, dictionary entries copied
- * a word at a time) on files of ORC's own writer with lineitem-like columns: sorted and random
+ * a word at a time, or as one word where every entry fits one) on files of ORC's own writer with lineitem-like columns: sorted and random
  * BIGINTs, INTs and DATEs, DECIMAL(15,2), dictionary and direct strings; nulls in some columns,
  * in some stripes only (so that stripes with and without a PRESENT stream alternate), and none in
  * others; compression chunks of 1 KB, so that runs straddle them. Read whole in batches of many
@@ -69,8 +69,11 @@ public class TestOrcReaderBulkDecoding
             new DataField(4, "price", DECIMAL),
             new DataField(5, "flag", STRING),
             new DataField(6, "comment", STRING),
-            new DataField(7, "wide", BIGINT));
-    private static final String SCHEMA = "struct<orderkey:bigint,partkey:bigint,suppkey:int,shipdate:date,price:decimal(15,2),flag:string,comment:string,wide:bigint>";
+            new DataField(7, "wide", BIGINT),
+            new DataField(8, "mode", STRING));
+    private static final String SCHEMA = "struct<orderkey:bigint,partkey:bigint,suppkey:int,shipdate:date,price:decimal(15,2),flag:string,comment:string,wide:bigint,mode:string>";
+    // dictionary entries of at most 8 bytes, one of them empty
+    private static final String[] MODES = {"AIR", "RAIL", "SHIP", "TRUCK", "MAIL", "FOB", "REG AIR", "", "8 BYTES!"};
     private static final String[] FLAGS = {"A", "N", "R", "MAIL", "TRUCK", "DELIVER IN PERSON", "a flag longer than a word of eight bytes"};
 
     private final RootAllocator allocator = new RootAllocator();
@@ -94,7 +97,8 @@ public class TestOrcReaderBulkDecoding
                     random.nextInt(50) == 0 ? null : BigDecimal.valueOf(random.nextInt(10_000_000) - 100_000, random.nextInt(3)).setScale(2),
                     random.nextInt(40) == 0 ? null : FLAGS[random.nextInt(FLAGS.length)],
                     random.nextInt(50) == 0 ? null : comment(random),
-                    random.nextLong() >> random.nextInt(64)};
+                    random.nextLong() >> random.nextInt(64),
+                    random.nextInt(50) == 0 ? null : MODES[random.nextInt(MODES.length)]};
         }
         file = write();
     }
@@ -169,6 +173,7 @@ public class TestOrcReaderBulkDecoding
                 VarCharVector flag = (VarCharVector) root.getVector(5);
                 VarCharVector comment = (VarCharVector) root.getVector(6);
                 BigIntVector wide = (BigIntVector) root.getVector(7);
+                VarCharVector mode = (VarCharVector) root.getVector(8);
                 for (int i = 0; i < root.getRowCount(); i++) {
                     actual.add(Arrays.asList(
                             orderkey.getObject(i),
@@ -178,7 +183,8 @@ public class TestOrcReaderBulkDecoding
                             price.getObject(i),
                             flag.isNull(i) ? null : new String(flag.get(i), StandardCharsets.UTF_8),
                             comment.isNull(i) ? null : new String(comment.get(i), StandardCharsets.UTF_8),
-                            wide.getObject(i)));
+                            wide.getObject(i),
+                            mode.isNull(i) ? null : new String(mode.get(i), StandardCharsets.UTF_8)));
                 }
                 // the validity agrees with the null count Arrow derives from it
                 long nulls = 0;
