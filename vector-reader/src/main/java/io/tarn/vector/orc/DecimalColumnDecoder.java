@@ -5,7 +5,10 @@ import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.math.BigDecimal;
+import java.nio.ByteOrder;
 import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.util.Arrays;
@@ -22,6 +25,7 @@ final class DecimalColumnDecoder
 {
     private static final BigInteger[] POWERS = new BigInteger[77];
     private static final long[] LONG_POWERS = new long[19];
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     static {
         BigInteger power = BigInteger.ONE;
@@ -224,6 +228,27 @@ final class DecimalColumnDecoder
             int start = data.chunkPosition();
             int end = start + available;
             int at = start;
+            // 8 bytes at a time while they cannot end more values than are left: their bytes
+            // below 0x80 end values, the bytes after the last of them continue the next one
+            while (at <= end - 8 && left >= 8) {
+                long terminators = ~(long) WORDS.get(bytes, at) & 0x8080808080808080L;
+                if (terminators == 0) {
+                    continued += 8;
+                }
+                else {
+                    continued += Long.numberOfTrailingZeros(terminators) >>> 3;
+                    if (continued > 19) {
+                        break;
+                    }
+                    left -= Long.bitCount(terminators);
+                    continued = Long.numberOfLeadingZeros(terminators) >>> 3;
+                }
+                if (continued > 19) {
+                    // the byte-at-a-time loop below reports it
+                    break;
+                }
+                at += 8;
+            }
             while (at < end && left > 0) {
                 if (bytes[at++] >= 0) {
                     left--;
