@@ -9,6 +9,7 @@ import io.tarn.vector.CorruptDataException;
 final class BooleanDecoder
 {
     private final ByteRleDecoder bytes;
+    private final byte[] scratch = new byte[1024];
     private int current;
     // bits of current not yet read
     private int bitsLeft;
@@ -35,9 +36,38 @@ final class BooleanDecoder
     int next(boolean[] values, int offset, int count)
     {
         int trues = 0;
-        for (int i = 0; i < count; i++) {
+        int i = 0;
+        while (i < count && bitsLeft > 0) {
             boolean value = next();
-            values[offset + i] = value;
+            values[offset + i++] = value;
+            trues += value ? 1 : 0;
+        }
+        // whole bytes: taken from the byte decoder in bulk and spread out 8 values at a time
+        int wholeBytes = (count - i) / 8;
+        while (wholeBytes > 0) {
+            int n = Math.min(wholeBytes, scratch.length);
+            bytes.next(scratch, 0, n);
+            for (int k = 0; k < n; k++) {
+                int b = scratch[k] & 0xFF;
+                trues += Integer.bitCount(b);
+                int at = offset + i;
+                if (b == 0xFF) {
+                    for (int bit = 0; bit < 8; bit++) {
+                        values[at + bit] = true;
+                    }
+                }
+                else {
+                    for (int bit = 0; bit < 8; bit++) {
+                        values[at + bit] = (b << bit & 0x80) != 0;
+                    }
+                }
+                i += 8;
+            }
+            wholeBytes -= n;
+        }
+        while (i < count) {
+            boolean value = next();
+            values[offset + i++] = value;
             trues += value ? 1 : 0;
         }
         return trues;
@@ -54,9 +84,7 @@ final class BooleanDecoder
             count--;
         }
         long wholeBytes = count / 8;
-        for (long i = 0; i < wholeBytes; i++) {
-            trues += Integer.bitCount(bytes.next() & 0xFF);
-        }
+        trues += bytes.skipCountingBits(wholeBytes);
         count -= wholeBytes * 8;
         while (count > 0) {
             trues += next() ? 1 : 0;

@@ -63,6 +63,32 @@ final class ByteRleDecoder
     }
 
     /**
+     * Skips {@code count} bytes and returns how many bits were set in them, for skipping over
+     * booleans packed into the bytes.
+     */
+    long skipCountingBits(long count)
+    {
+        long bits = 0;
+        while (count > 0) {
+            if (used == size) {
+                readGroup();
+            }
+            int n = (int) Math.min(count, size - used);
+            if (repeat) {
+                bits += (long) n * Integer.bitCount(repeated & 0xFF);
+            }
+            else {
+                for (int i = used; i < used + n; i++) {
+                    bits += Integer.bitCount(literals[i] & 0xFF);
+                }
+            }
+            used += n;
+            count -= n;
+        }
+        return bits;
+    }
+
+    /**
      * Moves to a row index position: the stream's position (one or two numbers, taken by
      * {@code positions}), then the number of values to skip in the group found there.
      */

@@ -4,6 +4,9 @@ import io.tarn.vector.CorruptDataException;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 
 /**
@@ -21,6 +24,10 @@ final class BytesColumnDecoder
 {
     // the most bytes a stripe's dictionary may hold
     private static final int MAX_DICTIONARY_BYTES = 1 << 30;
+    private static final int WORD = 8;
+    // the most bytes a piece of dictionary values reserves ahead of copying them
+    private static final long MAX_RESERVED_BYTES = 1 << 24;
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.nativeOrder());
 
     // CHAR(n): n, else 0
     private final int charLength;
@@ -30,6 +37,10 @@ final class BytesColumnDecoder
     private byte[] dictionary;
     private int[] dictionaryOffsets;
     private int dictionarySize;
+    private int longestEntry;
+    // with entries of at most 8 bytes: each entry's bytes as a word, and its length; else null
+    private long[] entryWords;
+    private int[] entryLengths;
     private long[] scratch = new long[1024];
     private byte[] bytes = new byte[0];
     private int[] offsets = new int[1];
@@ -61,20 +72,36 @@ final class BytesColumnDecoder
     private void readDictionary(StripeStreams stripe, long size)
     {
         DecompressedStream blob = stripe.stream(column, StripeFooter.Stream.DICTIONARY_DATA);
-        dictionary = blob == null ? new byte[0] : blob.readAll(MAX_DICTIONARY_BYTES);
+        byte[] stored = blob == null ? new byte[0] : blob.readAll(MAX_DICTIONARY_BYTES);
+        int dictionaryBytes = stored.length;
+        // padded for the copies of a word at a time
+        dictionary = Arrays.copyOf(stored, dictionaryBytes + WORD);
         // the entries are distinct, so at most one is empty: more than that are not a dictionary
-        if (size > dictionary.length + 1L) {
-            throw new CorruptDataException("Column " + name + " has a dictionary of " + size + " entries in " + dictionary.length + " bytes");
+        if (size > dictionaryBytes + 1L) {
+            throw new CorruptDataException("Column " + name + " has a dictionary of " + size + " entries in " + dictionaryBytes + " bytes");
         }
         dictionarySize = (int) size;
         dictionaryOffsets = new int[dictionarySize + 1];
+        longestEntry = 0;
         long end = 0;
         for (int i = 0; i < dictionarySize; i++) {
             end += lengths.next();
-            if (end < 0 || end > dictionary.length) {
-                throw new CorruptDataException("Column " + name + " dictionary entries run past its " + dictionary.length + " bytes");
+            if (end < 0 || end > dictionaryBytes) {
+                throw new CorruptDataException("Column " + name + " dictionary entries run past its " + dictionaryBytes + " bytes");
             }
             dictionaryOffsets[i + 1] = (int) end;
+            longestEntry = Math.max(longestEntry, dictionaryOffsets[i + 1] - dictionaryOffsets[i]);
+        }
+        entryWords = null;
+        entryLengths = null;
+        if (longestEntry <= WORD) {
+            // every entry fits a word: a value is copied as the one word kept for its entry
+            entryWords = new long[dictionarySize];
+            entryLengths = new int[dictionarySize];
+            for (int i = 0; i < dictionarySize; i++) {
+                entryWords[i] = (long) WORDS.get(dictionary, dictionaryOffsets[i]);
+                entryLengths[i] = dictionaryOffsets[i + 1] - dictionaryOffsets[i];
+            }
         }
     }
 
@@ -94,18 +121,24 @@ final class BytesColumnDecoder
             scratch = new long[grow(scratch.length, count)];
         }
         if (ids != null) {
-            ids.next(scratch, 0, count);
-            for (int i = 0; i < count; i++) {
-                long id = scratch[i];
-                if (id < 0 || id >= dictionarySize) {
-                    throw new CorruptDataException("Column " + name + " refers to dictionary entry " + id + " of " + dictionarySize);
-                }
-                int start = dictionaryOffsets[(int) id];
-                append(dictionary, start, dictionaryOffsets[(int) id + 1] - start, values + i);
-            }
+            readDictionaryValues(count);
             return;
         }
         lengths.next(scratch, 0, count);
+        // the values' bytes lie back to back in DATA: their offsets first, then one read of them all
+        long end = offsets[values];
+        boolean bulk = charLength == 0;
+        for (int i = 0; i < count && bulk; i++) {
+            long length = scratch[i];
+            end += length;
+            // a broken length (or a batch past 2 GB) is left to the value-by-value path to report
+            bulk = length >= 0 && length <= Integer.MAX_VALUE - 16 && end <= Integer.MAX_VALUE - 16;
+            offsets[values + i + 1] = (int) end;
+        }
+        if (bulk) {
+            readData(offsets[values], end - offsets[values]);
+            return;
+        }
         for (int i = 0; i < count; i++) {
             long length = scratch[i];
             if (length < 0 || length > Integer.MAX_VALUE - 16) {
@@ -115,6 +148,71 @@ final class BytesColumnDecoder
             readData(position, length);
             offsets[values + i + 1] = position + (charLength > 0 ? trimmedLength(bytes, position, (int) length) : (int) length);
         }
+    }
+
+    private void readDictionaryValues(int count)
+    {
+        ids.next(scratch, 0, count);
+        if (charLength > 0) {
+            for (int i = 0; i < count; i++) {
+                int id = dictionaryId(scratch[i]);
+                append(dictionary, dictionaryOffsets[id], dictionaryOffsets[id + 1] - dictionaryOffsets[id], values + i);
+            }
+            return;
+        }
+        long first = offsets[values];
+        if ((long) count * longestEntry > MAX_RESERVED_BYTES) {
+            // long entries: room for the longest per value would waste memory, so the values are
+            // appended one by one (and a batch past 2 GB fails when it gets there)
+            for (int i = 0; i < count; i++) {
+                int id = dictionaryId(scratch[i]);
+                append(dictionary, dictionaryOffsets[id], dictionaryOffsets[id + 1] - dictionaryOffsets[id], values + i);
+            }
+            return;
+        }
+        // entries are copied 8 bytes at a time: the dictionary has 8 bytes of padding, the batch's
+        // bytes room for 8 more, and what a copy writes past its value the next one overwrites
+        ensureBytes(first + (long) count * longestEntry + WORD);
+        byte[] target = bytes;
+        byte[] source = dictionary;
+        int[] entryOffsets = dictionaryOffsets;
+        int position = (int) first;
+        if (entryWords != null) {
+            long[] words = entryWords;
+            int[] entryBytes = entryLengths;
+            for (int i = 0; i < count; i++) {
+                long id = scratch[i];
+                if (id < 0 || id >= dictionarySize) {
+                    throw new CorruptDataException("Column " + name + " refers to dictionary entry " + id + " of " + dictionarySize);
+                }
+                WORDS.set(target, position, words[(int) id]);
+                position += entryBytes[(int) id];
+                offsets[values + i + 1] = position;
+            }
+            return;
+        }
+        for (int i = 0; i < count; i++) {
+            long id = scratch[i];
+            if (id < 0 || id >= dictionarySize) {
+                throw new CorruptDataException("Column " + name + " refers to dictionary entry " + id + " of " + dictionarySize);
+            }
+            int start = entryOffsets[(int) id];
+            int length = entryOffsets[(int) id + 1] - start;
+            WORDS.set(target, position, (long) WORDS.get(source, start));
+            for (int k = WORD; k < length; k += WORD) {
+                WORDS.set(target, position + k, (long) WORDS.get(source, start + k));
+            }
+            position += length;
+            offsets[values + i + 1] = position;
+        }
+    }
+
+    private int dictionaryId(long id)
+    {
+        if (id < 0 || id >= dictionarySize) {
+            throw new CorruptDataException("Column " + name + " refers to dictionary entry " + id + " of " + dictionarySize);
+        }
+        return (int) id;
     }
 
     /**

@@ -92,6 +92,77 @@ final class DecompressedStream
         return buffer[position++] & 0xFF;
     }
 
+    /**
+     * How many bytes can be read from {@link #chunk()} at {@link #chunkPosition()} before the
+     * current chunk ends, loading the next chunk when the current one is used up: 0 only at the
+     * end of the stream. Bulk decoders read the chunk's array directly and then
+     * {@link #advance} past what they read.
+     */
+    int contiguous()
+    {
+        if (position == limit && !loadChunk()) {
+            return 0;
+        }
+        return limit - position;
+    }
+
+    /**
+     * The array holding the current chunk's bytes, valid at [{@link #chunkPosition()},
+     * {@link #chunkPosition()} + {@link #contiguous()}); it changes when the next chunk loads.
+     */
+    byte[] chunk()
+    {
+        return buffer;
+    }
+
+    int chunkPosition()
+    {
+        return position;
+    }
+
+    /**
+     * Moves past {@code bytes} bytes of the current chunk, read from {@link #chunk()}.
+     */
+    void advance(int bytes)
+    {
+        if (bytes < 0 || bytes > limit - position) {
+            throw new IllegalStateException("Cannot advance " + bytes + " bytes in a chunk with " + (limit - position) + " left");
+        }
+        position += bytes;
+    }
+
+    /**
+     * Reads an unsigned varint of at most ten bytes (the bits past 64 are dropped, as in ORC's
+     * reader); a longer one is corrupt.
+     */
+    long readVarint()
+    {
+        if (limit - position >= 10) {
+            // the whole varint is in the chunk: no chunk check per byte
+            byte[] bytes = buffer;
+            int at = position;
+            long result = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int b = bytes[at++];
+                result |= (long) (b & 0x7F) << shift;
+                if (b >= 0) {
+                    position = at;
+                    return result;
+                }
+            }
+            throw new CorruptDataException("Varint longer than ten bytes in stream " + name);
+        }
+        long result = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            int b = readByte();
+            result |= (long) (b & 0x7F) << shift;
+            if (b < 0x80) {
+                return result;
+            }
+        }
+        throw new CorruptDataException("Varint longer than ten bytes in stream " + name);
+    }
+
     void readFully(byte[] target, int offset, int length)
     {
         while (length > 0) {

@@ -1,10 +1,8 @@
 package io.tarn.vector.orc;
 
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
 import java.nio.charset.StandardCharsets;
@@ -106,7 +104,7 @@ final class DoubleColumnDecoder
         }
         BaseFixedWidthVector fixed = (BaseFixedWidthVector) vector;
         VectorWrites.prepareFixed(fixed, slots);
-        ArrowBuf validity = fixed.getValidityBuffer();
+        long validity = VectorWrites.validityAddress(fixed.getValidityBuffer(), slots);
         long address = fixed.getDataBuffer().memoryAddress();
         int value = 0;
         for (int entry = 0; entry < entries; entry++) {
@@ -115,7 +113,7 @@ final class DoubleColumnDecoder
             }
             long slot = slot(slotOfEntry, entry);
             long bits = decoded[value++];
-            BitVectorHelper.setBit(validity, slot);
+            VectorWrites.setValid(validity, slot);
             if (target == Target.FLOAT32) {
                 // only FLOAT columns are read as FLOAT
                 MemoryUtil.putInt(address + 4 * slot, (int) bits);

@@ -29,7 +29,26 @@ abstract class IntegerDecoder
     /**
      * Decodes the next run into {@code literals[0, size)}.
      */
-    abstract void readRun();
+    final void readRun()
+    {
+        readRun(literals, 0);
+    }
+
+    /**
+     * Decodes the next run into {@code target[at, at + size)}, which has room for the longest
+     * run.
+     */
+    abstract void readRun(long[] target, int at);
+
+    /**
+     * Passes over whole runs, without decoding their values, while the next run has at most
+     * {@code count} values, and returns how many values it passed over; called between runs. By
+     * default it passes over none, and runs are decoded to be skipped.
+     */
+    long skipRuns(long count)
+    {
+        return 0;
+    }
 
     final long next()
     {
@@ -44,6 +63,16 @@ abstract class IntegerDecoder
     {
         while (count > 0) {
             if (used == size) {
+                if (count >= literals.length) {
+                    // room for a whole run: decode it in place, without the copy from literals
+                    readRun(values, offset);
+                    int n = size;
+                    size = 0;
+                    used = 0;
+                    offset += n;
+                    count -= n;
+                    continue;
+                }
                 readRun();
                 used = 0;
             }
@@ -59,6 +88,10 @@ abstract class IntegerDecoder
     {
         while (count > 0) {
             if (used == size) {
+                count -= skipRuns(count);
+                if (count == 0) {
+                    break;
+                }
                 readRun();
                 used = 0;
             }
@@ -93,15 +126,7 @@ abstract class IntegerDecoder
 
     final long readVarint()
     {
-        long result = 0;
-        for (int shift = 0; shift < 64; shift += 7) {
-            int b = input.readByte();
-            result |= (long) (b & 0x7F) << shift;
-            if (b < 0x80) {
-                return result;
-            }
-        }
-        throw new CorruptDataException("Varint longer than ten bytes in stream " + input.name());
+        return input.readVarint();
     }
 
     final long readSignedVarint()

@@ -14,7 +14,7 @@ final class IntegerRleV1Decoder
     }
 
     @Override
-    void readRun()
+    void readRun(long[] target, int at)
     {
         int control = input.readByte();
         if (control < 0x80) {
@@ -22,14 +22,14 @@ final class IntegerRleV1Decoder
             long delta = (byte) input.readByte();
             long value = decode(readVarint());
             for (int i = 0; i < size; i++) {
-                literals[i] = value;
+                target[at + i] = value;
                 value += delta;
             }
         }
         else {
             size = 0x100 - control;
             for (int i = 0; i < size; i++) {
-                literals[i] = decode(readVarint());
+                target[at + i] = decode(readVarint());
             }
         }
     }

@@ -27,9 +27,8 @@ final class IntegerRleV2Decoder
     private static final int MAX_RUN = 512;
 
     private final long[] patches = new long[32];
-    // bit reader state across the packed values of one run
-    private int bitBuffer;
-    private int bitsInBuffer;
+    // the packed bytes of a run that straddles two compression chunks
+    private final byte[] packed = new byte[MAX_RUN * 8];
 
     IntegerRleV2Decoder(DecompressedStream input, boolean signed)
     {
@@ -37,19 +36,73 @@ final class IntegerRleV2Decoder
     }
 
     @Override
-    void readRun()
+    void readRun(long[] target, int at)
     {
         int first = input.readByte();
         int encoding = first >>> 6;
         switch (encoding) {
-            case SHORT_REPEAT -> shortRepeat(first);
-            case DIRECT -> direct(first);
-            case PATCHED_BASE -> patchedBase(first);
-            default -> delta(first);
+            case SHORT_REPEAT -> shortRepeat(first, target, at);
+            case DIRECT -> direct(first, target, at);
+            case PATCHED_BASE -> patchedBase(first, target, at);
+            default -> delta(first, target, at);
         }
     }
 
-    private void shortRepeat(int first)
+    /**
+     * Passes over whole runs by their headers: the bytes of a run's values follow from its
+     * header, so skipping needs no unpacking (a patched-base run's patches are not checked then,
+     * as they are not applied).
+     */
+    @Override
+    long skipRuns(long count)
+    {
+        long skipped = 0;
+        while (skipped < count && input.contiguous() >= 2) {
+            byte[] bytes = input.chunk();
+            int at = input.chunkPosition();
+            int first = bytes[at] & 0xFF;
+            int encoding = first >>> 6;
+            int length = encoding == SHORT_REPEAT ? (first & 7) + 3 : ((first & 1) << 8 | (bytes[at + 1] & 0xFF)) + 1;
+            if (length > count - skipped) {
+                break;
+            }
+            switch (encoding) {
+                case SHORT_REPEAT -> input.skip(1 + ((first >>> 3) & 7) + 1);
+                case DIRECT -> input.skip(2 + BitUnpacking.packedBytes(length, decodeBitWidth((first >>> 1) & 0x1F)));
+                case PATCHED_BASE -> {
+                    input.advance(2);
+                    int third = input.readByte();
+                    int baseBytes = ((third >>> 5) & 7) + 1;
+                    int patchWidth = decodeBitWidth(third & 0x1F);
+                    int fourth = input.readByte();
+                    int gapWidth = ((fourth >>> 5) & 7) + 1;
+                    int patchCount = fourth & 0x1F;
+                    if (patchWidth + gapWidth > 64) {
+                        throw new CorruptDataException("Patched-base run has patches of " + patchWidth + " + " + gapWidth + " bits in stream " + input.name());
+                    }
+                    input.skip(baseBytes
+                            + (long) BitUnpacking.packedBytes(length, decodeBitWidth((first >>> 1) & 0x1F))
+                            + BitUnpacking.packedBytes(patchCount, closestFixedBits(patchWidth + gapWidth)));
+                }
+                default -> {
+                    int encodedWidth = (first >>> 1) & 0x1F;
+                    input.advance(2);
+                    readVarint();
+                    readVarint();
+                    if (encodedWidth != 0) {
+                        if (length < 2) {
+                            throw new CorruptDataException("Delta run of one value has packed deltas in stream " + input.name());
+                        }
+                        input.skip(BitUnpacking.packedBytes(length - 2, decodeBitWidth(encodedWidth)));
+                    }
+                }
+            }
+            skipped += length;
+        }
+        return skipped;
+    }
+
+    private void shortRepeat(int first, long[] target, int at)
     {
         int width = ((first >>> 3) & 7) + 1;
         int count = (first & 7) + 3;
@@ -59,25 +112,25 @@ final class IntegerRleV2Decoder
         }
         value = decode(value);
         for (int i = 0; i < count; i++) {
-            literals[i] = value;
+            target[at + i] = value;
         }
         size = count;
     }
 
-    private void direct(int first)
+    private void direct(int first, long[] target, int at)
     {
         int width = decodeBitWidth((first >>> 1) & 0x1F);
         int length = ((first & 1) << 8 | input.readByte()) + 1;
-        readPacked(literals, 0, length, width);
+        readPacked(target, at, length, width);
         if (signed) {
             for (int i = 0; i < length; i++) {
-                literals[i] = ProtobufReader.zigzag(literals[i]);
+                target[at + i] = ProtobufReader.zigzag(target[at + i]);
             }
         }
         size = length;
     }
 
-    private void patchedBase(int first)
+    private void patchedBase(int first, long[] target, int at)
     {
         int width = decodeBitWidth((first >>> 1) & 0x1F);
         int length = ((first & 1) << 8 | input.readByte()) + 1;
@@ -99,7 +152,7 @@ final class IntegerRleV2Decoder
         if ((base & signBit) != 0) {
             base = -(base & ~signBit);
         }
-        readPacked(literals, 0, length, width);
+        readPacked(target, at, length, width);
         readPacked(patches, 0, patchCount, closestFixedBits(patchWidth + gapWidth));
         long patchMask = patchWidth == 64 ? -1L : (1L << patchWidth) - 1;
         long position = 0;
@@ -115,26 +168,26 @@ final class IntegerRleV2Decoder
                 throw new CorruptDataException("Patched-base run patches value " + position + " of " + length + " in stream " + input.name());
             }
             // the patch supplies the bits above the packed width
-            literals[(int) position] |= width >= 64 ? 0 : patch << width;
+            target[at + (int) position] |= width >= 64 ? 0 : patch << width;
         }
         for (int i = 0; i < length; i++) {
-            literals[i] += base;
+            target[at + i] += base;
         }
         size = length;
     }
 
-    private void delta(int first)
+    private void delta(int first, long[] target, int at)
     {
         int encodedWidth = (first >>> 1) & 0x1F;
         int width = encodedWidth == 0 ? 0 : decodeBitWidth(encodedWidth);
         int length = ((first & 1) << 8 | input.readByte()) + 1;
         long value = decode(readVarint());
         long deltaBase = readSignedVarint();
-        literals[0] = value;
+        target[at + 0] = value;
         if (width == 0) {
             for (int i = 1; i < length; i++) {
                 value += deltaBase;
-                literals[i] = value;
+                target[at + i] = value;
             }
             size = length;
             return;
@@ -143,39 +196,43 @@ final class IntegerRleV2Decoder
             throw new CorruptDataException("Delta run of one value has packed deltas in stream " + input.name());
         }
         value += deltaBase;
-        literals[1] = value;
-        readPacked(literals, 2, length - 2, width);
-        for (int i = 2; i < length; i++) {
-            value = deltaBase < 0 ? value - literals[i] : value + literals[i];
-            literals[i] = value;
+        target[at + 1] = value;
+        readPacked(target, at + 2, length - 2, width);
+        // the packed deltas are magnitudes with the first delta's sign
+        if (deltaBase < 0) {
+            for (int i = 2; i < length; i++) {
+                value -= target[at + i];
+                target[at + i] = value;
+            }
+        }
+        else {
+            for (int i = 2; i < length; i++) {
+                value += target[at + i];
+                target[at + i] = value;
+            }
         }
         size = length;
     }
 
     /**
      * Reads {@code count} values of {@code width} bits, big-endian and back to back, into
-     * {@code values[offset, offset + count)}; the bits left in the last byte are dropped.
+     * {@code values[offset, offset + count)}; the bits left in the last byte are dropped. The
+     * values are unpacked straight from the decompressed chunk, or from a copy of their bytes
+     * when they straddle two chunks.
      */
     private void readPacked(long[] values, int offset, int count, int width)
     {
-        bitsInBuffer = 0;
-        for (int i = 0; i < count; i++) {
-            long value = 0;
-            int needed = width;
-            while (needed > 0) {
-                if (bitsInBuffer == 0) {
-                    bitBuffer = input.readByte();
-                    bitsInBuffer = 8;
-                }
-                int take = Math.min(needed, bitsInBuffer);
-                int shift = bitsInBuffer - take;
-                value = (value << take) | ((bitBuffer >>> shift) & ((1 << take) - 1));
-                bitsInBuffer -= take;
-                needed -= take;
-            }
-            values[offset + i] = value;
+        if (count == 0) {
+            return;
         }
-        bitsInBuffer = 0;
+        int bytes = BitUnpacking.packedBytes(count, width);
+        if (input.contiguous() >= bytes) {
+            BitUnpacking.unpack(input.chunk(), input.chunkPosition(), values, offset, count, width);
+            input.advance(bytes);
+            return;
+        }
+        input.readFully(packed, 0, bytes);
+        BitUnpacking.unpack(packed, 0, values, offset, count, width);
     }
 
     /**

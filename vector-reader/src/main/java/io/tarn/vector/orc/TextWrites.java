@@ -1,8 +1,7 @@
 package io.tarn.vector.orc;
 
-import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.MemoryUtil;
 import org.apache.arrow.vector.BaseVariableWidthVector;
-import org.apache.arrow.vector.BitVectorHelper;
 
 /**
  * Writes variable-width values (kept as one byte array with offsets, or as separate arrays) into
@@ -20,29 +19,51 @@ final class TextWrites
     {
         long total = offsets[count];
         VectorWrites.prepareVariable(vector, slots, total);
-        ArrowBuf validity = vector.getValidityBuffer();
-        ArrowBuf offsetBuffer = vector.getOffsetBuffer();
         vector.getDataBuffer().setBytes(0, bytes, 0, total);
-        int value = 0;
-        int nextSlot = 0;
-        int end = 0;
-        for (int entry = 0; entry < entries; entry++) {
-            if (!presence[entry]) {
-                continue;
+        long offsetAddress = VectorWrites.dataAddress(vector.getOffsetBuffer(), 4L * (slots + 1));
+        if (slotOfEntry == null && count == entries) {
+            // no nulls, entry e in slot e: the offsets are the values' own
+            VectorWrites.setAllValid(vector.getValidityBuffer(), slots);
+            for (int i = 0; i <= count; i++) {
+                MemoryUtil.putInt(offsetAddress + 4L * i, offsets[i]);
             }
-            int slot = ColumnDecoder.slot(slotOfEntry, entry);
-            // slots without a value before this one are empty
-            while (nextSlot <= slot) {
-                offsetBuffer.setInt(4L * nextSlot, end);
+        }
+        else if (slotOfEntry == null) {
+            // entry e in slot e, some null: a null slot's offset repeats the one before
+            VectorWrites.setValidity(vector.getValidityBuffer(), presence, entries);
+            int value = 0;
+            int end = 0;
+            MemoryUtil.putInt(offsetAddress, 0);
+            for (int entry = 0; entry < entries; entry++) {
+                if (presence[entry]) {
+                    end = offsets[++value];
+                }
+                MemoryUtil.putInt(offsetAddress + 4L * (entry + 1), end);
+            }
+        }
+        else {
+            long validity = VectorWrites.validityAddress(vector.getValidityBuffer(), slots);
+            int value = 0;
+            int nextSlot = 0;
+            int end = 0;
+            for (int entry = 0; entry < entries; entry++) {
+                if (!presence[entry]) {
+                    continue;
+                }
+                int slot = ColumnDecoder.slot(slotOfEntry, entry);
+                // slots without a value before this one are empty
+                while (nextSlot <= slot) {
+                    MemoryUtil.putInt(offsetAddress + 4L * nextSlot, end);
+                    nextSlot++;
+                }
+                end = offsets[value + 1];
+                value++;
+                VectorWrites.setValid(validity, slot);
+            }
+            while (nextSlot <= slots) {
+                MemoryUtil.putInt(offsetAddress + 4L * nextSlot, end);
                 nextSlot++;
             }
-            end = offsets[value + 1];
-            value++;
-            BitVectorHelper.setBit(validity, slot);
-        }
-        while (nextSlot <= slots) {
-            offsetBuffer.setInt(4L * nextSlot, end);
-            nextSlot++;
         }
         vector.setLastSet(slots - 1);
         vector.setValueCount(slots);
