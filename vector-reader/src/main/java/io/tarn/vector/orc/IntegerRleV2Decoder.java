@@ -71,18 +71,10 @@ final class IntegerRleV2Decoder
                 case DIRECT -> input.skip(2 + BitUnpacking.packedBytes(length, decodeBitWidth((first >>> 1) & 0x1F)));
                 case PATCHED_BASE -> {
                     input.advance(2);
-                    int third = input.readByte();
-                    int baseBytes = ((third >>> 5) & 7) + 1;
-                    int patchWidth = decodeBitWidth(third & 0x1F);
-                    int fourth = input.readByte();
-                    int gapWidth = ((fourth >>> 5) & 7) + 1;
-                    int patchCount = fourth & 0x1F;
-                    if (patchWidth + gapWidth > 64) {
-                        throw new CorruptDataException("Patched-base run has patches of " + patchWidth + " + " + gapWidth + " bits in stream " + input.name());
-                    }
-                    input.skip(baseBytes
+                    PatchedBaseHeader header = readPatchedBaseHeader();
+                    input.skip(header.baseBytes()
                             + (long) BitUnpacking.packedBytes(length, decodeBitWidth((first >>> 1) & 0x1F))
-                            + BitUnpacking.packedBytes(patchCount, closestFixedBits(patchWidth + gapWidth)));
+                            + BitUnpacking.packedBytes(header.patchCount(), header.patchEntryBits()));
                 }
                 default -> {
                     int encodedWidth = (first >>> 1) & 0x1F;
@@ -134,15 +126,10 @@ final class IntegerRleV2Decoder
     {
         int width = decodeBitWidth((first >>> 1) & 0x1F);
         int length = ((first & 1) << 8 | input.readByte()) + 1;
-        int third = input.readByte();
-        int baseBytes = ((third >>> 5) & 7) + 1;
-        int patchWidth = decodeBitWidth(third & 0x1F);
-        int fourth = input.readByte();
-        int gapWidth = ((fourth >>> 5) & 7) + 1;
-        int patchCount = fourth & 0x1F;
-        if (patchWidth + gapWidth > 64) {
-            throw new CorruptDataException("Patched-base run has patches of " + patchWidth + " + " + gapWidth + " bits in stream " + input.name());
-        }
+        PatchedBaseHeader header = readPatchedBaseHeader();
+        int baseBytes = header.baseBytes();
+        int patchWidth = header.patchWidth();
+        int patchCount = header.patchCount();
         long base = 0;
         for (int i = 0; i < baseBytes; i++) {
             base = (base << 8) | input.readByte();
@@ -153,7 +140,7 @@ final class IntegerRleV2Decoder
             base = -(base & ~signBit);
         }
         readPacked(target, at, length, width);
-        readPacked(patches, 0, patchCount, closestFixedBits(patchWidth + gapWidth));
+        readPacked(patches, 0, patchCount, header.patchEntryBits());
         long patchMask = patchWidth == 64 ? -1L : (1L << patchWidth) - 1;
         long position = 0;
         for (int i = 0; i < patchCount; i++) {
@@ -175,6 +162,24 @@ final class IntegerRleV2Decoder
         }
         size = length;
     }
+
+    /**
+     * The third and fourth header bytes of a patched-base run: the base's byte count, the width
+     * of a patch, and the number of patches, each entry a gap and a patch packed together.
+     */
+    private PatchedBaseHeader readPatchedBaseHeader()
+    {
+        int third = input.readByte();
+        int fourth = input.readByte();
+        int patchWidth = decodeBitWidth(third & 0x1F);
+        int gapWidth = ((fourth >>> 5) & 7) + 1;
+        if (patchWidth + gapWidth > 64) {
+            throw new CorruptDataException("Patched-base run has patches of " + patchWidth + " + " + gapWidth + " bits in stream " + input.name());
+        }
+        return new PatchedBaseHeader(((third >>> 5) & 7) + 1, patchWidth, fourth & 0x1F, closestFixedBits(patchWidth + gapWidth));
+    }
+
+    private record PatchedBaseHeader(int baseBytes, int patchWidth, int patchCount, int patchEntryBits) {}
 
     private void delta(int first, long[] target, int at)
     {
