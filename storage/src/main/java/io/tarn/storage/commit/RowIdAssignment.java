@@ -22,8 +22,6 @@ import java.util.List;
  */
 final class RowIdAssignment
 {
-    private static final int FILE_SOURCE_APPEND = 0;
-
     private final List<ManifestEntry> changes;
     private final long nextRowId;
 
@@ -59,7 +57,7 @@ final class RowIdAssignment
     private static boolean writtenByWriter(DataFileMeta file)
     {
         boolean storesRowIds = file.writeCols().map(columns -> columns.contains(RowTrackingFields.ROW_ID.name())).orElse(false);
-        return file.fileSource().isPresent() && file.fileSource().getAsInt() == FILE_SOURCE_APPEND && file.firstRowId().isEmpty() && !storesRowIds;
+        return file.fileSource().isPresent() && file.fileSource().getAsInt() == DataFileMeta.FILE_SOURCE_APPEND && file.firstRowId().isEmpty() && !storesRowIds;
     }
 
     List<ManifestEntry> changes()

@@ -22,7 +22,7 @@ import static java.util.Objects.requireNonNull;
  *     wall-clock time, not UTC;</li>
  * <li>{@code deleteRowCount}: rows of kind -U/-D; absent means the file may contain retractions;</li>
  * <li>{@code embeddedIndex}: the file index inline, or null;</li>
- * <li>{@code fileSource}: 0 APPEND, 1 COMPACT;</li>
+ * <li>{@code fileSource}: {@link #FILE_SOURCE_APPEND} or 1 (COMPACT);</li>
  * <li>{@code valueStatsCols}: absent means the value stats cover all columns; an empty list
  *     means there are no value stats;</li>
  * <li>{@code externalPath}: the file's absolute location when outside the table directory;</li>
@@ -51,6 +51,9 @@ public record DataFileMeta(
         OptionalLong firstRowId,
         Optional<List<String>> writeCols)
 {
+    /** {@code _FILE_SOURCE} of a file a writer wrote, rather than a compaction. */
+    public static final int FILE_SOURCE_APPEND = 0;
+
     public DataFileMeta
     {
         requireNonNull(fileName, "fileName is null");

@@ -36,9 +36,6 @@ import java.util.function.Supplier;
  */
 final class RollingFileWriter
 {
-    /** {@code _FILE_SOURCE} of files written by a writer rather than by compaction. */
-    private static final int FILE_SOURCE_APPEND = 0;
-
     private final FileIO fileIO;
     private final String directory;
     private final Supplier<String> fileNames;
@@ -200,7 +197,7 @@ final class RollingFileWriter
                 OptionalLong.of(LocalDateTime.now().toInstant(ZoneOffset.UTC).toEpochMilli()),
                 OptionalLong.of(0),
                 embeddedIndex,
-                OptionalInt.of(FILE_SOURCE_APPEND),
+                OptionalInt.of(DataFileMeta.FILE_SOURCE_APPEND),
                 stats.statsColumns(),
                 Optional.empty(),
                 OptionalLong.empty(),

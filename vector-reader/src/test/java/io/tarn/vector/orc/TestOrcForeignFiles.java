@@ -8,9 +8,6 @@ import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.reader.ArrowRowFormatter;
 import io.tarn.vector.reader.ReadOptions;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.paimon.shade.org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
@@ -18,16 +15,12 @@ import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.LongColumnV
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.UnionColumnVector;
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.paimon.shade.org.apache.orc.OrcFile;
-import org.apache.paimon.shade.org.apache.orc.TypeDescription;
-import org.apache.paimon.shade.org.apache.orc.Writer;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -163,26 +156,10 @@ public class TestOrcForeignFiles
     private static byte[] write(String schema, OrcFile.Version version, Consumer<VectorizedRowBatch> rows)
             throws IOException
     {
-        java.nio.file.Path directory = Files.createTempDirectory("tarn-orc-foreign");
-        java.nio.file.Path path = directory.resolve("file.orc");
-        TypeDescription type = TypeDescription.fromString(schema);
-        Configuration configuration = new Configuration(false);
-        // Hadoop's cached file systems ask for the current user, which JDK 24+ no longer gives
-        RawLocalFileSystem fileSystem = new RawLocalFileSystem();
-        fileSystem.initialize(URI.create("file:///"), configuration);
-        Writer writer = OrcFile.createWriter(new Path(path.toUri()), OrcFile.writerOptions(configuration).fileSystem(fileSystem).setSchema(type).version(version));
-        VectorizedRowBatch batch = type.createRowBatch();
-        rows.accept(batch);
-        writer.addRowBatch(batch);
-        writer.close();
-        fileSystem.close();
-        byte[] bytes = Files.readAllBytes(path);
-        try (var files = Files.list(directory)) {
-            for (java.nio.file.Path leftover : files.toList()) {
-                Files.delete(leftover);
-            }
-        }
-        Files.delete(directory);
-        return bytes;
+        return OrcCoreFiles.write(schema, options -> options.version(version), (writer, type) -> {
+            VectorizedRowBatch batch = type.createRowBatch();
+            rows.accept(batch);
+            writer.addRowBatch(batch);
+        });
     }
 }

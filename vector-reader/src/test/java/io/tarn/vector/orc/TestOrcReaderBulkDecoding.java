@@ -12,9 +12,6 @@ import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.paimon.shade.org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
@@ -23,8 +20,6 @@ import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.LongColumnV
 import org.apache.paimon.shade.org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.paimon.shade.org.apache.orc.CompressionKind;
 import org.apache.paimon.shade.org.apache.orc.OrcFile;
-import org.apache.paimon.shade.org.apache.orc.TypeDescription;
-import org.apache.paimon.shade.org.apache.orc.Writer;
 import org.roaringbitmap.RoaringBitmap;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.DataProvider;
@@ -32,14 +27,13 @@ import org.testng.annotations.Test;
 
 import java.io.IOException;
 import java.math.BigDecimal;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.Random;
+import java.util.function.UnaryOperator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -209,68 +203,51 @@ public class TestOrcReaderBulkDecoding
     private byte[] write()
             throws IOException
     {
-        java.nio.file.Path directory = Files.createTempDirectory("tarn-orc-bulk");
-        java.nio.file.Path path = directory.resolve("file.orc");
-        TypeDescription type = TypeDescription.fromString(SCHEMA);
-        Configuration configuration = new Configuration(false);
-        // Hadoop's cached file systems ask for the current user, which JDK 24+ no longer gives
-        RawLocalFileSystem fileSystem = new RawLocalFileSystem();
-        fileSystem.initialize(URI.create("file:///"), configuration);
-        Writer writer = OrcFile.createWriter(new Path(path.toUri()), OrcFile.writerOptions(configuration)
-                .fileSystem(fileSystem)
-                .setSchema(type)
+        UnaryOperator<OrcFile.WriterOptions> options = defaults -> defaults
                 .compress(CompressionKind.ZSTD)
                 .bufferSize(1024)
                 .rowIndexStride(1000)
                 .stripeSize(64 * 1024)
-                .blockPadding(false));
-        VectorizedRowBatch batch = type.createRowBatch();
-        for (int row = 0; row < ROWS; row++) {
-            int slot = batch.size++;
-            Object[] values = rows[row];
-            for (int column = 0; column < values.length; column++) {
-                ColumnVector vector = batch.cols[column];
-                Object value = values[column];
-                if (value == null) {
-                    vector.noNulls = false;
-                    vector.isNull[slot] = true;
-                    continue;
+                .blockPadding(false);
+        return OrcCoreFiles.write(SCHEMA, options, (writer, type) -> {
+            VectorizedRowBatch batch = type.createRowBatch();
+            for (int row = 0; row < ROWS; row++) {
+                int slot = batch.size++;
+                Object[] values = rows[row];
+                for (int column = 0; column < values.length; column++) {
+                    ColumnVector vector = batch.cols[column];
+                    Object value = values[column];
+                    if (value == null) {
+                        vector.noNulls = false;
+                        vector.isNull[slot] = true;
+                        continue;
+                    }
+                    vector.isNull[slot] = false;
+                    if (value instanceof Long number) {
+                        ((LongColumnVector) vector).vector[slot] = number;
+                    }
+                    else if (value instanceof Integer number) {
+                        ((LongColumnVector) vector).vector[slot] = number;
+                    }
+                    else if (value instanceof BigDecimal decimal) {
+                        ((DecimalColumnVector) vector).set(slot, HiveDecimal.create(decimal));
+                    }
+                    else if (value instanceof String text) {
+                        ((BytesColumnVector) vector).setVal(slot, text.getBytes(StandardCharsets.UTF_8));
+                    }
+                    else {
+                        throw new IllegalArgumentException(Objects.toString(value));
+                    }
                 }
-                vector.isNull[slot] = false;
-                if (value instanceof Long number) {
-                    ((LongColumnVector) vector).vector[slot] = number;
-                }
-                else if (value instanceof Integer number) {
-                    ((LongColumnVector) vector).vector[slot] = number;
-                }
-                else if (value instanceof BigDecimal decimal) {
-                    ((DecimalColumnVector) vector).set(slot, HiveDecimal.create(decimal));
-                }
-                else if (value instanceof String text) {
-                    ((BytesColumnVector) vector).setVal(slot, text.getBytes(StandardCharsets.UTF_8));
-                }
-                else {
-                    throw new IllegalArgumentException(Objects.toString(value));
+                if (batch.size == batch.getMaxSize() || row == 9_999 || row == ROWS - 1) {
+                    writer.addRowBatch(batch);
+                    batch.reset();
+                    if (row == 9_999) {
+                        // the stripe with nulls in suppkey ends here: the next ones have no PRESENT stream for it
+                        writer.writeIntermediateFooter();
+                    }
                 }
             }
-            if (batch.size == batch.getMaxSize() || row == 9_999 || row == ROWS - 1) {
-                writer.addRowBatch(batch);
-                batch.reset();
-                if (row == 9_999) {
-                    // the stripe with nulls in suppkey ends here: the next ones have no PRESENT stream for it
-                    writer.writeIntermediateFooter();
-                }
-            }
-        }
-        writer.close();
-        fileSystem.close();
-        byte[] bytes = Files.readAllBytes(path);
-        try (var files = Files.list(directory)) {
-            for (java.nio.file.Path leftover : files.toList()) {
-                Files.delete(leftover);
-            }
-        }
-        Files.delete(directory);
-        return bytes;
+        });
     }
 }
