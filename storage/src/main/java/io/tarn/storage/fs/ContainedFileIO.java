@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -90,6 +91,14 @@ public final class ContainedFileIO
     {
         check(directory, "list");
         return delegate.list(directory);
+    }
+
+    @Override
+    public Optional<List<FileStatus>> listFilesInOneRequest(String pathPrefix)
+            throws IOException
+    {
+        check(pathPrefix, "list");
+        return delegate.listFilesInOneRequest(pathPrefix);
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.tarn.storage.fs;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * The file operations the table format needs. Implementations exist per storage (local disk,
@@ -59,6 +60,19 @@ public interface FileIO
      */
     List<FileStatus> list(String directory)
             throws IOException;
+
+    /**
+     * Every file whose path starts with {@code pathPrefix}, at any depth, with its content tag,
+     * when the storage answers that in one request: on an object store, a listing that fits one
+     * page. Empty when it would take more requests, or when the storage has no cheaper way than
+     * {@link #list} (local disks, where a directory read costs no round trip). A table's reads use
+     * it to learn its latest snapshot and schema at once.
+     */
+    default Optional<List<FileStatus>> listFilesInOneRequest(String pathPrefix)
+            throws IOException
+    {
+        return Optional.empty();
+    }
 
     /**
      * A stream that writes a new file (parents created); fails if the file exists. The file is

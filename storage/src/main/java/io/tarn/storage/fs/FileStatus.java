@@ -1,18 +1,28 @@
 package io.tarn.storage.fs;
 
+import java.util.Optional;
+
 import static java.util.Objects.requireNonNull;
 
 /**
  * One entry of a directory listing. {@code path} is the full path of the entry, in the same
  * spelling as the listed directory. {@code directory} and {@code length} describe what a symbolic
  * link points to; {@code symbolicLink} says the entry is one, so that recursive deletes remove
- * the link instead of what lies behind it, which may be outside the table.
+ * the link instead of what lies behind it, which may be outside the table. {@code contentTag} is
+ * the store's tag of a file's content (an object store's ETag), when it gives one: equal tags of
+ * one path mean equal content, so a file read before needs no second read.
  */
-public record FileStatus(String path, long length, long modificationTimeMillis, boolean directory, boolean symbolicLink)
+public record FileStatus(String path, long length, long modificationTimeMillis, boolean directory, boolean symbolicLink, Optional<String> contentTag)
 {
     public FileStatus
     {
         requireNonNull(path, "path is null");
+        requireNonNull(contentTag, "contentTag is null");
+    }
+
+    public FileStatus(String path, long length, long modificationTimeMillis, boolean directory, boolean symbolicLink)
+    {
+        this(path, length, modificationTimeMillis, directory, symbolicLink, Optional.empty());
     }
 
     public FileStatus(String path, long length, long modificationTimeMillis, boolean directory)

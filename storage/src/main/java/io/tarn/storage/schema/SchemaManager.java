@@ -92,6 +92,19 @@ public class SchemaManager
         return fileIO.tryCreateAtomically(schemaPath(schema.id()), SchemaJson.toJsonBytes(schema));
     }
 
+    /**
+     * The id of the schema {@code file} is, when it is one of this branch's schema files; for a
+     * listing of more than the schema directory ({@link FileIO#listFilesInOneRequest}).
+     */
+    public Optional<Long> listedId(FileStatus file)
+    {
+        String directory = schemaDirectory + "/";
+        if (file.directory() || !file.path().startsWith(directory)) {
+            return Optional.empty();
+        }
+        return parseId(file.path().substring(directory.length()));
+    }
+
     static Optional<Long> parseId(String fileName)
     {
         if (!fileName.startsWith(SCHEMA_PREFIX)) {

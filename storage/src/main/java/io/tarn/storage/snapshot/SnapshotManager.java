@@ -268,6 +268,19 @@ public class SnapshotManager
         return OptionalLong.empty();
     }
 
+    /**
+     * The id of the snapshot {@code file} is, when it is one of this branch's snapshot files; for
+     * a listing of more than the snapshot directory ({@link FileIO#listFilesInOneRequest}).
+     */
+    public Optional<Long> listedId(FileStatus file)
+    {
+        String directory = snapshotDirectory + "/";
+        if (file.directory() || !file.path().startsWith(directory)) {
+            return Optional.empty();
+        }
+        return parseId(file.path().substring(directory.length()), SNAPSHOT_PREFIX);
+    }
+
     static Optional<Long> parseId(String fileName, String prefix)
     {
         if (!fileName.startsWith(prefix)) {

@@ -26,6 +26,7 @@ import io.tarn.storage.manifest.ManifestListFile;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.BranchManager;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.SnapshotManager;
@@ -36,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -63,6 +65,7 @@ public final class PaimonTable
     private final SchemaManager schemaManager;
     private final SnapshotManager snapshotManager;
     private final TagManager tagManager;
+    private final ListedVersion listedVersion;
     private final TableSchema latestSchema;
     private final Map<Long, TableSchema> schemas = new ConcurrentHashMap<>();
     // the highest id of the schemas read, all of them in schemas
@@ -87,6 +90,7 @@ public final class PaimonTable
         this.schemaManager = new SchemaManager(this.fileIO, location, branch);
         this.snapshotManager = new SnapshotManager(this.fileIO, location, branch, METADATA_REQUESTS);
         this.tagManager = new TagManager(this.fileIO, location, branch);
+        this.listedVersion = new ListedVersion(this.fileIO, BranchManager.branchRoot(location, branch), snapshotManager, schemaManager);
         this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : latestSchemaFile().orElseThrow(this::noSchemaFile));
         schemas.put(latestSchema.id(), latestSchema);
         newestSchemaId = new AtomicLong(latestSchema.id());
@@ -284,14 +288,25 @@ public final class PaimonTable
 
     /**
      * The latest snapshot (empty when the table has none) and the latest schema, which a read of
-     * the table's current version uses (ALTER TABLE changes the schema without a snapshot). The
-     * check for a newer schema runs while the snapshot is found: on an object store the four
-     * requests (the {@code LATEST} hint, a check for a later snapshot, the snapshot, a check for a
-     * newer schema) take the time of two.
+     * the table's current version uses (ALTER TABLE changes the schema without a snapshot). On an
+     * object store one listing finds both ({@link ListedVersion}), and the snapshot is read only
+     * when it is not the one read last: one request while the table does not change. Otherwise
+     * (local files, or more metadata files than one listing request returns) the {@code LATEST}
+     * hint, a check for a later snapshot, the snapshot and a check for a newer schema, the
+     * independent ones side by side: the time of two requests.
      */
     public LatestVersion latestVersion()
             throws IOException
     {
+        if (stagedSchema.isEmpty()) {
+            Optional<ListedVersion.Listing> listing = listedVersion.list();
+            if (listing.isPresent()) {
+                Optional<Snapshot> snapshot = listing.get().latestSnapshot();
+                TableSchema schema = newestSchema(listing.get().newestSchemaId());
+                snapshot.ifPresent(resolved -> lastResolved = resolved);
+                return new LatestVersion(snapshot, schema);
+            }
+        }
         SideRequest<TableSchema> schema = SideRequest.start(this::latestSchema, METADATA_REQUESTS);
         Optional<Snapshot> snapshot;
         try {
@@ -302,6 +317,17 @@ public final class PaimonTable
             throw e;
         }
         return new LatestVersion(snapshot, schema.await());
+    }
+
+    // the schema of the newest id a listing found, read unless this object has read it (or a newer one)
+    private TableSchema newestSchema(OptionalLong listedId)
+            throws IOException
+    {
+        if (listedId.isEmpty()) {
+            throw noSchemaFile();
+        }
+        long newest = newestSchemaId.get();
+        return listedId.getAsLong() > newest ? schema(listedId.getAsLong()) : schemas.get(newest);
     }
 
     /**

@@ -3,13 +3,17 @@ package io.tarn.storage.scan;
 import io.tarn.s3server.FaultInjectingProxy;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.catalog.Warehouse;
+import io.tarn.storage.fs.FileIO;
+import io.tarn.storage.fs.FileStatus;
 import io.tarn.storage.fs.s3.S3Settings;
 import io.tarn.storage.grammar.FilterParser;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
+import io.tarn.storage.schema.SchemaJson;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.ReferenceTables;
@@ -27,6 +31,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -93,37 +98,83 @@ public class TestObjectStorePlanningRequests
         assertThat(plan.metrics().get(Counter.INDEX_FILES_READ)).isEqualTo(3);
         List<String> loading = proxy.requestLog();
         assertThat(byKind(loading)).as(String.join("\n", loading)).isEqualTo(new TreeMap<>(Map.of(
-                // loading: the schema directory's listing (which also tells the table exists), the
-                // latest schema in it; then the check that no newer schema exists since
+                // loading: the schema directory's listing (which also tells the table exists) and
+                // the latest schema in it
                 "LIST schema", 1L,
                 "GET schema", 1L,
-                "HEAD schema", 1L,
-                // the latest snapshot: the LATEST hint, a HEAD that finds no later snapshot, then
-                // the snapshot the hint names (whose read proves it exists); the planner reuses it
-                "GET LATEST", 1L,
-                "HEAD snapshot", 1L,
+                // the current version: one listing of the snapshot and schema files (prefix
+                // <table>/s), then the latest snapshot in it; the planner reuses it
+                "LIST s", 1L,
                 "GET snapshot", 1L,
                 // the snapshot's base and delta manifest lists, and the three commits' manifests
                 "GET manifest list", 2L,
                 "GET manifest", 3L,
                 // the index file of each data file the statistics keep
                 "GET file index", 3L)));
-        assertThat(loading).hasSize(14);
+        assertThat(loading).hasSize(12);
 
-        // again with the table loaded and the manifests cached: the snapshot and the schema are
-        // checked for newer ones, the index files read again
+        // again with the table loaded and the manifests cached: the listing shows the same
+        // snapshot file (by its ETag) and no newer schema, so nothing else is read but the index files
         proxy.clearRequestLog();
         plan = plan(table);
         assertThat(plan.files()).hasSize(3);
         List<String> again = proxy.requestLog();
         assertThat(byKind(again)).as(String.join("\n", again)).isEqualTo(new TreeMap<>(Map.of(
-                "GET LATEST", 1L,
-                "HEAD snapshot", 1L,
-                "GET snapshot", 1L,
-                // no schema file of the next id: the schema read before is still the latest
-                "HEAD schema", 1L,
+                "LIST s", 1L,
                 "GET file index", 3L)));
-        assertThat(again).hasSize(7);
+        assertThat(again).hasSize(4);
+    }
+
+    /**
+     * The one listing that finds the current version sees every change another writer makes: a
+     * new snapshot, a snapshot file of the same id with other content (a rollback, then a commit
+     * that created the id again), a new schema (ALTER TABLE, which adds no snapshot). On a copy
+     * of the table, so that the other tests see the reference table unchanged.
+     */
+    @Test
+    public void testListedVersionSeesEveryChange()
+            throws IOException
+    {
+        Identifier copy = Identifier.parse(TABLE + "_changed");
+        PaimonTable source = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        String target = warehouse.catalog().location(copy);
+        FileIO fileIO = warehouse.fileIO();
+        for (FileStatus file : fileIO.listFilesInOneRequest(source.location() + "/").orElseThrow()) {
+            assertThat(file.path()).startsWith(source.location() + "/");
+            fileIO.writeFile(target + file.path().substring(source.location().length()), fileIO.newInputFile(file.path()).readAllBytes(), false);
+        }
+        PaimonTable table = PaimonTable.load(warehouse.catalog(), copy, PaimonTable.MAIN_BRANCH);
+        Snapshot first = table.latestVersion().snapshot().orElseThrow();
+        long schemaId = table.schema().id();
+
+        proxy.clearRequestLog();
+        assertThat(table.latestVersion().snapshot().orElseThrow()).isEqualTo(first);
+        assertThat(byKind(proxy.requestLog())).isEqualTo(new TreeMap<>(Map.of("LIST s", 1L)));
+
+        // the same snapshot id, other content: as a rollback and a new commit leave it
+        String snapshotPath = table.location() + "/snapshot/snapshot-" + first.id();
+        String json = new String(fileIO.newInputFile(snapshotPath).readAllBytes(), UTF_8);
+        assertThat(json).contains(first.commitUser());
+        fileIO.writeFile(snapshotPath, json.replace(first.commitUser(), "another-writer").getBytes(UTF_8), true);
+        proxy.clearRequestLog();
+        Snapshot recreated = table.latestVersion().snapshot().orElseThrow();
+        assertThat(recreated.id()).isEqualTo(first.id());
+        assertThat(recreated.commitUser()).isEqualTo("another-writer");
+        assertThat(byKind(proxy.requestLog())).isEqualTo(new TreeMap<>(Map.of("LIST s", 1L, "GET snapshot", 1L)));
+        assertThat(table.pinnedSnapshot(first.id()).commitUser()).isEqualTo("another-writer");
+
+        // a later snapshot
+        String later = json.replaceFirst("\"id\"\\s*:\\s*" + first.id() + "\\b", "\"id\" : " + (first.id() + 1));
+        assertThat(later).isNotEqualTo(json);
+        fileIO.writeFile(table.location() + "/snapshot/snapshot-" + (first.id() + 1), later.getBytes(UTF_8), false);
+        assertThat(table.latestVersion().snapshot().orElseThrow().id()).isEqualTo(first.id() + 1);
+
+        // a newer schema, without a snapshot
+        assertThat(table.latestVersion().schema().id()).isEqualTo(schemaId);
+        fileIO.writeFile(table.location() + "/schema/schema-" + (schemaId + 1), SchemaJson.toJsonBytes(table.schema().withId(schemaId + 1)), false);
+        proxy.clearRequestLog();
+        assertThat(table.latestVersion().schema().id()).isEqualTo(schemaId + 1);
+        assertThat(byKind(proxy.requestLog())).isEqualTo(new TreeMap<>(Map.of("LIST s", 1L, "GET schema", 1L)));
     }
 
     /**
@@ -191,16 +242,19 @@ public class TestObjectStorePlanningRequests
     }
 
     /**
-     * The table's current version costs the four requests of {@link #testPlanningRequests}, but
-     * the checks that do not depend on each other go side by side: the newer-schema check with
-     * the {@code LATEST} hint, the later-snapshot check with the read of the hinted snapshot. With
-     * every answer held back, two requests are in flight at once, and never only one.
+     * Where the metadata files do not fit one listing request (or the store has no such
+     * listing), the table's current version costs four requests: the {@code LATEST} hint, a
+     * check for a later snapshot, the snapshot and a check for a newer schema. The checks that
+     * do not depend on each other go side by side: the newer-schema check with the hint, the
+     * later-snapshot check with the read of the hinted snapshot. With every answer held back, two
+     * requests are in flight at once, and never only one.
      */
     @Test
     public void testLatestVersionSendsIndependentRequestsSideBySide()
             throws IOException
     {
-        PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
+        Warehouse unlisted = new Warehouse(warehouse.location(), new WithoutOneRequestListing(warehouse.fileIO()));
+        PaimonTable table = PaimonTable.load(unlisted.catalog(), Identifier.parse(TABLE), PaimonTable.MAIN_BRANCH);
         PaimonTable.LatestVersion expected = table.latestVersion();
         proxy.setLatency(Duration.ofMillis(400));
         try {

@@ -31,6 +31,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -57,6 +58,8 @@ public final class S3FileIO
 {
     // a PUT answered 409 (another conditional write to the key in flight) is tried again this often
     private static final int CONFLICT_ATTEMPTS = 5;
+    // S3's largest listing page
+    private static final int LISTING_PAGE = 1000;
 
     private final S3Client client;
     private final S3Settings settings;
@@ -166,7 +169,7 @@ public final class S3FileIO
         List<FileStatus> entries = new ArrayList<>();
         String token = null;
         do {
-            ListObjectsV2Response page = listPage(location, 1000, token);
+            ListObjectsV2Response page = listPage(location, LISTING_PAGE, token);
             for (S3Object object : page.contents()) {
                 String name = object.key().substring(prefix.length());
                 if (!name.isEmpty()) {
@@ -186,6 +189,33 @@ public final class S3FileIO
         }
         while (token != null);
         return entries;
+    }
+
+    /**
+     * One listing request of up to {@value #LISTING_PAGE} keys, without a delimiter; empty when
+     * more keys start with the prefix.
+     */
+    @Override
+    public Optional<List<FileStatus>> listFilesInOneRequest(String pathPrefix)
+            throws IOException
+    {
+        S3Location location = S3Location.parse(pathPrefix);
+        ListObjectsV2Request request = ListObjectsV2Request.builder()
+                .bucket(location.bucket())
+                .prefix(location.key())
+                .maxKeys(LISTING_PAGE)
+                .build();
+        ListObjectsV2Response page = call(location.toString(), "list", () -> client.listObjectsV2(request));
+        if (Boolean.TRUE.equals(page.isTruncated())) {
+            return Optional.empty();
+        }
+        String base = location.scheme() + "://" + location.bucket() + "/";
+        List<FileStatus> files = new ArrayList<>(page.contents().size());
+        for (S3Object object : page.contents()) {
+            long modified = object.lastModified() == null ? 0 : object.lastModified().toEpochMilli();
+            files.add(new FileStatus(base + object.key(), object.size(), modified, false, false, Optional.ofNullable(object.eTag())));
+        }
+        return Optional.of(files);
     }
 
     @Override
