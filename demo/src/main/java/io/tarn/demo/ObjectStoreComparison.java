@@ -5,7 +5,6 @@ import io.tarn.s3server.S3ProxyServer;
 import io.tarn.storage.catalog.Identifier;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.stream.Stream;
 
 import static io.tarn.demo.TrinoQueries.execute;
 import static io.tarn.demo.TrinoQueries.median;
@@ -116,14 +114,14 @@ public final class ObjectStoreComparison
 
         Path storeDirectory = state.resolve("s3");
         TrinoServer.deleteRecursively(storeDirectory);
-        System.err.println("Starting S3Proxy and copying the warehouse and its Hive layout into bucket '" + BUCKET + "'...");
+        System.err.println("Starting S3Proxy and uploading the warehouse and its Hive layout into bucket '" + BUCKET + "'...");
         try (S3ProxyServer store = S3ProxyServer.start(Files.createDirectories(storeDirectory));
                 FaultInjectingProxy proxy = FaultInjectingProxy.start(store.endpoint())) {
-            store.copyIntoBucket(warehouse, BUCKET, "warehouse");
+            store.bucket(BUCKET);
+            long dataBytes = BucketUpload.upload(warehouse, "s3://" + BUCKET + "/warehouse", store.clientProperties());
             for (Identifier table : TrinoComparison.HIVE_TABLES) {
-                store.copyIntoBucket(hiveRoot.resolve(table.table()), BUCKET, "hive/" + table.table());
+                BucketUpload.upload(hiveRoot.resolve(table.table()), "s3://" + BUCKET + "/hive/" + table.table(), store.clientProperties());
             }
-            long dataBytes = directorySize(store.bucket(BUCKET).resolve("warehouse"));
             proxy.setLatency(latency);
             Map<String, String> s3Properties = proxy.clientProperties(store.clientProperties());
 
@@ -186,11 +184,16 @@ public final class ObjectStoreComparison
         execute(connection, "USE " + catalog + ".tpch");
         long requestsBefore = proxy.requestCount();
         long bytesBefore = proxy.answeredBytes();
+        proxy.clearRequestLog();
         double[] timing = timed(connection, sql);
         seconds[run] = timing[0];
         cpu[run] = timing[1];
         requests[run] = proxy.requestCount() - requestsBefore;
         bytes[run] = proxy.answeredBytes() - bytesBefore;
+        // TARN_BENCH_REQUESTS=1: every request of each measured run, to see where a count comes from
+        if ("1".equals(System.getenv("TARN_BENCH_REQUESTS"))) {
+            System.err.printf("%s run %s, %s requests:%n  %s%n", catalog, run, requests[run], String.join("\n  ", proxy.requestLog()));
+        }
     }
 
     private static Timing measure(Connection connection, FaultInjectingProxy proxy, DemoQuery query, int runs)
@@ -368,20 +371,5 @@ public final class ObjectStoreComparison
     private static String escape(String text)
     {
         return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
-    }
-
-    private static long directorySize(Path directory)
-            throws IOException
-    {
-        try (Stream<Path> paths = Files.walk(directory)) {
-            return paths.filter(Files::isRegularFile).mapToLong(path -> {
-                try {
-                    return Files.size(path);
-                }
-                catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sum();
-        }
     }
 }

@@ -151,9 +151,10 @@ public final class TarnDemo
         Path warehouse = DemoWarehouse.ensure(state.resolve("warehouse"), generator, progress::println);
         Path clusterDirectory = state.resolve("cluster");
         TrinoServer.deleteRecursively(clusterDirectory.resolve("s3"));
-        progress.println("Starting an S3-compatible server (S3Proxy) and copying the sample warehouse into bucket '" + DEMO_BUCKET + "'...");
+        progress.println("Starting an S3-compatible server (S3Proxy) and uploading the sample warehouse into bucket '" + DEMO_BUCKET + "'...");
         try (S3ProxyServer objectStore = S3ProxyServer.start(Files.createDirectories(clusterDirectory.resolve("s3")))) {
-            objectStore.copyIntoBucket(warehouse, DEMO_BUCKET, "warehouse");
+            objectStore.bucket(DEMO_BUCKET);
+            BucketUpload.upload(warehouse, "s3://" + DEMO_BUCKET + "/warehouse", objectStore.clientProperties());
             Map<String, String> catalog = new LinkedHashMap<>();
             catalog.put("connector.name", "tarn");
             catalog.put("warehouse", "s3://" + DEMO_BUCKET + "/warehouse");
