@@ -10,8 +10,6 @@ import io.tarn.types.RowType;
 import io.tarn.types.TypeRoot;
 import io.tarn.vector.DataFileCorruptionException;
 import io.tarn.vector.DataFileUnsupportedException;
-import io.tarn.vector.avro.ColumnBuilder.ListBuilder;
-import io.tarn.vector.avro.ColumnBuilder.StructBuilder;
 import org.apache.avro.Schema;
 
 import java.io.IOException;

@@ -207,7 +207,7 @@ public final class AvroReader
             throw new IllegalStateException("Reader of " + file.name() + " is closed");
         }
         try {
-            ColumnBuilder.StructBuilder columns = binding.columns();
+            StructBuilder columns = binding.columns();
             columns.reset();
             int rows = 0;
             int batchSize = options.batchSize();

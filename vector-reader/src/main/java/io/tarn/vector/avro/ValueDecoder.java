@@ -1,9 +1,6 @@
 package io.tarn.vector.avro;
 
 import io.tarn.vector.CorruptDataException;
-import io.tarn.vector.avro.ColumnBuilder.BinaryBuilder;
-import io.tarn.vector.avro.ColumnBuilder.ListBuilder;
-import io.tarn.vector.avro.ColumnBuilder.StructBuilder;
 
 import java.util.List;
 

@@ -23,7 +23,7 @@ final class BooleanColumnWriter
     void writeValues(FieldVector vector, int from, int to, StatisticsBuilder statistics)
     {
         BitVector bits = (BitVector) vector;
-        StatisticsBuilder.BooleanStatistics booleans = (StatisticsBuilder.BooleanStatistics) statistics;
+        BooleanStatistics booleans = (BooleanStatistics) statistics;
         for (int slot = from; slot < to; slot++) {
             if (!bits.isNull(slot)) {
                 boolean value = bits.get(slot) != 0;

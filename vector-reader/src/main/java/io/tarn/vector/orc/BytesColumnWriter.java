@@ -54,10 +54,10 @@ final class BytesColumnWriter
             data.write(scratch, 0, length);
             lengths.write(length);
             if (kind == OrcType.Kind.BINARY) {
-                ((StatisticsBuilder.BinaryStatistics) statistics).update(length);
+                ((BinaryStatistics) statistics).update(length);
             }
             else {
-                ((StatisticsBuilder.StringStatistics) statistics).update(scratch, 0, length);
+                ((StringStatistics) statistics).update(scratch, 0, length);
             }
         }
     }

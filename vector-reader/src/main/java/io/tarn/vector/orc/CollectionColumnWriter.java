@@ -21,7 +21,7 @@ final class CollectionColumnWriter
 
     CollectionColumnWriter(int column, List<ColumnWriter> children, WriterContext context)
     {
-        super(column, new StatisticsBuilder.CollectionStatistics(), context);
+        super(column, new CollectionStatistics(), context);
         this.children = List.copyOf(children);
         this.map = children.size() == 2;
         this.lengthBuffer = context.newBuffer();

@@ -34,7 +34,7 @@ final class DecimalColumnWriter
     void writeValues(FieldVector vector, int from, int to, StatisticsBuilder statistics)
     {
         DecimalVector decimals = (DecimalVector) vector;
-        StatisticsBuilder.DecimalStatistics decimalStatistics = (StatisticsBuilder.DecimalStatistics) statistics;
+        DecimalStatistics decimalStatistics = (DecimalStatistics) statistics;
         for (int slot = from; slot < to; slot++) {
             if (decimals.isNull(slot)) {
                 continue;

@@ -24,7 +24,7 @@ final class FloatingColumnWriter
     @Override
     void writeValues(FieldVector vector, int from, int to, StatisticsBuilder statistics)
     {
-        StatisticsBuilder.DoubleStatistics doubles = (StatisticsBuilder.DoubleStatistics) statistics;
+        DoubleStatistics doubles = (DoubleStatistics) statistics;
         for (int slot = from; slot < to; slot++) {
             if (vector.isNull(slot)) {
                 continue;

@@ -30,49 +30,49 @@ final class PaimonStatistics
         }
         Object[] bounds = switch (type.root()) {
             case CHAR, VARCHAR -> {
-                StatisticsBuilder.StringStatistics strings = (StatisticsBuilder.StringStatistics) statistics;
+                StringStatistics strings = (StringStatistics) statistics;
                 yield new Object[] {
                         strings.lowerBound ? null : new String(strings.minimum, StandardCharsets.UTF_8),
                         strings.upperBound ? null : new String(strings.maximum, StandardCharsets.UTF_8)};
             }
             case BOOLEAN -> {
-                StatisticsBuilder.BooleanStatistics booleans = (StatisticsBuilder.BooleanStatistics) statistics;
+                BooleanStatistics booleans = (BooleanStatistics) statistics;
                 yield new Object[] {booleans.count - booleans.trueCount == 0, booleans.trueCount != 0};
             }
             case DECIMAL -> {
-                StatisticsBuilder.DecimalStatistics decimals = (StatisticsBuilder.DecimalStatistics) statistics;
+                DecimalStatistics decimals = (DecimalStatistics) statistics;
                 yield new Object[] {decimals.minimum.setScale(type.scale(), RoundingMode.HALF_UP), decimals.maximum.setScale(type.scale(), RoundingMode.HALF_UP)};
             }
             case TINYINT -> {
-                StatisticsBuilder.IntegerStatistics integers = (StatisticsBuilder.IntegerStatistics) statistics;
+                IntegerStatistics integers = (IntegerStatistics) statistics;
                 yield new Object[] {(byte) integers.minimum, (byte) integers.maximum};
             }
             case SMALLINT -> {
-                StatisticsBuilder.IntegerStatistics integers = (StatisticsBuilder.IntegerStatistics) statistics;
+                IntegerStatistics integers = (IntegerStatistics) statistics;
                 yield new Object[] {(short) integers.minimum, (short) integers.maximum};
             }
             case INT, TIME -> {
-                StatisticsBuilder.IntegerStatistics integers = (StatisticsBuilder.IntegerStatistics) statistics;
+                IntegerStatistics integers = (IntegerStatistics) statistics;
                 yield new Object[] {(int) integers.minimum, (int) integers.maximum};
             }
             case BIGINT -> {
-                StatisticsBuilder.IntegerStatistics integers = (StatisticsBuilder.IntegerStatistics) statistics;
+                IntegerStatistics integers = (IntegerStatistics) statistics;
                 yield new Object[] {integers.minimum, integers.maximum};
             }
             case FLOAT -> {
-                StatisticsBuilder.DoubleStatistics doubles = (StatisticsBuilder.DoubleStatistics) statistics;
+                DoubleStatistics doubles = (DoubleStatistics) statistics;
                 yield new Object[] {(float) doubles.minimum, (float) doubles.maximum};
             }
             case DOUBLE -> {
-                StatisticsBuilder.DoubleStatistics doubles = (StatisticsBuilder.DoubleStatistics) statistics;
+                DoubleStatistics doubles = (DoubleStatistics) statistics;
                 yield new Object[] {doubles.minimum, doubles.maximum};
             }
             case DATE -> {
-                StatisticsBuilder.DateStatistics dates = (StatisticsBuilder.DateStatistics) statistics;
+                DateStatistics dates = (DateStatistics) statistics;
                 yield new Object[] {dates.minimum, dates.maximum};
             }
             case TIMESTAMP, TIMESTAMP_LTZ -> {
-                StatisticsBuilder.TimestampStatistics timestamps = (StatisticsBuilder.TimestampStatistics) statistics;
+                TimestampStatistics timestamps = (TimestampStatistics) statistics;
                 boolean instant = type.root() == io.tarn.types.TypeRoot.TIMESTAMP_LTZ;
                 yield new Object[] {
                         timestamp(timestamps.minimum, timestamps.minimumNanos, instant, legacyTimestampLtz, zone),

@@ -16,7 +16,7 @@ final class StructColumnWriter
 
     StructColumnWriter(int column, List<ColumnWriter> children, WriterContext context)
     {
-        super(column, new StatisticsBuilder.StructStatistics(), context);
+        super(column, new StructStatistics(), context);
         this.children = List.copyOf(children);
     }
 
@@ -25,7 +25,7 @@ final class StructColumnWriter
      */
     void writeRoot(List<FieldVector> vectors, int from, int to)
     {
-        StatisticsBuilder.StructStatistics statistics = (StatisticsBuilder.StructStatistics) writePresent(to - from);
+        StructStatistics statistics = (StructStatistics) writePresent(to - from);
         for (int row = from; row < to; row++) {
             statistics.addValue();
         }
@@ -46,7 +46,7 @@ final class StructColumnWriter
             }
             int runStart = slot;
             while (slot < to && !struct.isNull(slot)) {
-                ((StatisticsBuilder.StructStatistics) statistics).addValue();
+                ((StructStatistics) statistics).addValue();
                 slot++;
             }
             for (int i = 0; i < children.size(); i++) {

@@ -72,7 +72,7 @@ final class TimestampColumnWriter
     void writeValues(FieldVector vector, int from, int to, StatisticsBuilder statistics)
     {
         TimeStampVector timestamps = (TimeStampVector) vector;
-        StatisticsBuilder.TimestampStatistics timestampStatistics = (StatisticsBuilder.TimestampStatistics) statistics;
+        TimestampStatistics timestampStatistics = (TimestampStatistics) statistics;
         long nanosPerUnit = 1_000_000_000L / unitsPerSecond;
         for (int slot = from; slot < to; slot++) {
             if (timestamps.isNull(slot)) {

@@ -11,7 +11,6 @@ import io.tarn.vector.metadata.LegacyFieldIds;
 import io.tarn.vector.metadata.PaimonParquetLayout;
 import io.tarn.vector.metadata.ParquetFooter;
 import io.tarn.vector.reader.decoders.UnsupportedEncodingException;
-import io.tarn.vector.reader.decoders.ValueBuffer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.OutOfMemoryException;
 import org.apache.arrow.vector.FieldVector;
@@ -21,7 +20,6 @@ import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -48,10 +46,12 @@ import static java.util.Objects.requireNonNull;
  * {@link #close()}.
  * <p>
  * The reader orchestrates: {@link SchemaBinding} binds the columns to the file's leaves,
- * {@link RowGroupPruner} and {@link PageIndexPruner} prune by the filter,
+ * {@link RowGroupCursor} moves through the row groups to read and which of their rows, with
+ * {@link RowGroupPruner} and {@link PageIndexPruner} pruning by the filter,
  * {@link ColumnChunkOpener} opens a {@link ColumnReader} (over a {@link PageReader}) per leaf
- * and row group, {@link RowGroupSelection} walks the row selection, {@link BatchSizer} sizes the
- * batches, and {@link FieldAssembler}s write the decoded leaves into the batch.
+ * and row group, {@link RowGroupSelection} and {@link SelectedRuns} walk the selected rows,
+ * {@link BatchSizer} sizes the batches, {@link FieldAssembler}s write the decoded leaves into
+ * the batch, and {@link RowDictionaryIds} gives a batch's dictionary ids by row.
  */
 public final class ParquetReader
         implements DataFileReader
@@ -69,32 +69,23 @@ public final class ParquetReader
     private final ColumnReader[] readers;
     private final ColumnChunkOpener chunks;
     private final BatchSizer batchSizer;
-    // with a filter: what prunes row groups and pages
-    private final Optional<RowGroupPruner> rowGroupPruner;
-    private final Optional<PageIndexPruner> pageIndexPruner;
     private final ReaderMetrics.Accumulator metrics = new ReaderMetrics.Accumulator();
+    private final RowGroupCursor rowGroups;
     // by output column index: the columns compared in their pages, not decoded (see ReadOptions)
     private final Map<Integer, MatchedColumn> matchedColumns;
     private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
     // by output column index: the leaves of the columns whose dictionary ids are recorded
     private final Map<Integer, Integer> dictionaryIdColumns;
-    private int[] rowIds = new int[0];
-    private final long fileRowCount;
+    private final RowDictionaryIds rowDictionaryIds = new RowDictionaryIds();
 
-    private int rowGroupIndex = -1;
-    private long rowGroupStart;
-    private long rowGroupRows;
+    // where in the current row group the next batch begins
     private long position;
     // where in the row group the current batch began
     private long batchStart;
-    private RoaringBitmap rowGroupSelection;
     // dense windows of a row selection are read in one pass per column that passes over the
     // values of the unselected rows, when no needed column is repeated
     private final boolean selectiveWindows;
-    private final RowGroupSelection selection = new RowGroupSelection();
-    // the selected runs of a sparse batch: skip runGaps[k] rows, then read runRows[k] rows
-    private long[] runGaps = new long[16];
-    private int[] runRows = new int[16];
+    private final SelectedRuns selectedRuns = new SelectedRuns(metrics);
     private boolean closed;
 
     private ParquetReader(DataFileInput input, ReadOptions options, ParquetFooter footer, Optional<Map<Integer, DataField>> fileFields, BufferAllocator allocator,
@@ -116,13 +107,7 @@ public final class ParquetReader
         this.batchSizer = new BatchSizer(options, neededLeaves);
         PageIndexReader pageIndexes = new PageIndexReader(input, footer, metrics);
         this.chunks = new ColumnChunkOpener(input, footer, pageIndexes, metrics);
-        this.rowGroupPruner = options.filter().map(filter -> new RowGroupPruner(input, footer, filter, metrics));
-        this.pageIndexPruner = options.filter().map(filter -> new PageIndexPruner(footer, filter, pageIndexes, metrics));
-        long rows = 0;
-        for (RowGroup rowGroup : footer.metadata().getRow_groups()) {
-            rows += rowGroup.getNum_rows();
-        }
-        this.fileRowCount = rows;
+        this.rowGroups = new RowGroupCursor(input, footer, options, pageIndexes, metrics);
         this.metrics.rowGroups = footer.metadata().getRow_groups().size();
         this.root = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(options.columns()), allocator);
         this.selectiveWindows = neededLeaves.stream().allMatch(leaf -> footer.leaves().get(leaf).repetitionLevel() == 0);
@@ -252,7 +237,7 @@ public final class ParquetReader
     @Override
     public long fileRowCount()
     {
-        return fileRowCount;
+        return rowGroups.fileRowCount();
     }
 
     /**
@@ -272,17 +257,7 @@ public final class ParquetReader
         if (rows == 0) {
             return;
         }
-        if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
-            throw new ParquetUnsupportedException("File " + file + " has more than 2^31 rows, beyond what a row position can address");
-        }
-        int first = (int) (rowGroupStart + batchStart);
-        if (rowGroupSelection == null) {
-            for (int i = 0; i < rows; i++) {
-                positions[i] = first + i;
-            }
-            return;
-        }
-        selection.positions((int) batchStart, rows, (int) rowGroupStart, positions, file);
+        rowGroups.positions(batchStart, rows, positions);
     }
 
     /**
@@ -331,7 +306,7 @@ public final class ParquetReader
         }
         try {
             while (true) {
-                if (rowGroupIndex < 0 || position >= rowGroupRows) {
+                if (!rowGroups.started() || position >= rowGroups.rows()) {
                     if (!nextRowGroup()) {
                         root.setRowCount(0);
                         return false;
@@ -386,6 +361,9 @@ public final class ParquetReader
 
     private int readBatchRows()
     {
+        long rowGroupRows = rowGroups.rows();
+        RoaringBitmap rowGroupSelection = rowGroups.selection();
+        RowGroupSelection selection = rowGroups.selectedRows();
         batchStart = position;
         int batchSize = batchSizer.rows();
         for (int leaf : neededLeaves) {
@@ -408,7 +386,7 @@ public final class ParquetReader
                     readAll(window);
                 }
                 else {
-                    readSelected(window);
+                    readSelected(window, selection.mask());
                 }
                 metrics.rowsSkippedBySelection += window - selected;
                 position += window;
@@ -416,50 +394,21 @@ public final class ParquetReader
             }
         }
         // sparse: find the batch's selected runs first, then walk each column through all of them
-        // in one go (skip the gap, read the run), which keeps one decoder hot at a time
-        int runs = 0;
-        int out = 0;
-        long cursor = position;
-        while (out < batchSize && cursor < rowGroupRows) {
-            long next = rowGroupSelection.nextValue((int) cursor);
-            if (next < 0 || next >= rowGroupRows) {
-                metrics.rowsSkippedBySelection += rowGroupRows - cursor;
-                cursor = rowGroupRows;
-                break;
-            }
-            long runEnd = Math.min(rowGroupSelection.nextAbsentValue((int) next), rowGroupRows);
-            int rows = (int) Math.min(runEnd - next, batchSize - out);
-            if (runs == runGaps.length) {
-                runGaps = Arrays.copyOf(runGaps, runs * 2);
-                runRows = Arrays.copyOf(runRows, runs * 2);
-            }
-            runGaps[runs] = next - cursor;
-            runRows[runs] = rows;
-            runs++;
-            metrics.rowsSkippedBySelection += next - cursor;
-            cursor = next + rows;
-            out += rows;
-        }
+        int out = selectedRuns.find(rowGroupSelection, position, rowGroupRows, batchSize);
         for (int leaf : neededLeaves) {
             activeColumn = footer.leaves().get(leaf).name();
-            ColumnReader reader = readers[leaf];
-            for (int run = 0; run < runs; run++) {
-                if (runGaps[run] > 0) {
-                    reader.skipRows(runGaps[run]);
-                }
-                reader.readRows(runRows[run]);
-            }
+            selectedRuns.read(readers[leaf]);
         }
         activeColumn = null;
-        position = cursor;
+        position = selectedRuns.end();
         return out;
     }
 
-    private void readSelected(int window)
+    private void readSelected(int window, long[] mask)
     {
         for (int leaf : neededLeaves) {
             activeColumn = footer.leaves().get(leaf).name();
-            readers[leaf].readSelectedRows(window, selection.mask());
+            readers[leaf].readSelectedRows(window, mask);
         }
         activeColumn = null;
     }
@@ -476,66 +425,22 @@ public final class ParquetReader
     private boolean nextRowGroup()
             throws IOException
     {
-        List<RowGroup> rowGroups = footer.metadata().getRow_groups();
-        while (true) {
-            if (rowGroupIndex >= 0) {
-                rowGroupStart += rowGroupRows;
-            }
-            rowGroupIndex++;
-            if (rowGroupIndex >= rowGroups.size()) {
-                rowGroupRows = 0;
-                position = 0;
-                return false;
-            }
-            RowGroup rowGroup = rowGroups.get(rowGroupIndex);
-            rowGroupRows = rowGroup.getNum_rows();
-            position = 0;
-            if (rowGroupRows == 0) {
-                continue;
-            }
-            if (rowGroupPruner.isPresent() && !rowGroupPruner.get().mightMatch(rowGroup)) {
-                metrics.rowGroupsSkipped++;
-                continue;
-            }
-            rowGroupSelection = null;
-            if (options.rowSelection().isPresent()) {
-                RoaringBitmap selection = options.rowSelection().get();
-                if (rowGroupStart + rowGroupRows > Integer.MAX_VALUE) {
-                    throw new ParquetUnsupportedException("File " + file + " has more than 2^31 rows, beyond what a row selection can address");
-                }
-                RoaringBitmap local = RoaringBitmap.addOffset(
-                        RoaringBitmap.and(selection, RoaringBitmap.bitmapOfRange(rowGroupStart, rowGroupStart + rowGroupRows)),
-                        -rowGroupStart);
-                if (local.isEmpty()) {
-                    metrics.rowsSkippedBySelection += rowGroupRows;
-                    continue;
-                }
-                rowGroupSelection = local;
-            }
-            if (pageIndexPruner.isPresent()) {
-                RoaringBitmap pages = pageIndexPruner.get().keptRows(rowGroup, rowGroupRows);
-                if (pages != null) {
-                    rowGroupSelection = rowGroupSelection == null ? pages : RoaringBitmap.and(rowGroupSelection, pages);
-                    if (rowGroupSelection.isEmpty()) {
-                        continue;
-                    }
-                }
-            }
-            if (rowGroupSelection != null) {
-                selection.reset(rowGroupSelection);
-            }
-            openColumns(rowGroup);
-            batchSizer.startRowGroup(rowGroup, rowGroupRows);
-            return true;
+        position = 0;
+        if (!rowGroups.next()) {
+            return false;
         }
+        RowGroup rowGroup = rowGroups.rowGroup();
+        openColumns(rowGroup);
+        batchSizer.startRowGroup(rowGroup, rowGroups.rows());
+        return true;
     }
 
     private void openColumns(RowGroup rowGroup)
             throws IOException
     {
-        chunks.announceLoads(neededLeaves, rowGroup, rowGroupRows, rowGroupSelection);
+        chunks.announceLoads(neededLeaves, rowGroup, rowGroups.rows(), rowGroups.selection());
         for (int leaf : neededLeaves) {
-            readers[leaf] = chunks.open(leaf, rowGroup, rowGroupRows, rowGroupSelection);
+            readers[leaf] = chunks.open(leaf, rowGroup, rowGroups.rows(), rowGroups.selection());
         }
         for (MatchedColumn matched : matchedColumns.values()) {
             readers[matched.leaf()].matchValues(matched.matcher());
@@ -565,28 +470,10 @@ public final class ParquetReader
     public Optional<DictionaryIds> dictionaryIds(int column)
     {
         Integer leaf = dictionaryIdColumns.get(column);
-        if (leaf == null || closed || rowGroupIndex < 0) {
+        if (leaf == null || closed || !rowGroups.started()) {
             return Optional.empty();
         }
-        ColumnReader reader = readers[leaf];
-        ValueBuffer dictionary = reader.dictionary();
-        int rows = root.getRowCount();
-        if (dictionary == null || !reader.valueIdsComplete || reader.valueIdCount != reader.values.count || reader.entries != rows) {
-            return Optional.empty();
-        }
-        if (reader.valueIdCount == rows) {
-            // a value per row: the values' ids are the rows' ids
-            return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, reader.valueIds, rows));
-        }
-        if (rowIds.length < rows) {
-            rowIds = new int[ValueBuffer.grow(rowIds.length, rows)];
-        }
-        // nulls take no value: walk the definition levels
-        int value = 0;
-        for (int row = 0; row < rows; row++) {
-            rowIds[row] = reader.definitions[row] == reader.maxDefinition() ? reader.valueIds[value++] : -1;
-        }
-        return Optional.of(new DictionaryIds(dictionary.bytes, dictionary.offsets, dictionary.count, rowIds, rows));
+        return rowDictionaryIds.of(readers[leaf], root.getRowCount());
     }
 
     /**
