@@ -103,6 +103,45 @@ public class TestFrontEndImports
             "sort.SortStrategy",
             "sort.SpillDirectory");
 
+    /**
+     * The public classes of {@code storage} that are not its API: each is shared by several of
+     * its packages (Java has nothing between package-private and public), with who shares it.
+     * {@link #testPublicClassesAreTheApiOrShared} keeps this list and the code in step, so a new
+     * public class is either API (and in README's list) or a shared internal written down here.
+     */
+    private static final Map<String, String> SHARED_INTERNALS = Map.ofEntries(
+            Map.entry("binary.BinaryRowWriter", "rows are encoded by commit (partitions), scan (bucket keys), write and read.merge"),
+            Map.entry("binary.BucketFunction", "scan prunes buckets with the hash write assigns them by"),
+            Map.entry("binary.MurmurHash", "Paimon's hash, used by the bucket function and by read.merge's key hashing"),
+            Map.entry("fs.ContainedFileIO", "catalog and table both confine file operations to a directory"),
+            Map.entry("fs.DaemonThreads", "the thread factory of read's and table's request pools"),
+            Map.entry("fs.FileIO", "every package that touches files (catalog, schema, snapshot, table, write) and fs.s3 implements it"),
+            Map.entry("fs.FileStatus", "listings, read by catalog, commit, schema, snapshot, table and made by fs.s3"),
+            Map.entry("fs.InputFile", "read and scan read files that fs.s3 implements"),
+            Map.entry("fs.ObjectStoreTally", "request and byte counts that fs.s3 keeps and read reports"),
+            Map.entry("fs.RandomAccessInput", "scan reads index files through it; fs.s3 implements it"),
+            Map.entry("fs.SideRequest", "snapshot and table send independent metadata requests side by side"),
+            Map.entry("fs.TablePaths", "the one rule for table paths and file names, shared by catalog, commit, schema and table"),
+            Map.entry("manifest.DeletionVectorMeta", "scan turns index-manifest entries into deletion files"),
+            Map.entry("manifest.FileIdentifier", "commit matches deleted files to added ones by it"),
+            Map.entry("manifest.FileKind", "ADD or DELETE, read by catalog, commit, scan, sort and write"),
+            Map.entry("manifest.IndexManifestEntry", "commit, scan and table read and write index manifests"),
+            Map.entry("manifest.IndexManifestFile", "table decodes index manifests"),
+            Map.entry("manifest.ManifestCache", "catalog owns it, table reads through it"),
+            Map.entry("manifest.ManifestEntryFilter", "scan's filter that table applies while decoding"),
+            Map.entry("manifest.ManifestFile", "catalog, commit and table read and write manifests"),
+            Map.entry("manifest.ManifestListFile", "catalog, commit and table read and write manifest lists"),
+            Map.entry("read.merge.KeyValue", "the row kinds read's merge reader gives the merge functions"),
+            Map.entry("read.merge.MergeFunction", "read's merge reader drives it"),
+            Map.entry("read.merge.MergeFunctions", "read's merge reader picks one by the table's merge engine"),
+            Map.entry("scan.FileIndexFilter", "file indexes are evaluated by scan, read (late) and write (statistics of new files)"),
+            Map.entry("scan.FileStatistics", "min/max pruning that scan plans with and read applies to row groups"),
+            Map.entry("scan.RowRange", "row ranges of a split (row tracking) that read applies"),
+            Map.entry("schema.MergeEngine", "read and scan choose by the table's merge engine"),
+            Map.entry("schema.SchemaManager", "catalog and table read and commit schema files"),
+            Map.entry("snapshot.MetadataJson", "JSON helpers shared by the snapshot and schema files"),
+            Map.entry("snapshot.SnapshotManager", "catalog, commit and table read and commit snapshots"));
+
     @Test
     public void testFrontEndsUseOnlyTheApi()
             throws IOException
@@ -121,6 +160,34 @@ public class TestFrontEndImports
             Path source = Path.of("src/main/java/io/tarn/storage", name.replace('.', '/') + ".java");
             assertThat(source).as("API class %s", name).isRegularFile();
         }
+    }
+
+    @Test
+    public void testPublicClassesAreTheApiOrShared()
+            throws IOException
+    {
+        Set<String> expected = new TreeSet<>(API);
+        assertThat(expected).doesNotContainAnyElementsOf(SHARED_INTERNALS.keySet());
+        expected.addAll(SHARED_INTERNALS.keySet());
+        assertThat(publicClasses()).isEqualTo(expected);
+    }
+
+    // top-level public types of storage's main sources, by their name below io.tarn.storage
+    private static Set<String> publicClasses()
+            throws IOException
+    {
+        Path root = Path.of("src/main/java/io/tarn/storage");
+        Pattern publicType = Pattern.compile("(?m)^public (?:(?:final|abstract|sealed|non-sealed) )*(?:class|interface|record|enum|@interface) ");
+        Set<String> found = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                if (publicType.matcher(Files.readString(file)).find()) {
+                    String relative = root.relativize(file).toString();
+                    found.add(relative.substring(0, relative.length() - ".java".length()).replace(java.io.File.separatorChar, '.'));
+                }
+            }
+        }
+        return found;
     }
 
     /**
