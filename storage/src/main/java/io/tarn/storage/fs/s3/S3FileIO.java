@@ -11,14 +11,11 @@ import software.amazon.awssdk.core.sync.ResponseTransformer;
 import software.amazon.awssdk.retries.api.BackoffStrategy;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
-import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.S3Exception;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 import java.io.Closeable;
 import java.io.EOFException;
@@ -28,7 +25,6 @@ import java.io.OutputStream;
 import java.nio.file.DirectoryNotEmptyException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
@@ -58,10 +54,9 @@ public final class S3FileIO
 {
     // a PUT answered 409 (another conditional write to the key in flight) is tried again this often
     private static final int CONFLICT_ATTEMPTS = 5;
-    // S3's largest listing page
-    private static final int LISTING_PAGE = 1000;
 
     private final S3Client client;
+    private final S3Listings listings;
     private final S3Settings settings;
     // the pauses between reads of a body that broke off: those of the SDK's retries
     private final BackoffStrategy bodyBackoff;
@@ -86,6 +81,7 @@ public final class S3FileIO
         builder.overrideConfiguration(builder.overrideConfiguration().toBuilder().addExecutionInterceptor(attemptCounter).build());
         customizer.accept(builder);
         this.client = builder.build();
+        this.listings = new S3Listings(this);
     }
 
     /**
@@ -145,7 +141,7 @@ public final class S3FileIO
             return true;
         }
         // a directory exists while an object lies below it
-        ListObjectsV2Response below = listPage(location, 1, null);
+        ListObjectsV2Response below = listings.page(location, 1, null);
         return !below.contents().isEmpty() || !below.commonPrefixes().isEmpty();
     }
 
@@ -163,59 +159,14 @@ public final class S3FileIO
     public List<FileStatus> list(String directory)
             throws IOException
     {
-        S3Location location = S3Location.parse(directory);
-        String base = directory.endsWith("/") ? directory.substring(0, directory.length() - 1) : directory;
-        String prefix = location.directoryPrefix();
-        List<FileStatus> entries = new ArrayList<>();
-        String token = null;
-        do {
-            ListObjectsV2Response page = listPage(location, LISTING_PAGE, token);
-            for (S3Object object : page.contents()) {
-                String name = object.key().substring(prefix.length());
-                if (!name.isEmpty()) {
-                    entries.add(new FileStatus(base + "/" + name, object.size(), object.lastModified() == null ? 0 : object.lastModified().toEpochMilli(), false));
-                }
-            }
-            for (CommonPrefix common : page.commonPrefixes()) {
-                String name = common.prefix().substring(prefix.length());
-                if (name.endsWith("/")) {
-                    name = name.substring(0, name.length() - 1);
-                }
-                if (!name.isEmpty()) {
-                    entries.add(new FileStatus(base + "/" + name, 0, 0, true));
-                }
-            }
-            token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
-        }
-        while (token != null);
-        return entries;
+        return listings.directory(directory);
     }
 
-    /**
-     * One listing request of up to {@value #LISTING_PAGE} keys, without a delimiter; empty when
-     * more keys start with the prefix.
-     */
     @Override
     public Optional<List<FileStatus>> listFilesInOneRequest(String pathPrefix)
             throws IOException
     {
-        S3Location location = S3Location.parse(pathPrefix);
-        ListObjectsV2Request request = ListObjectsV2Request.builder()
-                .bucket(location.bucket())
-                .prefix(location.key())
-                .maxKeys(LISTING_PAGE)
-                .build();
-        ListObjectsV2Response page = call(location.toString(), "list", () -> client.listObjectsV2(request));
-        if (Boolean.TRUE.equals(page.isTruncated())) {
-            return Optional.empty();
-        }
-        String base = location.scheme() + "://" + location.bucket() + "/";
-        List<FileStatus> files = new ArrayList<>(page.contents().size());
-        for (S3Object object : page.contents()) {
-            long modified = object.lastModified() == null ? 0 : object.lastModified().toEpochMilli();
-            files.add(new FileStatus(base + object.key(), object.size(), modified, false, false, Optional.ofNullable(object.eTag())));
-        }
-        return Optional.of(files);
+        return listings.filesInOnePage(pathPrefix);
     }
 
     @Override
@@ -269,7 +220,7 @@ public final class S3FileIO
             return true;
         }
         // a directory: only its marker, if it has one, is an object of its own
-        ListObjectsV2Response below = listPage(location, 2, null);
+        ListObjectsV2Response below = listings.page(location, 2, null);
         S3Location marker = new S3Location(location.scheme(), location.bucket(), location.directoryPrefix());
         boolean hasChildren = !below.commonPrefixes().isEmpty() || below.contents().stream().anyMatch(object -> !object.key().equals(marker.key()));
         if (hasChildren) {
@@ -465,25 +416,6 @@ public final class S3FileIO
         byte[] bytes = withBodyRetries(path, () -> call(path, "read", () -> client.getObject(builder -> builder.bucket(location.bucket()).key(location.key()), ResponseTransformer.toBytes()).asByteArray()));
         countBytesRead(bytes.length);
         return bytes;
-    }
-
-    private ListObjectsV2Response listPage(S3Location location, int maxKeys, String continuationToken)
-            throws IOException
-    {
-        ListObjectsV2Request.Builder request = ListObjectsV2Request.builder()
-                .bucket(location.bucket())
-                .prefix(location.directoryPrefix())
-                .delimiter("/")
-                .maxKeys(maxKeys);
-        if (continuationToken != null) {
-            request.continuationToken(continuationToken);
-        }
-        try {
-            return call(location.toString(), "list", () -> client.listObjectsV2(request.build()));
-        }
-        catch (S3ObjectMissingException e) {
-            throw new IOException("Cannot list %s: the bucket %s does not exist".formatted(location, location.bucket()), e);
-        }
     }
 
     /**
