@@ -281,9 +281,19 @@ public final class PaimonTable
     public Optional<Snapshot> snapshot(ScanVersion version)
             throws IOException
     {
-        Optional<Snapshot> snapshot = new SnapshotResolver(snapshotManager, tagManager).resolve(version);
+        Optional<ListedVersion.Listing> listing = version instanceof ScanVersion.Latest ? listing() : Optional.empty();
+        Optional<Snapshot> snapshot = listing.isPresent()
+                ? listing.get().latestSnapshot()
+                : new SnapshotResolver(snapshotManager, tagManager).resolve(version);
         snapshot.ifPresent(resolved -> lastResolved = resolved);
         return snapshot;
+    }
+
+    // the current version from one listing, where the storage lists in one request (see ListedVersion)
+    private Optional<ListedVersion.Listing> listing()
+            throws IOException
+    {
+        return stagedSchema.isPresent() ? Optional.empty() : listedVersion.list();
     }
 
     /**
@@ -298,14 +308,12 @@ public final class PaimonTable
     public LatestVersion latestVersion()
             throws IOException
     {
-        if (stagedSchema.isEmpty()) {
-            Optional<ListedVersion.Listing> listing = listedVersion.list();
-            if (listing.isPresent()) {
-                Optional<Snapshot> snapshot = listing.get().latestSnapshot();
-                TableSchema schema = newestSchema(listing.get().newestSchemaId());
-                snapshot.ifPresent(resolved -> lastResolved = resolved);
-                return new LatestVersion(snapshot, schema);
-            }
+        Optional<ListedVersion.Listing> listing = listing();
+        if (listing.isPresent()) {
+            Optional<Snapshot> snapshot = listing.get().latestSnapshot();
+            TableSchema schema = newestSchema(listing.get().newestSchemaId());
+            snapshot.ifPresent(resolved -> lastResolved = resolved);
+            return new LatestVersion(snapshot, schema);
         }
         SideRequest<TableSchema> schema = SideRequest.start(this::latestSchema, METADATA_REQUESTS);
         Optional<Snapshot> snapshot;

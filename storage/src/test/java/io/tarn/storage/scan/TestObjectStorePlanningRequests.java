@@ -168,6 +168,10 @@ public class TestObjectStorePlanningRequests
         assertThat(later).isNotEqualTo(json);
         fileIO.writeFile(table.location() + "/snapshot/snapshot-" + (first.id() + 1), later.getBytes(UTF_8), false);
         assertThat(table.latestVersion().snapshot().orElseThrow().id()).isEqualTo(first.id() + 1);
+        // the latest snapshot alone (the CLI's and the C ABI's default version) comes from the listing too
+        proxy.clearRequestLog();
+        assertThat(table.snapshot(new ScanVersion.Latest()).orElseThrow().id()).isEqualTo(first.id() + 1);
+        assertThat(byKind(proxy.requestLog())).isEqualTo(new TreeMap<>(Map.of("LIST s", 1L)));
 
         // a newer schema, without a snapshot
         assertThat(table.latestVersion().schema().id()).isEqualTo(schemaId);
