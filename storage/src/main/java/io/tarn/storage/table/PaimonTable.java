@@ -16,13 +16,10 @@ import io.tarn.storage.fs.SideRequest;
 import io.tarn.storage.fs.TablePaths;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.IndexManifestEntry;
-import io.tarn.storage.manifest.IndexManifestFile;
 import io.tarn.storage.manifest.ManifestCache;
 import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.manifest.ManifestEntryFilter;
-import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
-import io.tarn.storage.manifest.ManifestListFile;
 import io.tarn.storage.schema.SchemaManager;
 import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.schema.TableSchema;
@@ -33,7 +30,6 @@ import io.tarn.storage.snapshot.SnapshotManager;
 import io.tarn.storage.snapshot.TagManager;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -74,6 +70,7 @@ public final class PaimonTable
     // see pinnedSnapshot
     private volatile Snapshot lastResolved;
     private final ManifestCache manifestCache;
+    private final MetadataFiles metadataFiles;
     // the schema of a table being created, which has no schema file yet (see #staged)
     private final Optional<TableSchema> stagedSchema;
 
@@ -90,6 +87,7 @@ public final class PaimonTable
         this.schemaManager = new SchemaManager(this.fileIO, location, branch);
         this.snapshotManager = new SnapshotManager(this.fileIO, location, branch, METADATA_REQUESTS);
         this.tagManager = new TagManager(this.fileIO, location, branch);
+        this.metadataFiles = new MetadataFiles(this.fileIO, location, identifier.toString(), manifestCache);
         this.listedVersion = new ListedVersion(this.fileIO, BranchManager.branchRoot(location, branch), snapshotManager, schemaManager);
         this.latestSchema = checked(stagedSchema.isPresent() ? stagedSchema.get() : latestSchemaFile().orElseThrow(this::noSchemaFile));
         schemas.put(latestSchema.id(), latestSchema);
@@ -370,19 +368,13 @@ public final class PaimonTable
     public List<ManifestFileMeta> readManifestList(String fileName)
             throws IOException
     {
-        return readCachedMetadata(fileName, (bytes, name) -> {
-            List<ManifestFileMeta> manifests = ManifestListFile.read(bytes, name);
-            for (ManifestFileMeta manifest : manifests) {
-                checkFileName(manifestPath(name), "manifest file", manifest.fileName());
-            }
-            return manifests;
-        });
+        return metadataFiles.readManifestList(fileName);
     }
 
     public List<ManifestEntry> readManifest(String fileName)
             throws IOException
     {
-        return readCachedMetadata(fileName, (bytes, name) -> checkEntries(name, ManifestFile.read(bytes, name)));
+        return metadataFiles.readManifest(fileName);
     }
 
     /**
@@ -392,74 +384,13 @@ public final class PaimonTable
     public List<ManifestEntry> readManifest(String fileName, ManifestEntryFilter filter)
             throws IOException
     {
-        if (filter == null) {
-            return readManifest(fileName);
-        }
-        if (!manifestCache.enabled()) {
-            return readMetadata(fileName, (bytes, name) -> checkEntries(name, ManifestFile.read(bytes, name, filter)));
-        }
-        List<ManifestEntry> accepted = new ArrayList<>();
-        for (ManifestEntry entry : readManifest(fileName)) {
-            if (filter.test(entry.kind(), entry.partition(), entry.bucket(), entry.totalBuckets())
-                    && (!filter.testsLevel() || filter.testLevel(entry.kind(), entry.file().level()))) {
-                accepted.add(entry);
-            }
-        }
-        return accepted;
+        return metadataFiles.readManifest(fileName, filter);
     }
 
     public List<IndexManifestEntry> readIndexManifest(String fileName)
             throws IOException
     {
-        return readCachedMetadata(fileName, (bytes, name) -> {
-            List<IndexManifestEntry> entries = IndexManifestFile.read(bytes, name);
-            for (IndexManifestEntry entry : entries) {
-                checkFileName(manifestPath(name), "index file", entry.fileName());
-                if (entry.externalPath().isPresent()) {
-                    checkExternalPath(manifestPath(name), entry.fileName(), entry.externalPath().get());
-                }
-            }
-            return entries;
-        });
-    }
-
-    /**
-     * The data files a manifest names stay inside the table: plain file names, and an external
-     * path only when it lies inside the table directory.
-     */
-    private List<ManifestEntry> checkEntries(String manifestName, List<ManifestEntry> entries)
-            throws IOException
-    {
-        String manifest = manifestPath(manifestName);
-        for (ManifestEntry entry : entries) {
-            DataFileMeta file = entry.file();
-            checkFileName(manifest, "data file", file.fileName());
-            for (String extra : file.extraFiles()) {
-                checkFileName(manifest, "extra file", extra);
-            }
-            if (file.externalPath().isPresent()) {
-                checkExternalPath(manifest, file.fileName(), file.externalPath().get());
-            }
-        }
-        return entries;
-    }
-
-    private void checkFileName(String referencingFile, String kind, String fileName)
-            throws CorruptFileException
-    {
-        if (!TablePaths.isPlainFileName(fileName)) {
-            throw new CorruptFileException("Table %s: %s names %s '%s', which is not a plain file name inside the table directory %s"
-                    .formatted(name(), referencingFile, kind, fileName.replace("\0", "\\0"), location));
-        }
-    }
-
-    private void checkExternalPath(String referencingFile, String fileName, String externalPath)
-            throws UnsupportedTableFeatureException
-    {
-        if (!ContainedFileIO.isInside(location, externalPath)) {
-            throw new UnsupportedTableFeatureException("Table %s: %s places file %s at external path %s, outside the table directory %s; external data paths are not supported"
-                    .formatted(name(), referencingFile, fileName, externalPath.replace("\0", "\\0"), location));
-        }
+        return metadataFiles.readIndexManifest(fileName);
     }
 
     /**
@@ -471,10 +402,7 @@ public final class PaimonTable
     public String manifestPath(String fileName)
             throws CorruptFileException
     {
-        if (!TablePaths.isPlainFileName(fileName)) {
-            throw new CorruptFileException("Table %s: metadata names file '%s' under %s/manifest, which is not a plain file name".formatted(name(), fileName.replace("\0", "\\0"), location));
-        }
-        return location + "/manifest/" + fileName;
+        return metadataFiles.manifestPath(fileName);
     }
 
     /**
@@ -488,7 +416,7 @@ public final class PaimonTable
             throw new CorruptFileException("Table %s: data file name '%s' is not a plain file name inside the table directory %s".formatted(name(), fileName.replace("\0", "\\0"), location));
         }
         if (file.externalPath().isPresent() && fileName.equals(file.fileName())) {
-            checkExternalPath("a manifest", fileName, file.externalPath().get());
+            metadataFiles.checkExternalPath("a manifest", fileName, file.externalPath().get());
             return file.externalPath().get();
         }
         return dataDirectory(partition, bucket, schema(file.schemaId())) + "/" + fileName;
@@ -537,68 +465,6 @@ public final class PaimonTable
             throw new CorruptFileException("Table %s: index file name '%s' is not a plain file name under %s/index".formatted(name(), fileName.replace("\0", "\\0"), location));
         }
         return location + "/index/" + fileName;
-    }
-
-    /**
-     * Reads a file under {@code manifest/}; failures name this table as well as the file.
-     */
-    private <T> List<T> readCachedMetadata(String fileName, MetadataParser<List<T>> parser)
-            throws IOException
-    {
-        return manifestCache.get(manifestPath(fileName), () -> {
-            byte[] bytes = readMetadataBytes(fileName);
-            return new ManifestCache.Loaded<>(parse(bytes, fileName, parser), bytes.length);
-        });
-    }
-
-    private <T> T readMetadata(String fileName, MetadataParser<T> parser)
-            throws IOException
-    {
-        return parse(readMetadataBytes(fileName), fileName, parser);
-    }
-
-    private byte[] readMetadataBytes(String fileName)
-            throws IOException
-    {
-        String path = manifestPath(fileName);
-        try {
-            return fileIO.newInputFile(path).readAllBytes();
-        }
-        catch (MissingFileException e) {
-            throw new MissingFileException("Table " + name() + ": metadata file " + path + " does not exist", e);
-        }
-    }
-
-    private <T> T parse(byte[] bytes, String fileName, MetadataParser<T> parser)
-            throws IOException
-    {
-        try {
-            return parser.parse(bytes, fileName);
-        }
-        catch (CorruptFileException e) {
-            if (namesThisTable(e)) {
-                throw e;
-            }
-            throw new CorruptFileException("Table " + name() + ": " + e.getMessage(), e);
-        }
-        catch (UnsupportedTableFeatureException e) {
-            if (namesThisTable(e)) {
-                throw e;
-            }
-            throw new UnsupportedTableFeatureException("Table " + name() + ": " + e.getMessage(), e);
-        }
-    }
-
-    // the checks of names read from metadata already say which table
-    private boolean namesThisTable(IOException e)
-    {
-        return e.getMessage() != null && e.getMessage().startsWith("Table " + name() + ": ");
-    }
-
-    private interface MetadataParser<T>
-    {
-        T parse(byte[] bytes, String fileName)
-                throws IOException;
     }
 
     @Override
