@@ -7,8 +7,7 @@ import io.tarn.storage.TableNotEmptyException;
 import io.tarn.storage.TableNotFoundException;
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.fs.FileIO;
-import io.tarn.storage.fs.FileStatus;
-import io.tarn.storage.fs.InputFile;
+import io.tarn.storage.fs.ForwardingFileIO;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.TableRead;
@@ -39,7 +38,6 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -356,14 +354,17 @@ public class TestSchemaChangeCommit
      * A file system that runs hooks around each atomic create, where a schema file is published:
      * the places to let a concurrent writer in.
      */
-    private record HookedFileIO(FileIO delegate, CreateHook beforeCreate, CreateHook afterCreate)
-            implements FileIO
+    private static final class HookedFileIO
+            extends ForwardingFileIO
     {
-        HookedFileIO
+        private final CreateHook beforeCreate;
+        private final CreateHook afterCreate;
+
+        HookedFileIO(FileIO delegate, CreateHook beforeCreate, CreateHook afterCreate)
         {
-            requireNonNull(delegate, "delegate is null");
-            requireNonNull(beforeCreate, "beforeCreate is null");
-            requireNonNull(afterCreate, "afterCreate is null");
+            super(delegate);
+            this.beforeCreate = requireNonNull(beforeCreate, "beforeCreate is null");
+            this.afterCreate = requireNonNull(afterCreate, "afterCreate is null");
         }
 
         @Override
@@ -371,7 +372,7 @@ public class TestSchemaChangeCommit
                 throws IOException
         {
             run(beforeCreate, path);
-            boolean created = delegate.tryCreateAtomically(path, content);
+            boolean created = delegate().tryCreateAtomically(path, content);
             run(afterCreate, path);
             return created;
         }
@@ -385,61 +386,6 @@ public class TestSchemaChangeCommit
             catch (Exception e) {
                 throw new IOException("Hook around creating " + path + " failed", e);
             }
-        }
-
-        @Override
-        public InputFile newInputFile(String path)
-        {
-            return delegate.newInputFile(path);
-        }
-
-        @Override
-        public boolean exists(String path)
-                throws IOException
-        {
-            return delegate.exists(path);
-        }
-
-        @Override
-        public List<FileStatus> list(String directory)
-                throws IOException
-        {
-            return delegate.list(directory);
-        }
-
-        @Override
-        public OutputStream newOutputStream(String path)
-                throws IOException
-        {
-            return delegate.newOutputStream(path);
-        }
-
-        @Override
-        public void writeFile(String path, byte[] content, boolean overwrite)
-                throws IOException
-        {
-            delegate.writeFile(path, content, overwrite);
-        }
-
-        @Override
-        public boolean delete(String path)
-                throws IOException
-        {
-            return delegate.delete(path);
-        }
-
-        @Override
-        public void mkdirs(String path)
-                throws IOException
-        {
-            delegate.mkdirs(path);
-        }
-
-        @Override
-        public boolean rename(String source, String target)
-                throws IOException
-        {
-            return delegate.rename(source, target);
         }
     }
 }

@@ -2,13 +2,10 @@ package io.tarn.storage.scan;
 
 import io.tarn.storage.fs.FileIO;
 import io.tarn.storage.fs.FileStatus;
-import io.tarn.storage.fs.InputFile;
+import io.tarn.storage.fs.ForwardingFileIO;
 
-import java.io.IOException;
-import java.io.OutputStream;
 import java.util.List;
-
-import static java.util.Objects.requireNonNull;
+import java.util.Optional;
 
 /**
  * A file IO that passes everything to another but has no listing in one request, as when a
@@ -16,93 +13,16 @@ import static java.util.Objects.requireNonNull;
  * the {@code LATEST} hint and existence checks.
  */
 final class WithoutOneRequestListing
-        implements FileIO
+        extends ForwardingFileIO
 {
-    private final FileIO delegate;
-
     WithoutOneRequestListing(FileIO delegate)
     {
-        this.delegate = requireNonNull(delegate, "delegate is null");
+        super(delegate);
     }
 
     @Override
-    public InputFile newInputFile(String path)
+    public Optional<List<FileStatus>> listFilesInOneRequest(String pathPrefix)
     {
-        return delegate.newInputFile(path);
-    }
-
-    @Override
-    public long wholeReadThreshold()
-    {
-        return delegate.wholeReadThreshold();
-    }
-
-    @Override
-    public InputFile newInputFile(String path, long length)
-    {
-        return delegate.newInputFile(path, length);
-    }
-
-    @Override
-    public boolean exists(String path)
-            throws IOException
-    {
-        return delegate.exists(path);
-    }
-
-    @Override
-    public boolean fileExists(String path)
-            throws IOException
-    {
-        return delegate.fileExists(path);
-    }
-
-    @Override
-    public List<FileStatus> list(String directory)
-            throws IOException
-    {
-        return delegate.list(directory);
-    }
-
-    @Override
-    public OutputStream newOutputStream(String path)
-            throws IOException
-    {
-        return delegate.newOutputStream(path);
-    }
-
-    @Override
-    public void writeFile(String path, byte[] content, boolean overwrite)
-            throws IOException
-    {
-        delegate.writeFile(path, content, overwrite);
-    }
-
-    @Override
-    public boolean tryCreateAtomically(String path, byte[] content)
-            throws IOException
-    {
-        return delegate.tryCreateAtomically(path, content);
-    }
-
-    @Override
-    public boolean delete(String path)
-            throws IOException
-    {
-        return delegate.delete(path);
-    }
-
-    @Override
-    public void mkdirs(String path)
-            throws IOException
-    {
-        delegate.mkdirs(path);
-    }
-
-    @Override
-    public boolean rename(String source, String target)
-            throws IOException
-    {
-        return delegate.rename(source, target);
+        return Optional.empty();
     }
 }
