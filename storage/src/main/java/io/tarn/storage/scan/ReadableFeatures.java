@@ -94,12 +94,31 @@ final class ReadableFeatures
     static void checkDataFile(String tableName, String fileName)
             throws UnsupportedTableFeatureException
     {
+        // asked for every entry a plan reads: no substring or lower-casing unless it fails
+        if (hasFormatExtension(fileName)) {
+            return;
+        }
         int dot = fileName.lastIndexOf('.');
         String extension = dot < 0 ? "" : fileName.substring(dot + 1).toLowerCase(Locale.ROOT);
         if (!FILE_FORMATS.contains(extension)) {
             throw new UnsupportedTableFeatureException("Table %s has data file %s, whose format '%s' (by its extension) Tarn does not read; Tarn reads Parquet, ORC and Avro"
                     .formatted(tableName, fileName, extension));
         }
+    }
+
+    // whether the text after the last dot is a known format, in any case (Paimon writes lower case)
+    private static boolean hasFormatExtension(String fileName)
+    {
+        if (fileName.endsWith(".parquet") || fileName.endsWith(".orc") || fileName.endsWith(".avro")) {
+            return true;
+        }
+        for (String format : FILE_FORMATS) {
+            int start = fileName.length() - format.length();
+            if (start > 0 && fileName.charAt(start - 1) == '.' && fileName.regionMatches(true, start, format, 0, format.length())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private record Rule(String key, Predicate<String> supported, String feature)

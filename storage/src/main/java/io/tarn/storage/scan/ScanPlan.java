@@ -4,8 +4,12 @@ import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.Snapshot;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,10 +28,20 @@ public record ScanPlan(Optional<Snapshot> snapshot, TableSchema readSchema, List
     }
 
     /**
-     * The planned files, each once (the splits of row ranges of one file share it).
+     * The planned files, each once: the splits of row ranges of one file share its object, so
+     * identity tells them apart without hashing every file's statistics.
      */
     public List<PlannedFile> files()
     {
-        return splits.stream().flatMap(split -> split.files().stream()).distinct().toList();
+        Set<PlannedFile> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        List<PlannedFile> files = new ArrayList<>();
+        for (DataSplit split : splits) {
+            for (PlannedFile file : split.files()) {
+                if (seen.add(file)) {
+                    files.add(file);
+                }
+            }
+        }
+        return Collections.unmodifiableList(files);
     }
 }
