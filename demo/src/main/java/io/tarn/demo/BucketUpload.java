@@ -30,7 +30,7 @@ final class BucketUpload
         Warehouse store = Warehouse.open(target, storeProperties);
         try (AutoCloseable ignored = (AutoCloseable) store.fileIO(); Stream<Path> paths = Files.walk(source)) {
             List<Path> files = paths.filter(Files::isRegularFile).toList();
-            // a few requests in flight: the server answers on 127.0.0.1, so this is about CPU, not latency
+            // a few uploads at a time, on the common pool
             return files.parallelStream().mapToLong(file -> {
                 String key = target + "/" + source.relativize(file).toString().replace('\\', '/');
                 try (OutputStream out = store.fileIO().newOutputStream(key)) {
