@@ -31,6 +31,20 @@ public record FileStatus(String path, long length, long modificationTimeMillis, 
     }
 
     /**
+     * This file's name when it lies directly in {@code parent} (spelled as the listing spells
+     * paths); empty for a directory or a path elsewhere. For picking a directory's files out of
+     * a listing of more than that directory ({@link FileIO#listFilesInOneRequest}).
+     */
+    public Optional<String> fileNameIn(String parent)
+    {
+        String prefix = parent + "/";
+        if (directory || !path.startsWith(prefix) || path.indexOf('/', prefix.length()) >= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(path.substring(prefix.length()));
+    }
+
+    /**
      * The last path segment.
      */
     public String name()

@@ -98,11 +98,7 @@ public class SchemaManager
      */
     public Optional<Long> listedId(FileStatus file)
     {
-        String directory = schemaDirectory + "/";
-        if (file.directory() || !file.path().startsWith(directory)) {
-            return Optional.empty();
-        }
-        return parseId(file.path().substring(directory.length()));
+        return file.fileNameIn(schemaDirectory).flatMap(SchemaManager::parseId);
     }
 
     static Optional<Long> parseId(String fileName)

@@ -274,11 +274,7 @@ public class SnapshotManager
      */
     public Optional<Long> listedId(FileStatus file)
     {
-        String directory = snapshotDirectory + "/";
-        if (file.directory() || !file.path().startsWith(directory)) {
-            return Optional.empty();
-        }
-        return parseId(file.path().substring(directory.length()), SNAPSHOT_PREFIX);
+        return file.fileNameIn(snapshotDirectory).flatMap(name -> parseId(name, SNAPSHOT_PREFIX));
     }
 
     static Optional<Long> parseId(String fileName, String prefix)
