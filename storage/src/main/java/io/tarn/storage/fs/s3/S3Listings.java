@@ -77,7 +77,7 @@ final class S3Listings
                 .prefix(location.key())
                 .maxKeys(PAGE)
                 .build();
-        ListObjectsV2Response page = fileIO.call(location.toString(), "list", () -> fileIO.client().listObjectsV2(request));
+        ListObjectsV2Response page = list(location, request);
         if (Boolean.TRUE.equals(page.isTruncated())) {
             return Optional.empty();
         }
@@ -103,8 +103,14 @@ final class S3Listings
         if (continuationToken != null) {
             request.continuationToken(continuationToken);
         }
+        return list(location, request.build());
+    }
+
+    private ListObjectsV2Response list(S3Location location, ListObjectsV2Request request)
+            throws IOException
+    {
         try {
-            return fileIO.call(location.toString(), "list", () -> fileIO.client().listObjectsV2(request.build()));
+            return fileIO.call(location.toString(), "list", () -> fileIO.client().listObjectsV2(request));
         }
         catch (S3ObjectMissingException e) {
             throw new IOException("Cannot list %s: the bucket %s does not exist".formatted(location, location.bucket()), e);
