@@ -106,12 +106,9 @@ final class ReadableFeatures
         }
     }
 
-    // whether the text after the last dot is a known format, in any case (Paimon writes lower case)
+    // whether the text after the last dot is a known format, in any case
     private static boolean hasFormatExtension(String fileName)
     {
-        if (fileName.endsWith(".parquet") || fileName.endsWith(".orc") || fileName.endsWith(".avro")) {
-            return true;
-        }
         for (String format : FILE_FORMATS) {
             int start = fileName.length() - format.length();
             if (start > 0 && fileName.charAt(start - 1) == '.' && fileName.regionMatches(true, start, format, 0, format.length())) {
