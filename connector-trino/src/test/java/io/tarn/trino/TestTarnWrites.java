@@ -3,11 +3,14 @@ package io.tarn.trino;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceStatistics;
 import io.tarn.testing.TemporaryDirectories;
 import io.trino.Session;
+import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.spi.type.Type;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
+import io.trino.testing.MaterializedRow;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -16,15 +19,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**
- * Tables created and filled through SQL, read back by Apache Paimon.
+ * Tables created, filled and analyzed through SQL, read back by Apache Paimon.
  */
 public class TestTarnWrites
 {
@@ -37,6 +42,8 @@ public class TestTarnWrites
     {
         warehouse = TemporaryDirectories.create("tarn-trino-writes");
         runner = TarnQueryRunner.create(warehouse, Map.of());
+        runner.installPlugin(new TpchPlugin());
+        runner.createCatalog("tpch", "tpch", Map.of());
         runner.execute("CREATE SCHEMA tarn.w");
     }
 
@@ -101,6 +108,46 @@ public class TestTarnWrites
         runner.execute(created.replace("tarn.w.orders", "tarn.w.orders_again"));
         assertThat((String) runner.execute("SHOW CREATE TABLE tarn.w.orders_again").getOnlyValue()).isEqualTo(created.replace("tarn.w.orders", "tarn.w.orders_again"));
         assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"orders$snapshots\"").getOnlyValue()).isEqualTo(2L);
+    }
+
+    @Test
+    public void testAnalyzeWritesStatisticsThatPaimonAndTheOptimizerRead()
+    {
+        runner.execute("CREATE TABLE tarn.w.analyzed AS SELECT orderkey, custkey, orderstatus, comment, CAST(NULL AS varchar) AS empty FROM tpch.tiny.orders");
+        long snapshots = (long) runner.execute("SELECT count(*) FROM tarn.w.\"analyzed$snapshots\"").getOnlyValue();
+        // before ANALYZE the manifests give the row count and ranges, but no distinct-value counts
+        assertThat(runner.execute("SHOW STATS FOR tarn.w.analyzed").getMaterializedRows())
+                .filteredOn(row -> "custkey".equals(row.getField(0)))
+                .singleElement().satisfies(row -> assertThat(row.getField(2)).isNull());
+
+        assertThat(runner.execute("ANALYZE tarn.w.analyzed").getUpdateCount()).hasValue(15000);
+
+        assertThat(runner.execute("SELECT commit_kind FROM tarn.w.\"analyzed$snapshots\" ORDER BY snapshot_id DESC LIMIT 1").getOnlyValue()).isEqualTo("ANALYZE");
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"analyzed$snapshots\"").getOnlyValue()).isEqualTo(snapshots + 1);
+        Map<String, MaterializedRow> stats = new HashMap<>();
+        runner.execute("SHOW STATS FOR tarn.w.analyzed").getMaterializedRows().forEach(row -> stats.put((String) row.getField(0), row));
+        // approx_distinct errs by a few percent; tiny's orders have 15,000 keys, 1,000 customers and 3 statuses
+        assertThat((double) stats.get("orderkey").getField(2)).isCloseTo(15000, withinPercentage(5));
+        assertThat((double) stats.get("custkey").getField(2)).isCloseTo(1000, withinPercentage(5));
+        assertThat((double) stats.get("orderstatus").getField(2)).isEqualTo(3.0);
+        assertThat((double) stats.get("empty").getField(3)).isEqualTo(1.0);
+        double commentBytes = ((Number) runner.execute("SELECT sum(length(CAST(comment AS varbinary))) FROM tpch.tiny.orders").getOnlyValue()).doubleValue();
+        // Paimon keeps the average size as a whole number of bytes
+        assertThat((double) stats.get("comment").getField(1)).isEqualTo(Math.round(commentBytes / 15000) * 15000.0);
+        assertThat(stats.get(null).getField(4)).isEqualTo(15000.0);
+
+        // Paimon reads the same statistics, computed on the snapshot the data was written in
+        String paimon = ReferenceStatistics.read(warehouse, "w.analyzed").orElseThrow();
+        assertThat(paimon).startsWith("snapshot=%d schema=0 rows=15000".formatted(snapshots));
+        assertThat(paimon).containsPattern("orderstatus: distinct=3 nulls=0 avgLen=1 maxLen=1")
+                .containsPattern("empty: distinct=0 nulls=15000 avgLen=null maxLen=null");
+
+        assertThatThrownBy(() -> runner.execute("ANALYZE tarn.w.analyzed WITH (columns = ARRAY['custkey'])"))
+                .hasMessageContaining("columns");
+        // an empty table has nothing to describe: no snapshot, no statistics
+        runner.execute("CREATE TABLE tarn.w.never_filled (a bigint)");
+        runner.execute("ANALYZE tarn.w.never_filled");
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"never_filled$snapshots\"").getOnlyValue()).isEqualTo(0L);
     }
 
     @Test

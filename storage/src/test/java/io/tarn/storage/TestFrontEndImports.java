@@ -61,6 +61,7 @@ public class TestFrontEndImports
             "schema.TableOptions",
             "snapshot.Snapshot",
             "snapshot.CommitKind",
+            "snapshot.SnapshotStatistics",
             "snapshot.ScanVersion",
             "snapshot.Tag",
             "snapshot.BranchManager",

@@ -83,6 +83,29 @@ public final class StatsEvaluator
     }
 
     /**
+     * The conjuncts of {@code predicate} that {@link #allMatch} does not prove for every row the
+     * statistics describe, as one predicate; empty when all of them are proven. Testing only
+     * these on the rows gives the same rows: a dynamic filter whose range spans a whole file, or
+     * a date bound that a whole file is inside, then costs nothing per row.
+     */
+    public static Optional<Predicate> unprovenConjuncts(Predicate predicate, StatsProvider stats)
+    {
+        requireNonNull(predicate, "predicate is null");
+        requireNonNull(stats, "stats is null");
+        List<Predicate> conjuncts = predicate instanceof Predicate.And and ? and.children() : List.of(predicate);
+        List<Predicate> unproven = new ArrayList<>();
+        for (Predicate conjunct : conjuncts) {
+            if (!allMatch(conjunct, stats)) {
+                unproven.add(conjunct);
+            }
+        }
+        if (unproven.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(unproven.size() == conjuncts.size() ? predicate : Predicates.and(unproven));
+    }
+
+    /**
      * Collects the fields of the predicate's leaves; false when a leaf is not a comparison, IN or
      * NULL test.
      */

@@ -18,6 +18,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Random;
 import java.util.function.Function;
@@ -125,6 +126,46 @@ public class TestStatsEvaluator
         assertThat(StatsEvaluator.allMatch(lessOrEqual(D, 9.0), stats(D, 1.0, 2.0, 0L, 10))).isFalse();
         // no statistics for a column
         assertThat(StatsEvaluator.allMatch(lessOrEqual(Y, 5), stats)).isFalse();
+    }
+
+    @Test
+    public void testUnprovenConjunctsKeepEveryRowsAnswer()
+    {
+        long seed = System.nanoTime();
+        System.out.println("TestStatsEvaluator.testUnprovenConjunctsKeepEveryRowsAnswer seed: " + seed);
+        Random random = new Random(seed);
+        RandomPredicates generator = new RandomPredicates(random);
+        int dropped = 0;
+        for (int i = 0; i < 20_000; i++) {
+            List<Object[]> rows = generator.rows(6);
+            Predicate predicate = and(generator.predicate(2), generator.predicate(2));
+            StatsProvider stats = generator.stats(rows, random.nextBoolean());
+            Optional<Predicate> unproven = StatsEvaluator.unprovenConjuncts(predicate, stats);
+            if (!unproven.equals(Optional.of(predicate))) {
+                dropped++;
+            }
+            for (Object[] row : rows) {
+                boolean whole = RowEvaluator.test(predicate, RandomPredicates.valueOf(row));
+                boolean rest = unproven.isEmpty() || RowEvaluator.test(unproven.get(), RandomPredicates.valueOf(row));
+                if (whole != rest) {
+                    fail("Conjuncts dropped wrongly (seed %s, case %s): %s left %s on rows %s with stats %s", seed, i, predicate, unproven, describe(rows), stats);
+                }
+            }
+        }
+        assertThat(dropped).as("filters left with fewer conjuncts (seed %s)", seed).isGreaterThan(100);
+    }
+
+    @Test
+    public void testUnprovenConjunctsWorkedByHand()
+    {
+        StatsProvider stats = stats(X, 0, 5, 0L, 10);
+        Predicate inside = lessOrEqual(X, 5);
+        Predicate outside = greaterThan(X, 3);
+        assertThat(StatsEvaluator.unprovenConjuncts(and(inside, outside), stats)).contains(outside);
+        assertThat(StatsEvaluator.unprovenConjuncts(and(inside, not(equal(X, 7))), stats)).isEmpty();
+        assertThat(StatsEvaluator.unprovenConjuncts(outside, stats)).contains(outside);
+        Predicate unknown = lessOrEqual(Y, 5);
+        assertThat(StatsEvaluator.unprovenConjuncts(and(inside, outside, unknown), stats)).contains(and(outside, unknown));
     }
 
     /**

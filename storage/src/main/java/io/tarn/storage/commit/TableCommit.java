@@ -1,6 +1,8 @@
 package io.tarn.storage.commit;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.MissingFileException;
 import io.tarn.storage.binary.BinaryRow;
 import io.tarn.storage.manifest.FileIdentifier;
 import io.tarn.storage.manifest.FileKind;
@@ -12,9 +14,11 @@ import io.tarn.storage.schema.TableOptions;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotStatistics;
 import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -69,7 +73,7 @@ public final class TableCommit
             throw new IllegalArgumentException("Nothing to commit to table " + table.name());
         }
         boolean deletes = changes.stream().anyMatch(change -> change.kind() == FileKind.DELETE);
-        return commit(liveFiles -> changes, deletes, kind, commitIdentifier);
+        return commit(liveFiles -> changes, deletes, kind, commitIdentifier, Optional.empty());
     }
 
     /**
@@ -91,7 +95,7 @@ public final class TableCommit
             }
             changes.addAll(adds);
             return changes;
-        }, true, CommitKind.OVERWRITE, commitIdentifier);
+        }, true, CommitKind.OVERWRITE, commitIdentifier, Optional.empty());
     }
 
     /**
@@ -106,6 +110,29 @@ public final class TableCommit
         return overwrite(adds, partitions::contains, commitIdentifier);
     }
 
+    /**
+     * Commits {@code statistics} as an ANALYZE snapshot that changes no file, as Paimon's
+     * {@code commitStatistics} does. Later commits carry the statistics on until the schema
+     * changes. A commit that lands between the computation and this one does not make it fail:
+     * the statistics name the snapshot they were computed on.
+     */
+    public Snapshot commitStatistics(SnapshotStatistics statistics, long commitIdentifier)
+            throws IOException
+    {
+        requireNonNull(statistics, "statistics is null");
+        String fileName = newFileName("stat-");
+        String path = table.location() + "/statistics/" + fileName;
+        table.fileIO().writeFile(path, statistics.toJson().getBytes(StandardCharsets.UTF_8), false);
+        try {
+            return commit(liveFiles -> List.of(), false, CommitKind.ANALYZE, commitIdentifier, Optional.of(fileName));
+        }
+        catch (IOException | RuntimeException e) {
+            // no snapshot names the file
+            table.fileIO().delete(path);
+            throw e;
+        }
+    }
+
     private interface ChangeSet
     {
         List<ManifestEntry> changes(List<ManifestEntry> liveFiles);
@@ -115,7 +142,7 @@ public final class TableCommit
      * @param needsLiveFiles whether the change set deletes files: only then are the live files
      * of the latest snapshot read (pure appends cannot conflict)
      */
-    private Snapshot commit(ChangeSet changeSet, boolean needsLiveFiles, CommitKind kind, long commitIdentifier)
+    private Snapshot commit(ChangeSet changeSet, boolean needsLiveFiles, CommitKind kind, long commitIdentifier, Optional<String> newStatistics)
             throws IOException
     {
         requireNonNull(kind, "kind is null");
@@ -131,7 +158,7 @@ public final class TableCommit
             List<ManifestEntry> liveFiles = needsLiveFiles ? liveFiles(baseManifests) : List.of();
             List<ManifestEntry> changes = changeSet.changes(liveFiles);
             checkDeletesAreLive(changes, liveFiles);
-            if (changes.isEmpty()) {
+            if (changes.isEmpty() && newStatistics.isEmpty()) {
                 throw new IllegalArgumentException("Nothing to commit to table " + table.name());
             }
             long id = latest.map(snapshot -> snapshot.id() + 1).orElse(1L);
@@ -141,13 +168,17 @@ public final class TableCommit
                 changes = assignment.changes();
                 nextRowId = assignment.nextRowId();
             }
-            String deltaManifest = newFileName("manifest-");
-            byte[] deltaManifestBytes = ManifestFile.write(changes);
-            table.fileIO().writeFile(table.manifestPath(deltaManifest), deltaManifestBytes, false);
-            ManifestFileMeta deltaMeta = ManifestMetaBuilder.build(deltaManifest, deltaManifestBytes.length, changes, schema.partitionType(), schema.id());
+            // a statistics-only commit names no delta manifest, as Paimon's does
+            Optional<String> deltaManifest = changes.isEmpty() ? Optional.empty() : Optional.of(newFileName("manifest-"));
+            List<ManifestFileMeta> deltaManifests = new ArrayList<>();
+            if (deltaManifest.isPresent()) {
+                byte[] deltaManifestBytes = ManifestFile.write(changes);
+                table.fileIO().writeFile(table.manifestPath(deltaManifest.get()), deltaManifestBytes, false);
+                deltaManifests.add(ManifestMetaBuilder.build(deltaManifest.get(), deltaManifestBytes.length, changes, schema.partitionType(), schema.id()));
+            }
             long deltaRecords = recordDelta(changes);
             WrittenFile baseList = writeManifestList(baseManifests);
-            WrittenFile deltaList = writeManifestList(List.of(deltaMeta));
+            WrittenFile deltaList = writeManifestList(deltaManifests);
             long previousTotal = latest.flatMap(Snapshot::totalRecordCount).orElse(0L);
             Snapshot snapshot = new Snapshot(
                     Snapshot.CURRENT_VERSION,
@@ -169,7 +200,7 @@ public final class TableCommit
                     Optional.of(deltaRecords),
                     Optional.of(0L),
                     latest.flatMap(Snapshot::watermark),
-                    latest.flatMap(Snapshot::statistics),
+                    newStatistics.isPresent() ? newStatistics : inheritedStatistics(latest, schema),
                     Optional.empty(),
                     Optional.of(nextRowId));
             if (table.snapshotManager().tryCommit(snapshot)) {
@@ -178,9 +209,37 @@ public final class TableCommit
             // another writer took this id: what this attempt wrote is an orphan now
             table.fileIO().delete(table.manifestPath(baseList.name()));
             table.fileIO().delete(table.manifestPath(deltaList.name()));
-            table.fileIO().delete(table.manifestPath(deltaManifest));
+            if (deltaManifest.isPresent()) {
+                table.fileIO().delete(table.manifestPath(deltaManifest.get()));
+            }
         }
         throw new CommitConflictException("Table " + table.name() + ": gave up committing after " + MAX_ATTEMPTS + " attempts lost to concurrent commits");
+    }
+
+    /**
+     * The statistics file a new snapshot carries on from {@code latest}: only while the schema
+     * is the one the statistics were computed under, as Paimon decides, since a column's
+     * statistics say nothing once its type or meaning may have changed. A statistics file that
+     * cannot be read is not carried on.
+     */
+    private Optional<String> inheritedStatistics(Optional<Snapshot> latest, TableSchema schema)
+            throws IOException
+    {
+        if (latest.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<SnapshotStatistics> statistics;
+        try {
+            statistics = table.statistics(latest.get());
+        }
+        catch (CorruptFileException | MissingFileException e) {
+            // statistics only guide planners: a broken file must not stop writes, and is not carried on
+            return Optional.empty();
+        }
+        if (statistics.isEmpty() || statistics.get().schemaId() != schema.id()) {
+            return Optional.empty();
+        }
+        return latest.get().statistics();
     }
 
     private List<ManifestEntry> liveFiles(List<ManifestFileMeta> manifests)

@@ -38,7 +38,6 @@ final class FilterFirstPass
     private static final int FILTER_BATCH_SIZE = 8192;
 
     private final PaimonTable table;
-    private final Predicate filter;
     private final List<DataField> filterColumns;
     private final Map<Integer, Integer> filterColumnIndexByFieldId = new HashMap<>();
     private final int batchSize;
@@ -56,10 +55,9 @@ final class FilterFirstPass
         return !filterColumns.isEmpty() && !request.columns().stream().allMatch(column -> filterColumns.stream().anyMatch(field -> field.id() == column.id()));
     }
 
-    FilterFirstPass(PaimonTable table, Predicate filter, List<DataField> filterColumns, int batchSize, BufferAllocator allocator)
+    FilterFirstPass(PaimonTable table, List<DataField> filterColumns, int batchSize, BufferAllocator allocator)
     {
         this.table = requireNonNull(table, "table is null");
-        this.filter = requireNonNull(filter, "filter is null");
         this.filterColumns = List.copyOf(filterColumns);
         for (int i = 0; i < this.filterColumns.size(); i++) {
             filterColumnIndexByFieldId.put(this.filterColumns.get(i).id(), i);
@@ -69,19 +67,19 @@ final class FilterFirstPass
     }
 
     /**
-     * Finds the rows of {@code file} among {@code selection} (all rows when null) that satisfy the
-     * filter, pruning row groups and pages of the filter columns by {@code skippingFilter}, and
+     * Finds the rows of {@code file} among {@code selection} (all rows when null) that satisfy
+     * {@code filter} (over the filter columns, or some of them), pruning row groups and pages of the filter columns by {@code skippingFilter}, and
      * opens the file again for {@code options}' columns of only those rows; returns null when no
      * row matches. The columns carried into the returned reader go to {@code carriedColumns},
      * which the caller closes after the reader.
      */
-    DataFileReader readMatchingRows(PlannedFile file, RoaringBitmap selection, Predicate skippingFilter, ReadOptions options, List<CarriedColumn> carriedColumns)
+    DataFileReader readMatchingRows(PlannedFile file, RoaringBitmap selection, Predicate filter, Predicate skippingFilter, ReadOptions options, List<CarriedColumn> carriedColumns)
             throws IOException
     {
         long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
         Map<Integer, CarriedColumn> carried = new HashMap<>();
         try (DataFileReader filterReader = DataFileReaders.open(table, file, passOptions(selection, skippingFilter), allocator)) {
-            RoaringBitmap matches = matchingRows(filterReader, carried, options.columns());
+            RoaringBitmap matches = matchingRows(filterReader, filter, carried, options.columns());
             metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
             if (matches.isEmpty()) {
                 // opened and read, though only for the filter columns
@@ -128,7 +126,7 @@ final class FilterFirstPass
      * rows of the fixed-width filter columns that {@code readColumns} reads too go to
      * {@code carried} (by field id), so that the read of the rows does not decode them again.
      */
-    private RoaringBitmap matchingRows(DataFileReader reader, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
+    private RoaringBitmap matchingRows(DataFileReader reader, Predicate filter, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
             throws IOException
     {
         // positions arrive in ascending order, which the writer appends without searching

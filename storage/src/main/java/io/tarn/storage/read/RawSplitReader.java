@@ -104,6 +104,8 @@ final class RawSplitReader
     private final Map<String, RoaringBitmap> rowSelections;
     private FileStatistics fileStatistics;
     private boolean currentFileAllMatch;
+    // the conjuncts of the filter that the current file's statistics do not prove for all its rows
+    private Optional<Predicate> currentFileFilter = Optional.empty();
     // whether rows of the current file are tested against the filter here
     private boolean currentFileTestsRows;
     // what the reader of the current file skips row groups and pages by
@@ -183,7 +185,7 @@ final class RawSplitReader
             throw e;
         }
         this.filterFirst = filterFirstPays
-                ? Optional.of(new FilterFirstPass(table, request.filter().orElseThrow(), filterFields, request.batchSize(), this.allocator))
+                ? Optional.of(new FilterFirstPass(table, filterFields, request.batchSize(), this.allocator))
                 : Optional.empty();
     }
 
@@ -217,7 +219,7 @@ final class RawSplitReader
                 return true;
             }
             int[] selected = residualFilter.isPresent() && currentFileTestsRows
-                    ? BatchFilter.selectedRows(residualFilter.get(), currentRoot, columnIndexByFieldId, Map.of(), filterProbes)
+                    ? BatchFilter.selectedRows(currentFileFilter.orElseThrow(), currentRoot, columnIndexByFieldId, Map.of(), filterProbes)
                     : allRows(rows);
             if (currentReadsKinds) {
                 selected = withoutRetractions(selected);
@@ -322,17 +324,16 @@ final class RawSplitReader
         // statistics that prove every row of the file matches leave nothing to test, and nothing
         // for the reader to prune (it would read the column indexes for it)
         StatsProvider stats = request.skippingFilter().isPresent() ? fileStatistics().valueStats(file) : null;
-        currentFileAllMatch = request.filter().isPresent() && StatsEvaluator.allMatch(request.filter().get(), stats);
-        currentFileTestsRows = request.filter().isPresent() && !currentFileAllMatch && !(request.filterRecheckedByCaller() && keepsMostRows(stats));
+        currentFileFilter = stats == null ? request.filter() : request.filter().flatMap(filter -> StatsEvaluator.unprovenConjuncts(filter, stats));
+        currentFileAllMatch = request.filter().isPresent() && currentFileFilter.isEmpty();
+        currentFileTestsRows = currentFileFilter.isPresent() && !(request.filterRecheckedByCaller() && keepsMostRows(currentFileFilter.get(), stats));
         ReadOptions options = ReadOptions.of(columns).withBatchSize(request.batchSize());
         if (request.dictionaryIds()) {
             options = options.withDictionaryIds();
         }
         // what the reader may skip by: the filter, and the pruning filter (never tested per row)
         List<Predicate> skipping = new ArrayList<>();
-        if (request.filter().isPresent() && !currentFileAllMatch) {
-            skipping.add(request.filter().get());
-        }
+        currentFileFilter.ifPresent(skipping::add);
         if (request.pruningFilter().isPresent() && !StatsEvaluator.allMatch(request.pruningFilter().get(), stats)) {
             skipping.add(request.pruningFilter().get());
         }
@@ -381,7 +382,7 @@ final class RawSplitReader
             metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
         if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
-            current = filterFirst.get().readMatchingRows(file, selection, currentSkippingFilter.orElseThrow(), options, currentCarried);
+            current = filterFirst.get().readMatchingRows(file, selection, currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
             currentFileReadAgain |= current != null;
             return current != null;
         }
@@ -396,9 +397,9 @@ final class RawSplitReader
      * Whether the file's statistics suggest that the filter keeps so many of its rows that testing
      * them costs more than handing the rest to a caller that tests them again anyway.
      */
-    private boolean keepsMostRows(StatsProvider stats)
+    private boolean keepsMostRows(Predicate filter, StatsProvider stats)
     {
-        OptionalDouble kept = SelectivityEstimator.fraction(request.filter().orElseThrow(), stats);
+        OptionalDouble kept = SelectivityEstimator.fraction(filter, stats);
         return kept.isPresent() && kept.getAsDouble() >= RECHECKED_FILTER_MIN_KEPT_FRACTION;
     }
 

@@ -15,6 +15,7 @@ import io.tarn.storage.manifest.ManifestEntryFilter;
 import io.tarn.storage.manifest.ManifestFile;
 import io.tarn.storage.manifest.ManifestFileMeta;
 import io.tarn.storage.manifest.ManifestListFile;
+import io.tarn.storage.snapshot.SnapshotStatistics;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -23,8 +24,8 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The reader of a table's files under {@code manifest/}: manifest lists, manifests and index
- * manifests, through the catalog's cache of decoded metadata. Every file name they hold is
+ * The reader of a table's files under {@code manifest/} (manifest lists, manifests and index
+ * manifests) and {@code statistics/}, through the catalog's cache of decoded metadata. Every file name they hold is
  * checked to stay inside the table directory before anyone builds a path from it, and failures
  * name the table once as well as the file.
  */
@@ -97,6 +98,25 @@ final class MetadataFiles
             }
             return entries;
         });
+    }
+
+    /**
+     * The statistics file {@code fileName} under {@code statistics/}, through the cache: planners
+     * ask for it several times while planning one query.
+     */
+    SnapshotStatistics readStatistics(String fileName)
+            throws IOException
+    {
+        if (!TablePaths.isPlainFileName(fileName)) {
+            throw new CorruptFileException("Table %s: a snapshot names statistics file '%s', which is not a plain file name under %s/statistics"
+                    .formatted(tableName, fileName.replace("\0", "\\0"), location));
+        }
+        String path = location + "/statistics/" + fileName;
+        List<SnapshotStatistics> statistics = manifestCache.get(path, () -> {
+            byte[] bytes = readBytes(path);
+            return new ManifestCache.Loaded<>(parse(bytes, fileName, (json, name) -> List.of(SnapshotStatistics.fromJson(json, name))), bytes.length);
+        });
+        return statistics.get(0);
     }
 
     /**
@@ -175,7 +195,12 @@ final class MetadataFiles
     private byte[] readMetadataBytes(String fileName)
             throws IOException
     {
-        String path = manifestPath(fileName);
+        return readBytes(manifestPath(fileName));
+    }
+
+    private byte[] readBytes(String path)
+            throws IOException
+    {
         try {
             return fileIO.newInputFile(path).readAllBytes();
         }

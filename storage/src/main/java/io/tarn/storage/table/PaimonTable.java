@@ -27,6 +27,7 @@ import io.tarn.storage.snapshot.BranchManager;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
 import io.tarn.storage.snapshot.SnapshotManager;
+import io.tarn.storage.snapshot.SnapshotStatistics;
 import io.tarn.storage.snapshot.TagManager;
 
 import java.io.IOException;
@@ -363,6 +364,20 @@ public final class PaimonTable
             return resolved;
         }
         return snapshotManager.snapshot(id);
+    }
+
+    /**
+     * The statistics a snapshot names (see {@link SnapshotStatistics}); empty when it names none.
+     * They may have been computed on an earlier snapshot: {@link SnapshotStatistics#snapshotId()}
+     * says which.
+     */
+    public Optional<SnapshotStatistics> statistics(Snapshot snapshot)
+            throws IOException
+    {
+        if (snapshot.statistics().isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(metadataFiles.readStatistics(snapshot.statistics().get()));
     }
 
     public List<ManifestFileMeta> readManifestList(String fileName)

@@ -1,8 +1,10 @@
 package io.tarn.storage.commit;
 
 import io.tarn.storage.CommitConflictException;
+import io.tarn.storage.catalog.ColumnPosition;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.catalog.SchemaChange;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.manifest.FileKind;
@@ -14,12 +16,16 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.snapshot.SnapshotStatistics;
+import io.tarn.storage.snapshot.SnapshotStatistics.ColumnStats;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferencePlan;
 import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceStatistics;
 import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import io.tarn.testing.TemporaryDirectories;
+import io.tarn.types.DataTypes;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
@@ -30,6 +36,9 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,7 +51,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * Tables whose metadata Tarn writes, checked with Apache Paimon: a table created by Tarn and
  * committed with data files copied from a reference table is planned and read by Paimon with the
  * reference table's rows; concurrent commits all land; a DELETE of a file that another commit
- * already removed is a conflict.
+ * already removed is a conflict; statistics committed by either are read by the other, and carried
+ * on by later commits until the schema changes.
  */
 public class TestTableCommit
 {
@@ -149,6 +159,87 @@ public class TestTableCommit
                 .hasMessageContaining(victim.file().fileName());
         assertThat(ReferenceReader.read(warehouse, "ref.conflict_copy").rowCount())
                 .isEqualTo(ReferenceReader.read(warehouse, "ref.append_partitioned").rowCount() - victim.file().rowCount());
+    }
+
+    @Test
+    public void testTarnReadsStatisticsThatPaimonCommitted()
+            throws IOException
+    {
+        String name = "ref.stats_from_paimon";
+        PaimonTable copy = copyTable("ref.append_partitioned", name, 1);
+        ReferenceStatistics.analyze(warehouse, name, 42, Map.of(
+                "id", new ReferenceStatistics.Column(42L, 0L, 4L, 4L),
+                "name", new ReferenceStatistics.Column(40L, 1L, 6L, 9L)));
+
+        Snapshot analyzed = copy.snapshotManager().latest().orElseThrow();
+        assertThat(analyzed.commitKind()).isEqualTo(CommitKind.ANALYZE);
+        SnapshotStatistics statistics = copy.statistics(analyzed).orElseThrow();
+        assertThat(statistics.snapshotId()).isEqualTo(analyzed.id() - 1);
+        assertThat(canonical(statistics)).isEqualTo(ReferenceStatistics.read(warehouse, name).orElseThrow());
+
+        // a later commit of Tarn's names the same statistics, and Paimon still sees them
+        PlannedFile file = plan(copy).files().get(0);
+        copyDataFile(copy, copy, file, "again-" + file.file().fileName());
+        Snapshot appended = new TableCommit(copy, "tarn-test").commit(List.of(renamedAdd(file, "again-" + file.file().fileName())), CommitKind.APPEND, 9);
+        assertThat(appended.statistics()).isEqualTo(analyzed.statistics());
+        assertThat(ReferenceStatistics.read(warehouse, name)).contains(canonical(statistics));
+    }
+
+    @Test
+    public void testPaimonReadsStatisticsThatTarnCommitted()
+            throws IOException
+    {
+        String name = "ref.stats_from_tarn";
+        PaimonTable copy = copyTable("ref.append_partitioned", name, 1);
+        Snapshot data = copy.snapshotManager().latest().orElseThrow();
+        SnapshotStatistics statistics = new SnapshotStatistics(data.id(), data.schemaId(), Optional.of(42L), Optional.empty(), Map.of(
+                "id", new ColumnStats(fieldId(copy, "id"), Optional.of(42L), Optional.empty(), Optional.empty(), Optional.of(0L), Optional.empty(), Optional.empty()),
+                "name", new ColumnStats(fieldId(copy, "name"), Optional.of(41L), Optional.empty(), Optional.empty(), Optional.of(1L), Optional.of(7L), Optional.of(10L))));
+
+        Snapshot analyzed = new TableCommit(copy, "tarn-test").commitStatistics(statistics, 3);
+        assertThat(analyzed.id()).isEqualTo(data.id() + 1);
+        assertThat(analyzed.commitKind()).isEqualTo(CommitKind.ANALYZE);
+        assertThat(analyzed.totalRecordCount()).isEqualTo(data.totalRecordCount());
+        assertThat(ReferenceStatistics.read(warehouse, name)).contains(canonical(statistics));
+        assertThat(ReferenceReader.read(warehouse, name).rowCount()).isEqualTo(42);
+
+        // Paimon appends to the table and carries Tarn's statistics on
+        ReferenceStatistics.append(warehouse, name, List.<Object[]>of(new Object[] {"2024-01-09", 1, 1000, "appended", 1.5}));
+        Snapshot appended = table(name).snapshotManager().latest().orElseThrow();
+        assertThat(appended.id()).isEqualTo(analyzed.id() + 1);
+        assertThat(appended.statistics()).isEqualTo(analyzed.statistics());
+        assertThat(ReferenceReader.read(warehouse, name).rowCount()).isEqualTo(43);
+    }
+
+    @Test
+    public void testStatisticsAreNotCarriedAcrossASchemaChange()
+            throws IOException
+    {
+        String name = "ref.stats_schema_change";
+        PaimonTable copy = copyTable("ref.append_partitioned", name, 1);
+        Snapshot data = copy.snapshotManager().latest().orElseThrow();
+        new TableCommit(copy, "tarn-test").commitStatistics(new SnapshotStatistics(data.id(), data.schemaId(), Optional.of(42L), Optional.empty(), Map.of()), 1);
+        catalog.alterTable(Identifier.parse(name), List.of(new SchemaChange.AddColumn("extra", DataTypes.integer(), Optional.empty(), ColumnPosition.last())));
+
+        PaimonTable altered = table(name);
+        PlannedFile file = plan(altered).files().get(0);
+        copyDataFile(altered, altered, file, "after-change-" + file.file().fileName());
+        Snapshot appended = new TableCommit(altered, "tarn-test").commit(List.of(renamedAdd(file, "after-change-" + file.file().fileName())), CommitKind.APPEND, 2);
+        assertThat(appended.statistics()).isEmpty();
+        assertThat(ReferenceStatistics.read(warehouse, name)).isEmpty();
+    }
+
+    private static int fieldId(PaimonTable table, String column)
+    {
+        return table.schema().fields().stream().filter(field -> field.name().equals(column)).findFirst().orElseThrow().id();
+    }
+
+    private static String canonical(SnapshotStatistics statistics)
+    {
+        Map<String, ReferenceStatistics.Column> columns = new TreeMap<>();
+        statistics.columns().forEach((name, column) -> columns.put(name, new ReferenceStatistics.Column(
+                column.distinctCount().orElse(null), column.nullCount().orElse(null), column.averageLength().orElse(null), column.maxLength().orElse(null))));
+        return ReferenceStatistics.canonical(statistics.snapshotId(), statistics.schemaId(), statistics.mergedRecordCount().orElse(null), columns);
     }
 
     private PaimonTable copyTable(String sourceName, String copyName, int commits)
