@@ -66,6 +66,7 @@ final class TarnPageSource
     private final long fileCount;
     private final FileReadLimiter.Reservation fileReservation;
     private final Map<String, Long> dynamicFilterCounters;
+    private final Optional<LateDynamicFilter> lateDynamicFilter;
 
     private boolean started;
     private boolean finished;
@@ -74,7 +75,7 @@ final class TarnPageSource
     private Counters finalMetrics;
 
     TarnPageSource(PaimonTable table, TarnTypes types, TableSchema schema, DataSplit split, List<TarnColumnHandle> columns, Optional<Predicate> filter, Optional<Predicate> pruningFilter,
-            Map<String, Long> dynamicFilterCounters, OptionalLong limit, boolean useFileIndexes, BufferAllocator parentAllocator, FileReadLimiter fileReads)
+            Optional<LateDynamicFilter> lateDynamicFilter, Map<String, Long> dynamicFilterCounters, OptionalLong limit, boolean useFileIndexes, BufferAllocator parentAllocator, FileReadLimiter fileReads)
     {
         this.dynamicFilterCounters = Map.copyOf(requireNonNull(dynamicFilterCounters, "dynamicFilterCounters is null"));
         this.tableName = table.name();
@@ -118,6 +119,10 @@ final class TarnPageSource
         if (pruningFilter.isPresent()) {
             request = request.withPruningFilter(pruningFilter.get());
         }
+        if (lateDynamicFilter.isPresent()) {
+            request = request.withLatePruningFilter(lateDynamicFilter.get());
+        }
+        this.lateDynamicFilter = lateDynamicFilter;
         this.parentAllocator = parentAllocator;
         this.allocator = parentAllocator.newChildAllocator("tarn-page-source", 0, Long.MAX_VALUE);
         // a merge opens every file of its split at once, a plain split one file after the other
@@ -275,6 +280,9 @@ final class TarnPageSource
         counters.put("file_reads_wait_millis", TimeUnit.NANOSECONDS.toMillis(fileReservation.waitNanos()));
         counters.put("file_reads_over_limit", fileReservation.overdrawn() ? 1L : 0L);
         counters.putAll(dynamicFilterCounters);
+        // page sources opened before the join's dynamic filter completed, and those of them that then used it
+        counters.put("dynamic_filter_late", lateDynamicFilter.isPresent() ? 1L : 0L);
+        counters.put("dynamic_filter_late_arrived", lateDynamicFilter.isPresent() && lateDynamicFilter.get().arrived() ? 1L : 0L);
         currentMetrics().asMap().forEach((key, value) -> counters.put(key, value));
         return TarnSplitSource.counters(counters);
     }

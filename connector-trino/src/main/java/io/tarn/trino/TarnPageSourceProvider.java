@@ -98,7 +98,9 @@ final class TarnPageSourceProvider
         }
         Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
         Optional<Predicate> pruning = TarnPredicates.toPredicate(dynamic.pruningOnly(), schema.fields());
-        return new TarnPageSource(table, types, schema, SplitCodec.decode(split.dataSplit()), columnHandles, predicate, pruning, dynamic.counters(), handle.limit(),
+        // a filter still being collected prunes what is left to read once it completes
+        Optional<LateDynamicFilter> late = dynamicFilter.isComplete() ? Optional.empty() : Optional.of(new LateDynamicFilter(dynamicFilter, schema.fields()));
+        return new TarnPageSource(table, types, schema, SplitCodec.decode(split.dataSplit()), columnHandles, predicate, pruning, late, dynamic.counters(), handle.limit(),
                 TarnSessionProperties.isFileIndexEnabled(session), allocator, fileReads);
     }
 

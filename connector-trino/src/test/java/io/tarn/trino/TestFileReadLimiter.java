@@ -112,8 +112,8 @@ public class TestFileReadLimiter
             DataSplit firstSplit = plan.splits().get(0);
             DataSplit secondSplit = plan.splits().get(1);
 
-            TarnPageSource first = new TarnPageSource(table, types, plan.readSchema(), firstSplit, columns, Optional.empty(), Optional.empty(), Map.of(), OptionalLong.empty(), true, allocator, limiter);
-            TarnPageSource second = new TarnPageSource(table, types, plan.readSchema(), secondSplit, columns, Optional.empty(), Optional.empty(), Map.of(), OptionalLong.empty(), true, allocator, limiter);
+            TarnPageSource first = new TarnPageSource(table, types, plan.readSchema(), firstSplit, columns, Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), OptionalLong.empty(), true, allocator, limiter);
+            TarnPageSource second = new TarnPageSource(table, types, plan.readSchema(), secondSplit, columns, Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), OptionalLong.empty(), true, allocator, limiter);
             assertThat(first.isBlocked()).isDone();
             SourcePage page = first.getNextSourcePage();
             assertThat(page).isNotNull();

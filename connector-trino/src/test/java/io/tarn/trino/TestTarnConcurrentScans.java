@@ -162,7 +162,7 @@ public class TestTarnConcurrentScans
         DataField field = plan.readSchema().rowType().field("s").orElseThrow();
         List<TarnColumnHandle> columns = List.of(TarnColumnHandle.base(field.name(), field.id(), types.toTrinoType(field.type())));
         try (BufferAllocator allocator = new RootAllocator()) {
-            TarnPageSource source = new TarnPageSource(table, types, plan.readSchema(), split, columns, Optional.empty(), Optional.empty(), Map.of(), OptionalLong.empty(), true, allocator,
+            TarnPageSource source = new TarnPageSource(table, types, plan.readSchema(), split, columns, Optional.empty(), Optional.empty(), Optional.empty(), Map.of(), OptionalLong.empty(), true, allocator,
                     new FileReadLimiter(1, Duration.ofMinutes(1)));
             long peak = 0;
             long rows = 0;

@@ -78,7 +78,7 @@ final class FilterFirstPass
     {
         long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
         Map<Integer, CarriedColumn> carried = new HashMap<>();
-        try (DataFileReader filterReader = DataFileReaders.open(table, file, passOptions(selection, skippingFilter), allocator)) {
+        try (DataFileReader filterReader = DataFileReaders.open(table, file, passOptions(selection, skippingFilter).withLatePruning(options.latePruning()), allocator)) {
             RoaringBitmap matches = matchingRows(filterReader, filter, carried, options.columns());
             metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
             if (matches.isEmpty()) {

@@ -309,7 +309,8 @@ final class RawSplitReader
     }
 
     /**
-     * Opens a file for reading, unless its file index proves that no live row matches.
+     * Opens a file for reading, unless its file index proves that no live row matches, or its
+     * statistics rule out a late pruning filter that has arrived.
      */
     private boolean openFile(PlannedFile file)
             throws IOException
@@ -321,13 +322,18 @@ final class RawSplitReader
         currentReadsKinds = valueKindColumn >= 0 && chosen == null && mayHoldRetractions(meta);
         List<DataField> columns = currentReadsKinds ? readColumns : columnsWithoutKind;
         currentCopies = columns.size() != request.columns().size() || residualFilter.isPresent();
+        Optional<Predicate> lateFilter = request.latePruningFilter().get();
+        if (lateFilter.isPresent() && !StatsEvaluator.mightMatch(lateFilter.get(), fileStatistics().valueStats(file))) {
+            metrics = metrics.plus(Counters.of(Counter.FILES_SKIPPED_BY_LATE_FILTER, 1));
+            return false;
+        }
         // statistics that prove every row of the file matches leave nothing to test, and nothing
         // for the reader to prune (it would read the column indexes for it)
         StatsProvider stats = request.skippingFilter().isPresent() ? fileStatistics().valueStats(file) : null;
         currentFileFilter = stats == null ? request.filter() : request.filter().flatMap(filter -> StatsEvaluator.unprovenConjuncts(filter, stats));
         currentFileAllMatch = request.filter().isPresent() && currentFileFilter.isEmpty();
         currentFileTestsRows = currentFileFilter.isPresent() && !(request.filterRecheckedByCaller() && keepsMostRows(currentFileFilter.get(), stats));
-        ReadOptions options = ReadOptions.of(columns).withBatchSize(request.batchSize());
+        ReadOptions options = ReadOptions.of(columns).withBatchSize(request.batchSize()).withLatePruning(request.latePruningFilter());
         if (request.dictionaryIds()) {
             options = options.withDictionaryIds();
         }

@@ -6,6 +6,7 @@ import io.tarn.types.DataField;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -14,19 +15,22 @@ import static java.util.Objects.requireNonNull;
  * order), an optional filter that returned rows must satisfy, the batch size, whether file
  * indexes may skip files and rows for the filter (when the table's options allow it too), and
  * whether the caller tests the filter again on every row it gets ({@link #withFilterRecheckedByCaller()}),
- * whether it takes dictionary ids of string columns ({@link #withDictionaryIds()}), and a
- * filter that only skips ({@link #withPruningFilter}).
+ * whether it takes dictionary ids of string columns ({@link #withDictionaryIds()}), a
+ * filter that only skips ({@link #withPruningFilter}), and one that may arrive while the split
+ * is read ({@link #withLatePruningFilter}).
  */
 public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes, boolean filterRecheckedByCaller,
-                          boolean dictionaryIds, Optional<Predicate> pruningFilter)
+                          boolean dictionaryIds, Optional<Predicate> pruningFilter, Supplier<Optional<Predicate>> latePruningFilter)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
+    private static final Supplier<Optional<Predicate>> NO_LATE_PRUNING = Optional::empty;
 
     public ReadRequest
     {
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(filter, "filter is null");
         requireNonNull(pruningFilter, "pruningFilter is null");
+        requireNonNull(latePruningFilter, "latePruningFilter is null");
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
         }
@@ -34,22 +38,22 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
 
     public static ReadRequest of(List<DataField> columns)
     {
-        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, false, Optional.empty());
+        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, false, Optional.empty(), NO_LATE_PRUNING);
     }
 
     public ReadRequest withFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter);
+        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter);
     }
 
     public ReadRequest withBatchSize(int size)
     {
-        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter);
+        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter);
     }
 
     public ReadRequest withoutFileIndexes()
     {
-        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIds, pruningFilter);
+        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter);
     }
 
     /**
@@ -59,7 +63,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withFilterRecheckedByCaller()
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIds, pruningFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIds, pruningFilter, latePruningFilter);
     }
 
     /**
@@ -68,7 +72,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withDictionaryIds()
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, true, pruningFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, true, pruningFilter, latePruningFilter);
     }
 
     /**
@@ -80,7 +84,18 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withPruningFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, Optional.of(predicate));
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, Optional.of(predicate), latePruningFilter);
+    }
+
+    /**
+     * A pruning filter (see {@link #withPruningFilter}) that may arrive while the split is read:
+     * a join's dynamic filter that was not complete when the read began. It is asked before each
+     * file and each Parquet row group until it answers, and its answer must stay. What was read
+     * before it arrived is not filtered by it, so the caller must not rely on it for rows.
+     */
+    public ReadRequest withLatePruningFilter(Supplier<Optional<Predicate>> latePruning)
+    {
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruning);
     }
 
     /**

@@ -27,7 +27,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static io.tarn.storage.scan.FilterSpec.Op.GT;
 import static io.tarn.storage.scan.FilterSpec.Op.LT;
@@ -38,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A pruning filter ({@link ReadRequest#withPruningFilter}) skips what statistics rule out and
  * is never tested row by row: no filter probes, no rows filtered, every row it keeps a row of
- * the table, and every row the filter selects kept.
+ * the table, and every row the filter selects kept. The same holds for a late one
+ * ({@link ReadRequest#withLatePruningFilter}), from the moment it arrives.
  */
 public class TestPruningFilter
 {
@@ -93,6 +97,40 @@ public class TestPruningFilter
         assertThat(kept).containsAll(rows(expected));
         assertThat(pruned.size()).as("rows the filter rules out are still returned").isGreaterThan(filtered.size());
         assertThat(pruned.size()).as("but not all of them").isLessThan(everyRow.size());
+    }
+
+    @Test
+    public void testLatePruningFilterSkipsWhatIsLeftOnceItArrives()
+            throws IOException
+    {
+        ReferenceScan all = ReferenceScan.of(ReferenceTables.APPEND_ZORDER.identifier());
+        FilterSpec spec = and(compare("x", LT, -4), compare("y", GT, 4));
+        PaimonTable table = PaimonTable.load(catalog, Identifier.parse(all.table()));
+        Predicate predicate = spec.tarn(table.schema());
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(ScanVersion.latest()));
+
+        // not there when the first file opens; there from the next question on, and it stays
+        AtomicInteger asked = new AtomicInteger();
+        Supplier<Optional<Predicate>> late = () -> asked.incrementAndGet() == 1 ? Optional.empty() : Optional.of(predicate);
+        List<String> kept = new ArrayList<>();
+        Counters counters = read(table, plan, ReadRequest.of(plan.readSchema().fields()).withLatePruningFilter(late), kept);
+
+        assertThat(plan.files().size()).isGreaterThan(2);
+        assertThat(counters.get(Counter.FILES_SKIPPED_BY_LATE_FILTER)).as("files skipped once it arrived").isPositive();
+        assertThat(counters.get(Counter.FILTER_PROBES)).as("no row tested").isZero();
+        assertThat(counters.get(Counter.ROWS_FILTERED)).isZero();
+        String expected = ReferenceReader.read(warehouse, all.withFilter(spec.paimon(ReferenceReader.rowType(warehouse, all)))).text();
+        Set<String> everyRow = rows(ReferenceReader.read(warehouse, all).text());
+        Set<String> keptRows = rows(CanonicalRowSet.of(kept).text());
+        assertThat(everyRow).containsAll(keptRows);
+        assertThat(keptRows).containsAll(rows(expected));
+        assertThat(keptRows.size()).as("what it rules out is skipped").isLessThan(everyRow.size());
+
+        // one that never arrives changes nothing
+        List<String> unfiltered = new ArrayList<>();
+        Counters never = read(table, plan, ReadRequest.of(plan.readSchema().fields()).withLatePruningFilter(Optional::empty), unfiltered);
+        assertThat(never.get(Counter.FILES_SKIPPED_BY_LATE_FILTER)).isZero();
+        assertThat(rows(CanonicalRowSet.of(unfiltered).text())).isEqualTo(everyRow);
     }
 
     // the rows of a canonical row set, without its closing count and digest

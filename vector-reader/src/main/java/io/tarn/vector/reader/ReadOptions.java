@@ -6,6 +6,7 @@ import org.roaringbitmap.RoaringBitmap;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,10 +25,17 @@ import static java.util.Objects.requireNonNull;
  * With {@code dictionaryIds}, string and binary columns also give the dictionary ids of their
  * values ({@link DataFileReader#dictionaryIds(int)}), for consumers that keep dictionary-encoded
  * data encoded.
+ * <p>
+ * {@code latePruning} is a filter that may arrive while the file is read (a join's dynamic
+ * filter that was not complete when the read began): asked before each row group, and once it
+ * answers, its answer must stay; from then on it prunes row groups by statistics, as
+ * {@code filter} does. Row groups read before it arrived are read whole.
  */
 public record ReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns,
-                                 boolean dictionaryIds, long maxBatchBytes)
+                                 boolean dictionaryIds, long maxBatchBytes, Supplier<Optional<Predicate>> latePruning)
 {
+    private static final Supplier<Optional<Predicate>> NO_LATE_PRUNING = Optional::empty;
+
     public static final int DEFAULT_BATCH_SIZE = 4096;
     // a batch of long strings is cut short of the batch size here: what a split holds decoded
     public static final long DEFAULT_MAX_BATCH_BYTES = 4L << 20;
@@ -37,6 +45,7 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(rowSelection, "rowSelection is null");
         requireNonNull(filter, "filter is null");
+        requireNonNull(latePruning, "latePruning is null");
         if (batchSize <= 0) {
             throw new IllegalArgumentException("Batch size must be positive: " + batchSize);
         }
@@ -50,22 +59,22 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
 
     public static ReadOptions of(List<DataField> columns)
     {
-        return new ReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, DEFAULT_MAX_BATCH_BYTES);
+        return new ReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, DEFAULT_MAX_BATCH_BYTES, NO_LATE_PRUNING);
     }
 
     public ReadOptions withBatchSize(int batchSize)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withRowSelection(RoaringBitmap rowSelection)
     {
-        return new ReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withFilter(Predicate filter)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
     }
 
     /**
@@ -74,7 +83,7 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
      */
     public ReadOptions withFilterColumnsMatched()
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, maxBatchBytes, latePruning);
     }
 
     /**
@@ -82,19 +91,24 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
      */
     public ReadOptions withDictionaryIds()
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withMaxBatchBytes(long maxBatchBytes)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
+    }
+
+    public ReadOptions withLatePruning(Supplier<Optional<Predicate>> latePruning)
+    {
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
     }
 
     /**
-     * These options without a filter.
+     * These options without a filter, and without late pruning: every row of the selection is read.
      */
     public ReadOptions withoutFilter()
     {
-        return new ReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, maxBatchBytes);
+        return new ReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, maxBatchBytes, NO_LATE_PRUNING);
     }
 }

@@ -1,5 +1,6 @@
 package io.tarn.vector.reader;
 
+import io.tarn.index.predicate.Predicate;
 import io.tarn.vector.ParquetUnsupportedException;
 import io.tarn.vector.io.DataFileInput;
 import io.tarn.vector.metadata.ParquetFooter;
@@ -9,6 +10,7 @@ import org.roaringbitmap.RoaringBitmap;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
@@ -18,7 +20,8 @@ import static java.util.Objects.requireNonNull;
  * by their statistics or dictionaries ({@link RowGroupPruner}), and those where the row
  * selection or the pages the column index keeps ({@link PageIndexPruner}) leave no row; what
  * remains of a row group is the intersection of the two, as row numbers within it, walked by a
- * {@link RowGroupSelection}. Kept apart from the reader so that its batch loop only sees the
+ * {@link RowGroupSelection}. A late pruning filter ({@link ReadOptions#latePruning()}) is asked
+ * before each row group until it arrives, and prunes the row groups after that. Kept apart from the reader so that its batch loop only sees the
  * current row group.
  */
 final class RowGroupCursor
@@ -29,6 +32,11 @@ final class RowGroupCursor
     // with a filter: what prunes row groups and pages
     private final Optional<RowGroupPruner> rowGroupPruner;
     private final Optional<PageIndexPruner> pageIndexPruner;
+    private final Supplier<Optional<Predicate>> latePruning;
+    private final DataFileInput input;
+    private final ParquetFooter footer;
+    // once the late pruning filter arrived
+    private RowGroupPruner latePruner;
     private final ReaderMetrics.Accumulator metrics;
     private final long fileRowCount;
 
@@ -45,6 +53,9 @@ final class RowGroupCursor
         requireNonNull(footer, "footer is null");
         requireNonNull(pageIndexes, "pageIndexes is null");
         this.file = input.name();
+        this.input = input;
+        this.footer = footer;
+        this.latePruning = options.latePruning();
         this.rowGroups = footer.metadata().getRow_groups();
         this.rowSelection = options.rowSelection();
         this.metrics = requireNonNull(metrics, "metrics is null");
@@ -154,7 +165,7 @@ final class RowGroupCursor
             if (rows == 0) {
                 continue;
             }
-            if (rowGroupPruner.isPresent() && !rowGroupPruner.get().mightMatch(rowGroup)) {
+            if ((rowGroupPruner.isPresent() && !rowGroupPruner.get().mightMatch(rowGroup)) || lateFilterRulesOut(rowGroup)) {
                 metrics.rowGroupsSkipped++;
                 continue;
             }
@@ -186,5 +197,18 @@ final class RowGroupCursor
             }
             return true;
         }
+    }
+
+    private boolean lateFilterRulesOut(RowGroup rowGroup)
+            throws IOException
+    {
+        if (latePruner == null) {
+            Optional<Predicate> arrived = latePruning.get();
+            if (arrived.isEmpty()) {
+                return false;
+            }
+            latePruner = new RowGroupPruner(input, footer, arrived.get(), metrics);
+        }
+        return !latePruner.mightMatch(rowGroup);
     }
 }

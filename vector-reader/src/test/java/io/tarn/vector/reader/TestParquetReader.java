@@ -25,6 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -475,6 +478,45 @@ public class TestParquetReader
                 }
             }
         }
+    }
+
+    @Test
+    public void testLatePruningFilterPrunesTheRowGroupsAfterItArrives()
+            throws IOException
+    {
+        RowType rowType = new RowType(List.of(
+                new org.apache.paimon.types.DataField(0, "id", org.apache.paimon.types.DataTypes.BIGINT().notNull()),
+                new org.apache.paimon.types.DataField(1, "s", org.apache.paimon.types.DataTypes.STRING())));
+        List<GenericRow> rows = new TestDataGenerator(7).rows(rowType, 3000);
+        byte[] file = ParquetTestFiles.write(rowType, rows, Map.of("parquet.block.size", "8000"), "zstd");
+        List<DataField> fields = ParquetTestFiles.tarnFields(rowType);
+        List<String> expected = expected(rows, rowType);
+        Predicate lastRows = Predicates.greaterOrEqual(FieldRef.of(fields.get(0)), 2950L);
+
+        // the filter is not there when the first row group is read, and arrives before the second
+        AtomicInteger asked = new AtomicInteger();
+        Supplier<Optional<Predicate>> late = () -> asked.incrementAndGet() == 1 ? Optional.empty() : Optional.of(lastRows);
+        ReadOptions options = ReadOptions.of(fields).withBatchSize(500).withLatePruning(late);
+        List<String> actual = new ArrayList<>();
+        ReaderMetrics metrics;
+        long firstRowGroupRows;
+        try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
+            ParquetFooter footer = ParquetFooter.read(DataFileInput.of("test.parquet", file));
+            firstRowGroupRows = footer.metadata().getRow_groups().get(0).getNum_rows();
+            while (reader.nextBatch()) {
+                actual.addAll(ArrowRowFormatter.rows(reader.root(), fields));
+            }
+            metrics = reader.metrics();
+        }
+        assertThat(metrics.rowGroups()).isGreaterThan(3);
+        // the first row group is read whole; of the others, only the last holds ids from 2950
+        assertThat(metrics.rowGroupsSkipped()).isEqualTo(metrics.rowGroups() - 2);
+        assertThat(actual).startsWith(expected.subList(0, (int) firstRowGroupRows).toArray(String[]::new));
+        assertThat(actual).endsWith(expected.subList(2950, 3000).toArray(String[]::new));
+        assertThat(actual).isSubsetOf(expected);
+        // a filter that never arrives prunes nothing, and a read without a filter has no late one either
+        assertThat(readAll(file, ReadOptions.of(fields).withLatePruning(Optional::empty))).containsExactlyElementsOf(expected);
+        assertThat(readAll(file, ReadOptions.of(fields).withLatePruning(() -> Optional.of(lastRows)).withoutFilter())).containsExactlyElementsOf(expected);
     }
 
     @Test
