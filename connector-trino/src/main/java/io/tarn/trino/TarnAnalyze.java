@@ -12,6 +12,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorAnalyzeMetadata;
 import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.statistics.ColumnStatisticMetadata;
 import io.trino.spi.statistics.ColumnStatisticType;
 import io.trino.spi.statistics.ComputedStatistics;
@@ -41,7 +42,8 @@ import static io.trino.spi.type.BigintType.BIGINT;
  * values, their sizes; Tarn writes them as Paimon's statistics file and commits an ANALYZE
  * snapshot, as Spark's {@code ANALYZE TABLE ... COMPUTE STATISTICS FOR ALL COLUMNS} does. Trino's
  * cost-based optimizer then reads the distinct-value counts back ({@link TarnStatistics}), which
- * manifests do not carry and which join ordering needs.
+ * manifests do not carry and which join ordering needs. CREATE TABLE AS computes the same while
+ * it writes, and commits them with the table's first snapshot ({@code tarn.collect-statistics-on-write}).
  */
 final class TarnAnalyze
 {
@@ -58,13 +60,21 @@ final class TarnAnalyze
         if (!properties.isEmpty()) {
             throw new TrinoException(INVALID_ANALYZE_PROPERTY, "ANALYZE of table %s takes no properties: it analyzes every column".formatted(handle.schemaTableName()));
         }
+        return new ConnectorAnalyzeMetadata(handle, collected(schema));
+    }
+
+    /**
+     * What Trino computes for a table of {@code schema}: for ANALYZE, and while CREATE TABLE AS writes.
+     */
+    static TableStatisticsMetadata collected(TableSchema schema)
+    {
         Set<ColumnStatisticMetadata> columns = new LinkedHashSet<>();
         for (DataField field : schema.fields()) {
             for (ColumnStatisticType type : collected(field)) {
                 columns.add(new ColumnStatisticMetadata(field.name(), type));
             }
         }
-        return new ConnectorAnalyzeMetadata(handle, new TableStatisticsMetadata(columns, Set.of(TableStatisticType.ROW_COUNT), List.of()));
+        return new TableStatisticsMetadata(columns, Set.of(TableStatisticType.ROW_COUNT), List.of());
     }
 
     private static List<ColumnStatisticType> collected(DataField field)
@@ -89,19 +99,27 @@ final class TarnAnalyze
         if (snapshot.isEmpty()) {
             return;
         }
-        if (computed.size() != 1) {
-            throw new TrinoException(GENERIC_INTERNAL_ERROR, "ANALYZE of table %s: expected one set of statistics, not %d".formatted(handle.schemaTableName(), computed.size()));
-        }
-        ComputedStatistics statistics = computed.iterator().next();
-        long rows = count(statistics.getTableStatistics().get(TableStatisticType.ROW_COUNT)).orElse(0L);
         try {
             TableSchema schema = table.schema(snapshot.get().schemaId());
-            SnapshotStatistics result = new SnapshotStatistics(snapshot.get().id(), schema.id(), Optional.of(rows), Optional.empty(), columns(schema, statistics, rows));
+            SnapshotStatistics result = statistics(handle.schemaTableName(), schema, snapshot.get().id(), computed);
             new TableCommit(table, "trino-" + session.getQueryId()).commitStatistics(result, Long.MAX_VALUE);
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot commit the statistics of table " + handle.schemaTableName(), e);
         }
+    }
+
+    /**
+     * What Trino computed, as Paimon's statistics of snapshot {@code snapshotId}.
+     */
+    static SnapshotStatistics statistics(SchemaTableName table, TableSchema schema, long snapshotId, Collection<ComputedStatistics> computed)
+    {
+        if (computed.size() != 1) {
+            throw new TrinoException(GENERIC_INTERNAL_ERROR, "Statistics of table %s: expected one set of statistics, not %d".formatted(table, computed.size()));
+        }
+        ComputedStatistics statistics = computed.iterator().next();
+        long rows = count(statistics.getTableStatistics().get(TableStatisticType.ROW_COUNT)).orElse(0L);
+        return new SnapshotStatistics(snapshotId, schema.id(), Optional.of(rows), Optional.empty(), columns(schema, statistics, rows));
     }
 
     private static Map<String, ColumnStats> columns(TableSchema schema, ComputedStatistics statistics, long rows)

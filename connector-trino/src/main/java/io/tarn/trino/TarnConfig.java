@@ -37,6 +37,7 @@ public class TarnConfig
     private Duration dynamicFilteringWaitTimeout = new Duration(1, TimeUnit.SECONDS);
     private DataSize dynamicFilteringSmallScanSize = DataSize.of(32, DataSize.Unit.MEGABYTE);
     private boolean fileIndexEnabled = true;
+    private boolean collectStatisticsOnWrite = true;
     private boolean projectionPushdownEnabled = true;
     private int fileIndexPlanningMaxFiles = 1000;
     private long metadataCacheSize = 1000;
@@ -61,6 +62,7 @@ public class TarnConfig
         copy.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
         copy.dynamicFilteringSmallScanSize = dynamicFilteringSmallScanSize;
         copy.fileIndexEnabled = fileIndexEnabled;
+        copy.collectStatisticsOnWrite = collectStatisticsOnWrite;
         copy.projectionPushdownEnabled = projectionPushdownEnabled;
         copy.fileIndexPlanningMaxFiles = fileIndexPlanningMaxFiles;
         copy.metadataCacheSize = metadataCacheSize;
@@ -174,6 +176,19 @@ public class TarnConfig
     public TarnConfig setFileIndexEnabled(boolean fileIndexEnabled)
     {
         this.fileIndexEnabled = fileIndexEnabled;
+        return this;
+    }
+
+    public boolean isCollectStatisticsOnWrite()
+    {
+        return collectStatisticsOnWrite;
+    }
+
+    @Config("tarn.collect-statistics-on-write")
+    @ConfigDescription("CREATE TABLE AS computes the statistics ANALYZE would and commits them with the table's first snapshot")
+    public TarnConfig setCollectStatisticsOnWrite(boolean collectStatisticsOnWrite)
+    {
+        this.collectStatisticsOnWrite = collectStatisticsOnWrite;
         return this;
     }
 

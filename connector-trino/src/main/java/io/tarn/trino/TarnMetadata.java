@@ -38,6 +38,7 @@ import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.statistics.TableStatisticsMetadata;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -325,7 +326,7 @@ final class TarnMetadata
     @Override
     public Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, ConnectorOutputTableHandle tableHandle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        return writes.finishCreateTable(session, (TarnWriteHandle) tableHandle, fragments);
+        return writes.finishCreateTable(session, (TarnWriteHandle) tableHandle, fragments, computedStatistics);
     }
 
     @Override
@@ -378,6 +379,19 @@ final class TarnMetadata
             return TableStatistics.empty();
         }
         return TarnStatistics.compute(tables.load(handle.schemaTableName()), TarnTableSchemas.pinned(tables, handle), handle, types);
+    }
+
+    /**
+     * CREATE TABLE AS computes what ANALYZE would (Trino asks this for INSERT too, where distinct
+     * counts of the new rows cannot be merged with the table's: nothing is computed then).
+     */
+    @Override
+    public TableStatisticsMetadata getStatisticsCollectionMetadataForWrite(ConnectorSession session, ConnectorTableMetadata tableMetadata, boolean tableReplace)
+    {
+        if (!TarnSessionProperties.isCollectStatisticsOnWrite(session) || tables.find(tableMetadata.getTable()).isPresent()) {
+            return TableStatisticsMetadata.empty();
+        }
+        return TarnAnalyze.collected(TarnTableCreation.schema(tableMetadata));
     }
 
     @Override

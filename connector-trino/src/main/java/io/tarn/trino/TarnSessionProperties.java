@@ -26,6 +26,7 @@ final class TarnSessionProperties
     static final String DYNAMIC_FILTERING_WAIT_TIMEOUT = "dynamic_filtering_wait_timeout";
     static final String DYNAMIC_FILTERING_SMALL_SCAN_SIZE = "dynamic_filtering_small_scan_size";
     static final String FILE_INDEX_ENABLED = "file_index_enabled";
+    static final String COLLECT_STATISTICS_ON_WRITE = "collect_statistics_on_write";
 
     // the bounds of tarn.split-target-size
     private static final DataSize MIN_SPLIT_TARGET_SIZE = DataSize.of(1, DataSize.Unit.MEGABYTE);
@@ -71,6 +72,11 @@ final class TarnSessionProperties
                         FILE_INDEX_ENABLED,
                         "Use Bloom-filter and bitmap file indexes to skip files and rows (tarn.file-index.enabled)",
                         config.isFileIndexEnabled(),
+                        false),
+                booleanProperty(
+                        COLLECT_STATISTICS_ON_WRITE,
+                        "CREATE TABLE AS computes the statistics ANALYZE would and commits them with the table (tarn.collect-statistics-on-write)",
+                        config.isCollectStatisticsOnWrite(),
                         false));
     }
 
@@ -106,6 +112,11 @@ final class TarnSessionProperties
     static boolean isFileIndexEnabled(ConnectorSession session)
     {
         return session.getProperty(FILE_INDEX_ENABLED, Boolean.class);
+    }
+
+    static boolean isCollectStatisticsOnWrite(ConnectorSession session)
+    {
+        return session.getProperty(COLLECT_STATISTICS_ON_WRITE, Boolean.class);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.tarn.storage.manifest.ManifestEntry;
 import io.tarn.storage.scan.SplitCodec;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
+import io.tarn.storage.snapshot.SnapshotStatistics;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.write.WrittenFiles;
 import io.trino.spi.TrinoException;
@@ -17,6 +18,7 @@ import io.trino.spi.connector.ConnectorOutputTableHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.type.Type;
 
 import java.io.IOException;
@@ -70,7 +72,11 @@ final class TarnWrites
         return new TarnWriteHandle(name.getSchemaName(), name.getTableName(), 0, columnTypes, Optional.of(TarnTableCreation.toJson(schema)));
     }
 
-    Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, TarnWriteHandle handle, Collection<Slice> fragments)
+    /**
+     * @param statistics what Trino computed while writing, committed with the table's first
+     * snapshot; empty when not collected
+     */
+    Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, TarnWriteHandle handle, Collection<Slice> fragments, Collection<ComputedStatistics> statistics)
     {
         SchemaTableName name = handle.schemaTableName();
         TableSchema schema = TarnTableCreation.parse(name, handle.createdSchema().orElseThrow());
@@ -89,7 +95,12 @@ final class TarnWrites
         }
         tables.invalidate(name);
         try {
-            commit(session, handle, entries);
+            if (statistics.isEmpty() || entries.isEmpty()) {
+                commit(session, handle, entries);
+            }
+            else {
+                commitWithStatistics(session, handle, schema, entries, statistics);
+            }
         }
         catch (RuntimeException e) {
             // the table came with this statement, so it goes with it: a failed CTAS leaves no table
@@ -135,6 +146,19 @@ final class TarnWrites
     private static List<ManifestEntry> entries(Collection<Slice> fragments)
     {
         return fragments.stream().map(fragment -> SplitCodec.decodeEntry(fragment.getBytes())).toList();
+    }
+
+    private void commitWithStatistics(ConnectorSession session, TarnWriteHandle handle, TableSchema schema, List<ManifestEntry> entries, Collection<ComputedStatistics> computed)
+    {
+        PaimonTable table = tables.load(handle.schemaTableName());
+        try {
+            // the snapshot id is the one the commit lands on (TableCommit sets it)
+            SnapshotStatistics statistics = TarnAnalyze.statistics(handle.schemaTableName(), schema, 0, computed);
+            new TableCommit(table, "trino-" + session.getQueryId()).commitWithStatistics(entries, statistics, Long.MAX_VALUE);
+        }
+        catch (IOException | RuntimeException e) {
+            throw TarnExceptions.translate("Cannot commit to table " + handle.schemaTableName(), e);
+        }
     }
 
     private void commit(ConnectorSession session, TarnWriteHandle handle, List<ManifestEntry> entries)

@@ -27,6 +27,7 @@ public class TestTarnConfig
                 .setDynamicFilteringWaitTimeout(new Duration(1, TimeUnit.SECONDS))
                 .setDynamicFilteringSmallScanSize(DataSize.of(32, DataSize.Unit.MEGABYTE))
                 .setFileIndexEnabled(true)
+                .setCollectStatisticsOnWrite(true)
                 .setProjectionPushdownEnabled(true)
                 .setFileIndexPlanningMaxFiles(1000)
                 .setMetadataCacheSize(1000)
@@ -47,6 +48,7 @@ public class TestTarnConfig
                 Map.entry("tarn.dynamic-filtering.wait-timeout", "5s"),
                 Map.entry("tarn.dynamic-filtering.small-scan-size", "1MB"),
                 Map.entry("tarn.file-index.enabled", "false"),
+                Map.entry("tarn.collect-statistics-on-write", "false"),
                 Map.entry("tarn.projection-pushdown-enabled", "false"),
                 Map.entry("tarn.file-index.planning-max-files", "5"),
                 Map.entry("tarn.metadata-cache.size", "10"),
@@ -62,6 +64,7 @@ public class TestTarnConfig
                 .setDynamicFilteringWaitTimeout(new Duration(5, TimeUnit.SECONDS))
                 .setDynamicFilteringSmallScanSize(DataSize.of(1, DataSize.Unit.MEGABYTE))
                 .setFileIndexEnabled(false)
+                .setCollectStatisticsOnWrite(false)
                 .setProjectionPushdownEnabled(false)
                 .setFileIndexPlanningMaxFiles(5)
                 .setMetadataCacheSize(10)

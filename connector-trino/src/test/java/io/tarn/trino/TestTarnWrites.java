@@ -113,7 +113,8 @@ public class TestTarnWrites
     @Test
     public void testAnalyzeWritesStatisticsThatPaimonAndTheOptimizerRead()
     {
-        runner.execute("CREATE TABLE tarn.w.analyzed AS SELECT orderkey, custkey, orderstatus, comment, CAST(NULL AS varchar) AS empty FROM tpch.tiny.orders");
+        Session withoutStatistics = Session.builder(runner.getDefaultSession()).setCatalogSessionProperty("tarn", TarnSessionProperties.COLLECT_STATISTICS_ON_WRITE, "false").build();
+        runner.execute(withoutStatistics, "CREATE TABLE tarn.w.analyzed AS SELECT orderkey, custkey, orderstatus, comment, CAST(NULL AS varchar) AS empty FROM tpch.tiny.orders");
         long snapshots = (long) runner.execute("SELECT count(*) FROM tarn.w.\"analyzed$snapshots\"").getOnlyValue();
         // before ANALYZE the manifests give the row count and ranges, but no distinct-value counts
         assertThat(runner.execute("SHOW STATS FOR tarn.w.analyzed").getMaterializedRows())
@@ -148,6 +149,27 @@ public class TestTarnWrites
         runner.execute("CREATE TABLE tarn.w.never_filled (a bigint)");
         runner.execute("ANALYZE tarn.w.never_filled");
         assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"never_filled$snapshots\"").getOnlyValue()).isEqualTo(0L);
+    }
+
+    @Test
+    public void testCreateTableAsCommitsStatisticsWithTheData()
+    {
+        runner.execute("CREATE TABLE tarn.w.with_statistics AS SELECT orderkey, custkey, orderstatus FROM tpch.tiny.orders");
+        // one snapshot: the data and its statistics together
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"with_statistics$snapshots\"").getOnlyValue()).isEqualTo(1L);
+        assertThat(ReferenceStatistics.read(warehouse, "w.with_statistics").orElseThrow())
+                .startsWith("snapshot=1 schema=0 rows=15000")
+                .contains("orderstatus: distinct=3 nulls=0 avgLen=1 maxLen=1");
+        Map<String, MaterializedRow> stats = new HashMap<>();
+        runner.execute("SHOW STATS FOR tarn.w.with_statistics").getMaterializedRows().forEach(row -> stats.put((String) row.getField(0), row));
+        assertThat((double) stats.get("custkey").getField(2)).isCloseTo(1000, withinPercentage(5));
+
+        // an INSERT computes nothing (distinct counts do not add up) and carries the statistics on
+        runner.execute("INSERT INTO tarn.w.with_statistics SELECT orderkey + 100000, custkey, orderstatus FROM tpch.tiny.orders WHERE orderkey < 100");
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"with_statistics$snapshots\"").getOnlyValue()).isEqualTo(2L);
+        assertThat(ReferenceStatistics.read(warehouse, "w.with_statistics").orElseThrow()).startsWith("snapshot=1 schema=0 rows=15000");
+        long inserted = (long) runner.execute("SELECT count(*) FROM tpch.tiny.orders WHERE orderkey < 100").getOnlyValue();
+        assertThat(ReferenceReader.read(warehouse, "w.with_statistics").rowCount()).isEqualTo(15000 + inserted);
     }
 
     @Test

@@ -28,6 +28,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 import java.util.function.Predicate;
 
 import static java.util.Objects.requireNonNull;
@@ -120,17 +121,24 @@ public final class TableCommit
             throws IOException
     {
         requireNonNull(statistics, "statistics is null");
-        String fileName = newFileName("stat-");
-        String path = table.location() + "/statistics/" + fileName;
-        table.fileIO().writeFile(path, statistics.toJson().getBytes(StandardCharsets.UTF_8), false);
-        try {
-            return commit(liveFiles -> List.of(), false, CommitKind.ANALYZE, commitIdentifier, Optional.of(fileName));
+        return commit(liveFiles -> List.of(), false, CommitKind.ANALYZE, commitIdentifier, Optional.of(snapshotId -> statistics));
+    }
+
+    /**
+     * Commits {@code adds} (ADD entries only) as one APPEND snapshot that also names
+     * {@code statistics}, computed over the table's rows after these files (the first data of a
+     * table created with them, as CREATE TABLE AS writes it); their snapshot id becomes the id
+     * the commit lands on.
+     */
+    public Snapshot commitWithStatistics(List<ManifestEntry> adds, SnapshotStatistics statistics, long commitIdentifier)
+            throws IOException
+    {
+        requireNonNull(adds, "adds is null");
+        requireNonNull(statistics, "statistics is null");
+        if (adds.isEmpty() || adds.stream().anyMatch(add -> add.kind() != FileKind.ADD)) {
+            throw new IllegalArgumentException("Table " + table.name() + ": statistics are committed with added files only, and at least one");
         }
-        catch (IOException | RuntimeException e) {
-            // no snapshot names the file
-            table.fileIO().delete(path);
-            throw e;
-        }
+        return commit(liveFiles -> adds, false, CommitKind.APPEND, commitIdentifier, Optional.of(statistics::withSnapshotId));
     }
 
     private interface ChangeSet
@@ -142,7 +150,11 @@ public final class TableCommit
      * @param needsLiveFiles whether the change set deletes files: only then are the live files
      * of the latest snapshot read (pure appends cannot conflict)
      */
-    private Snapshot commit(ChangeSet changeSet, boolean needsLiveFiles, CommitKind kind, long commitIdentifier, Optional<String> newStatistics)
+    /**
+     * @param newStatistics the statistics the new snapshot names, given the id it lands on; a
+     * file is written for each attempt
+     */
+    private Snapshot commit(ChangeSet changeSet, boolean needsLiveFiles, CommitKind kind, long commitIdentifier, Optional<LongFunction<SnapshotStatistics>> newStatistics)
             throws IOException
     {
         requireNonNull(kind, "kind is null");
@@ -177,6 +189,11 @@ public final class TableCommit
                 deltaManifests.add(ManifestMetaBuilder.build(deltaManifest.get(), deltaManifestBytes.length, changes, schema.partitionType(), schema.id()));
             }
             long deltaRecords = recordDelta(changes);
+            Optional<String> statisticsFile = Optional.empty();
+            if (newStatistics.isPresent()) {
+                statisticsFile = Optional.of(newFileName("stat-"));
+                table.fileIO().writeFile(statisticsPath(statisticsFile.get()), newStatistics.get().apply(id).toJson().getBytes(StandardCharsets.UTF_8), false);
+            }
             WrittenFile baseList = writeManifestList(baseManifests);
             WrittenFile deltaList = writeManifestList(deltaManifests);
             long previousTotal = latest.flatMap(Snapshot::totalRecordCount).orElse(0L);
@@ -200,7 +217,7 @@ public final class TableCommit
                     Optional.of(deltaRecords),
                     Optional.of(0L),
                     latest.flatMap(Snapshot::watermark),
-                    newStatistics.isPresent() ? newStatistics : inheritedStatistics(latest, schema),
+                    statisticsFile.isPresent() ? statisticsFile : inheritedStatistics(latest, schema),
                     Optional.empty(),
                     Optional.of(nextRowId));
             if (table.snapshotManager().tryCommit(snapshot)) {
@@ -211,6 +228,9 @@ public final class TableCommit
             table.fileIO().delete(table.manifestPath(deltaList.name()));
             if (deltaManifest.isPresent()) {
                 table.fileIO().delete(table.manifestPath(deltaManifest.get()));
+            }
+            if (statisticsFile.isPresent()) {
+                table.fileIO().delete(statisticsPath(statisticsFile.get()));
             }
         }
         throw new CommitConflictException("Table " + table.name() + ": gave up committing after " + MAX_ATTEMPTS + " attempts lost to concurrent commits");
@@ -282,6 +302,11 @@ public final class TableCommit
     }
 
     private record WrittenFile(String name, long size) {}
+
+    private String statisticsPath(String fileName)
+    {
+        return table.location() + "/statistics/" + fileName;
+    }
 
     private String newFileName(String prefix)
     {

@@ -45,6 +45,14 @@ public record SnapshotStatistics(
     }
 
     /**
+     * The same statistics, said to be computed on snapshot {@code id}.
+     */
+    public SnapshotStatistics withSnapshotId(long id)
+    {
+        return new SnapshotStatistics(id, schemaId, mergedRecordCount, mergedRecordSize, columns);
+    }
+
+    /**
      * The statistics of one column. Minimum and maximum stay in Paimon's own string form, which
      * depends on the column's type; Tarn takes ranges from the manifests instead, and keeps these
      * only so that a file it rewrites loses nothing.

@@ -212,6 +212,32 @@ public class TestTableCommit
     }
 
     @Test
+    public void testDataCommittedWithItsStatistics()
+            throws IOException
+    {
+        String name = "ref.stats_with_data";
+        PaimonTable source = table("ref.append_partitioned");
+        PaimonTable target = createEmptyCopy(source, name);
+        List<ManifestEntry> adds = new ArrayList<>();
+        for (PlannedFile file : plan(source).files()) {
+            copyDataFile(source, target, file, file.file().fileName());
+            adds.add(new ManifestEntry(FileKind.ADD, file.partition(), file.bucket(), file.totalBuckets(), file.file()));
+        }
+        SnapshotStatistics computed = new SnapshotStatistics(0, 0, Optional.of(42L), Optional.empty(), Map.of(
+                "id", new ColumnStats(fieldId(target, "id"), Optional.of(42L), Optional.empty(), Optional.empty(), Optional.of(0L), Optional.empty(), Optional.empty())));
+
+        Snapshot snapshot = new TableCommit(target, "tarn-test").commitWithStatistics(adds, computed, 1);
+        assertThat(snapshot.id()).isEqualTo(1);
+        assertThat(snapshot.commitKind()).isEqualTo(CommitKind.APPEND);
+        assertThat(target.statistics(snapshot)).contains(computed.withSnapshotId(1));
+        assertThat(ReferenceStatistics.read(warehouse, name)).contains(canonical(computed.withSnapshotId(1)));
+        assertThat(ReferenceReader.read(warehouse, name).rowCount()).isEqualTo(42);
+        assertThatThrownBy(() -> new TableCommit(target, "tarn-test").commitWithStatistics(List.of(), computed, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(name);
+    }
+
+    @Test
     public void testStatisticsAreNotCarriedAcrossASchemaChange()
             throws IOException
     {
