@@ -13,13 +13,13 @@ import java.util.function.Supplier;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A join's dynamic filter that was not complete when a page source opened, handed to the reader
- * as its late pruning filter: once Trino completes it, the files and row groups still to be read
- * are pruned by it (by statistics only; Trino filters the rows itself). This is what lets split
- * enumeration not wait for the filter: a probe-side scan starts at once, and the filter, which
- * usually completes while the scan is still blocked on the join's build side, prunes all but the
- * first row group read. Converted once, with the rule of {@link DynamicFilterParts} (large
- * domains reduced to their envelope), and kept. Used by one page source, on one thread at a time.
+ * A join's dynamic filter that was not complete when a page source opened (split enumeration's
+ * wait timed out, or was set to 0 s), handed to the reader as its late pruning filter: once Trino
+ * completes it, the files and row groups still to be read are pruned by it (by statistics only;
+ * Trino filters the rows itself). A probe-side scan usually blocks on the join's build side after
+ * its first batch, so the filter is often complete before most of the split is read. Converted
+ * once, with the rule of {@link DynamicFilterParts} (large domains reduced to their envelope),
+ * and kept. Used by one page source, on one thread at a time.
  */
 final class LateDynamicFilter
         implements Supplier<Optional<Predicate>>
