@@ -47,6 +47,7 @@ public class TestTarnFloatingPointFilters
     private static final String REAL_NAN = "CAST(nan() AS real)";
     // DOUBLE literals among REAL_LITERALS that no REAL value equals
     private static final List<String> INEXACT_REAL_LITERALS = List.of("nan()", "1.4E-45");
+    private static final List<String> ZERO_LITERALS = List.of("0", "0.0E0", "-0.0E0", "DOUBLE '-0.0'", "REAL '0.0'", "REAL '-0.0'");
 
     private final List<Row> rows = new ArrayList<>();
     private Path warehouse;
@@ -310,6 +311,13 @@ public class TestTarnFloatingPointFilters
      * connector is asked ({@code r IN (1.4E-45, CAST(infinity() AS real))} plans as an empty
      * {@code Values}, {@code r IN (1.4E-45, REAL '0.25', CAST(infinity() AS real))} returns the
      * 0.25 rows only), while over {@code VALUES} it finds the infinite rows (seed 4039047507441).
+     *
+     * <p>Nor a zero: over {@code VALUES}, Trino 483's IN finds only the zeros of its literal's sign
+     * (see {@link #plannedFilter}), and where the planner keeps the IN beside another filter the
+     * rows to compare with are wrong too ({@code r = -0.0E0 AND r IN (REAL '1.4E-45',
+     * CAST(infinity() AS real), REAL '-0.0')} finds the -0.0 rows only, and the scan's filter
+     * {@code r = REAL '-0.0'} both signs; seed 51955016225901). Zeros in IN lists stay covered by
+     * the fixed examples of {@link #testIssueExamples}, whose answers are known.
      */
     private String inList(Random random, boolean real)
     {
@@ -317,7 +325,7 @@ public class TestTarnFloatingPointFilters
         List<String> literals = new ArrayList<>();
         while (literals.size() < count) {
             String literal = literal(random, real);
-            if (!real || !literal.equals(REAL_NAN)) {
+            if ((!real || !literal.equals(REAL_NAN)) && !ZERO_LITERALS.contains(literal)) {
                 literals.add(literal);
             }
         }
