@@ -54,8 +54,8 @@ public record SnapshotStatistics(
 
     /**
      * The statistics of one column. Minimum and maximum stay in Paimon's own string form, which
-     * depends on the column's type; Tarn takes ranges from the manifests instead, and keeps these
-     * only so that a file it rewrites loses nothing.
+     * depends on the column's type, as read: Tarn's planners take ranges from the manifests, and
+     * its {@code ANALYZE} writes none.
      *
      * @param columnId the field id of the column in the schema of {@code schemaId}
      * @param averageLength the average size of a value in bytes

@@ -178,9 +178,7 @@ public class TestTableCommit
         assertThat(canonical(statistics)).isEqualTo(ReferenceStatistics.read(warehouse, name).orElseThrow());
 
         // a later commit of Tarn's names the same statistics, and Paimon still sees them
-        PlannedFile file = plan(copy).files().get(0);
-        copyDataFile(copy, copy, file, "again-" + file.file().fileName());
-        Snapshot appended = new TableCommit(copy, "tarn-test").commit(List.of(renamedAdd(file, "again-" + file.file().fileName())), CommitKind.APPEND, 9);
+        Snapshot appended = appendCopyOfAFile(copy, "again-");
         assertThat(appended.statistics()).isEqualTo(analyzed.statistics());
         assertThat(ReferenceStatistics.read(warehouse, name)).contains(canonical(statistics));
     }
@@ -248,11 +246,18 @@ public class TestTableCommit
         catalog.alterTable(Identifier.parse(name), List.of(new SchemaChange.AddColumn("extra", DataTypes.integer(), Optional.empty(), ColumnPosition.last())));
 
         PaimonTable altered = table(name);
-        PlannedFile file = plan(altered).files().get(0);
-        copyDataFile(altered, altered, file, "after-change-" + file.file().fileName());
-        Snapshot appended = new TableCommit(altered, "tarn-test").commit(List.of(renamedAdd(file, "after-change-" + file.file().fileName())), CommitKind.APPEND, 2);
+        Snapshot appended = appendCopyOfAFile(altered, "after-change-");
         assertThat(appended.statistics()).isEmpty();
         assertThat(ReferenceStatistics.read(warehouse, name)).isEmpty();
+    }
+
+    // commits a copy of one of the table's data files under a new name: a plain APPEND by Tarn
+    private static Snapshot appendCopyOfAFile(PaimonTable table, String prefix)
+            throws IOException
+    {
+        PlannedFile file = plan(table).files().get(0);
+        copyDataFile(table, table, file, prefix + file.file().fileName());
+        return new TableCommit(table, "tarn-test").commit(List.of(renamedAdd(file, prefix + file.file().fileName())), CommitKind.APPEND, 2);
     }
 
     private static int fieldId(PaimonTable table, String column)
