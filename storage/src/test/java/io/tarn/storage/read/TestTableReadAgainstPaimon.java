@@ -19,6 +19,7 @@ import io.tarn.testing.TemporaryDirectories;
 import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.paimon.types.RowType;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
 import org.testng.annotations.DataProvider;
@@ -60,14 +61,27 @@ public class TestTableReadAgainstPaimon
     public void createTables()
             throws IOException
     {
-        warehouse = TemporaryDirectories.create("tarn-read");
         allocator = new RootAllocator();
-        for (ReferenceTable table : readableTables()) {
-            ReferenceTables.create(warehouse, table, layout());
-        }
-        catalog = openCatalog(warehouse);
+        catalog = openLake(readableTables());
     }
 
+    /**
+     * Has Apache Paimon write {@code tables} into a warehouse, and opens the catalog Tarn reads
+     * them through: by default a local directory ({@link #warehouse()}).
+     */
+    protected FileSystemCatalog openLake(List<ReferenceTable> tables)
+            throws IOException
+    {
+        warehouse = TemporaryDirectories.create("tarn-read");
+        for (ReferenceTable table : tables) {
+            ReferenceTables.create(warehouse, table, layout());
+        }
+        return new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
+    }
+
+    /**
+     * The local warehouse of {@link #openLake}'s default.
+     */
     protected Path warehouse()
     {
         return warehouse;
@@ -81,39 +95,24 @@ public class TestTableReadAgainstPaimon
         return ReferenceLayout.PARQUET;
     }
 
-    /**
-     * The catalog Tarn reads the tables Paimon wrote into {@code warehouse} through.
-     */
-    protected FileSystemCatalog openCatalog(Path warehouse)
-            throws IOException
-    {
-        return new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
-    }
-
     @AfterClass(alwaysRun = true)
     public void deleteTables()
             throws IOException
     {
-        closeCatalog();
-        deleteLocalTables();
-    }
-
-    /**
-     * Releases what {@link #openCatalog} started.
-     */
-    protected void closeCatalog()
-            throws IOException
-    {}
-
-    private void deleteLocalTables()
-            throws IOException
-    {
+        closeLake();
         if (allocator != null) {
             assertThat(allocator.getAllocatedMemory()).as("Arrow memory leaked").isZero();
             allocator.close();
         }
         TemporaryDirectories.deleteRecursively(warehouse);
     }
+
+    /**
+     * Releases what an override of {@link #openLake} started.
+     */
+    protected void closeLake()
+            throws IOException
+    {}
 
     private static List<ReferenceTable> readableTables()
     {
@@ -133,7 +132,7 @@ public class TestTableReadAgainstPaimon
         ReferenceScan latest = ReferenceScan.of(table.identifier());
         List<ReferenceScan> scans = new ArrayList<>();
         scans.add(latest);
-        for (ReferenceSnapshot snapshot : ReferenceTables.snapshots(warehouse, table.identifier())) {
+        for (ReferenceSnapshot snapshot : oracleSnapshots(table.identifier())) {
             scans.add(latest.atSnapshot(snapshot.id()));
         }
         table.tags().forEach(tag -> scans.add(latest.atTag(tag)));
@@ -179,7 +178,7 @@ public class TestTableReadAgainstPaimon
             throws IOException
     {
         ReferenceScan unfiltered = ReferenceScan.of(tableName);
-        ReferenceScan scan = unfiltered.withFilter(filter.paimon(ReferenceReader.rowType(warehouse, unfiltered)));
+        ReferenceScan scan = unfiltered.withFilter(filter.paimon(oracleRowType(unfiltered)));
         assertThat(tarnRows(unfiltered, Optional.of(filter)))
                 .as("%s WHERE %s", tableName, filter)
                 .isEqualTo(oracleRows(scan));
@@ -209,7 +208,7 @@ public class TestTableReadAgainstPaimon
             throws IOException
     {
         ReferenceScan unfiltered = ReferenceScan.of("ref.append_all_types");
-        ReferenceScan scan = unfiltered.withFilter(paimonEquivalent.paimon(ReferenceReader.rowType(warehouse, unfiltered)));
+        ReferenceScan scan = unfiltered.withFilter(paimonEquivalent.paimon(oracleRowType(unfiltered)));
         assertThat(tarnRows(unfiltered, Optional.of(tarnFilter)))
                 .as("WHERE %s, as Paimon's WHERE %s", tarnFilter, paimonEquivalent)
                 .isEqualTo(oracleRows(scan));
@@ -221,6 +220,22 @@ public class TestTableReadAgainstPaimon
     protected String oracleRows(ReferenceScan scan)
     {
         return ReferenceReader.read(warehouse, scan).text();
+    }
+
+    /**
+     * The snapshots of {@code table}'s main branch, as Paimon lists them.
+     */
+    protected List<ReferenceSnapshot> oracleSnapshots(String table)
+    {
+        return ReferenceTables.snapshots(warehouse, table);
+    }
+
+    /**
+     * The row type of the version {@code scan} reads, which Paimon's side of a filter binds to.
+     */
+    protected RowType oracleRowType(ReferenceScan scan)
+    {
+        return ReferenceReader.rowType(warehouse, scan);
     }
 
     private String tarnRows(ReferenceScan scan, Optional<FilterSpec> filter)

@@ -1,50 +1,66 @@
 package io.tarn.storage.read;
 
-import io.tarn.s3server.S3ProxyServer;
 import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Warehouse;
 import io.tarn.storage.fs.s3.S3FileIO;
-import io.tarn.testing.TemporaryDirectories;
+import io.tarn.testing.ObjectStoreLake;
+import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceSnapshot;
+import io.tarn.testing.ReferenceTable;
+import org.apache.paimon.types.RowType;
 
 import java.io.IOException;
-import java.nio.file.Path;
+import java.util.List;
 
 /**
  * The reads of {@link TestTableReadAgainstPaimon}, every reference table at every version and
- * under filters, from an object store: the files Paimon wrote are served by a real S3-compatible
- * server (S3Proxy on 127.0.0.1), and Tarn reads them through the S3 API.
+ * under filters, from an object store: Apache Paimon writes the tables into a bucket of a real
+ * S3-compatible server (S3Proxy on 127.0.0.1) through its own S3 file system, Tarn reads them
+ * through the S3 API, and the oracle's rows are Paimon's reads of the same objects through S3.
  */
 public class TestTableReadFromS3AgainstPaimon
         extends TestTableReadAgainstPaimon
 {
-    private Path serverDirectory;
-    private S3ProxyServer server;
+    private ObjectStoreLake lake;
     private S3FileIO fileIO;
 
     @Override
-    protected FileSystemCatalog openCatalog(Path warehouse)
+    protected FileSystemCatalog openLake(List<ReferenceTable> tables)
             throws IOException
     {
-        serverDirectory = TemporaryDirectories.create("tarn-s3-read");
-        server = S3ProxyServer.start(serverDirectory);
-        server.copyIntoBucket(warehouse, "lake", "paimon");
-        Warehouse onS3 = Warehouse.open("s3://lake/paimon", server.clientProperties());
+        lake = ObjectStoreLake.create("tarn-s3-read", tables);
+        Warehouse onS3 = Warehouse.open(lake.location(), lake.clientProperties());
         fileIO = (S3FileIO) onS3.fileIO();
         return onS3.catalog();
     }
 
     @Override
-    protected void closeCatalog()
+    protected void closeLake()
             throws IOException
     {
         if (fileIO != null) {
             fileIO.close();
         }
-        if (server != null) {
-            server.close();
+        if (lake != null) {
+            lake.close();
         }
-        if (serverDirectory != null) {
-            TemporaryDirectories.deleteRecursively(serverDirectory);
-        }
+    }
+
+    @Override
+    protected String oracleRows(ReferenceScan scan)
+    {
+        return lake.paimon().read(scan).text();
+    }
+
+    @Override
+    protected List<ReferenceSnapshot> oracleSnapshots(String table)
+    {
+        return lake.paimon().snapshots(table);
+    }
+
+    @Override
+    protected RowType oracleRowType(ReferenceScan scan)
+    {
+        return lake.paimon().rowType(scan);
     }
 }
