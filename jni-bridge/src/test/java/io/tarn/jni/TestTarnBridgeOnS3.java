@@ -7,6 +7,8 @@ import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.PaimonOnS3;
 import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceSnapshot;
+import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import org.testng.annotations.AfterClass;
 import org.testng.annotations.BeforeClass;
@@ -33,13 +35,14 @@ public class TestTarnBridgeOnS3
 
     private ObjectStoreLake lake;
     private PaimonOnS3 paimon;
+    private final List<VersionCase> versionCases = new ArrayList<>();
     private Output output;
 
     @BeforeClass
     public void createTables()
             throws IOException
     {
-        lake = ObjectStoreLake.create("tarn-jni-s3", List.of(ReferenceTables.PK_DV, ReferenceTables.APPEND_PARTITIONED));
+        lake = ObjectStoreLake.create("tarn-jni-s3", ReferenceTables.all());
         paimon = lake.paimon();
         String warehouse = lake.location();
         String options = lake.clientProperties().entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue()).collect(Collectors.joining(";"));
@@ -53,6 +56,12 @@ public class TestTarnBridgeOnS3
         commands.add(command("scan", "wrong_key", warehouse, DV, null, null, null, "table", options.replace(S3ProxyServer.SECRET_KEY, "wrong")));
         commands.add(command("scan", "environment_keys", warehouse, DV, null, null, null, "table", withoutKeys));
         commands.add(command("scan", "bad_option", warehouse, DV, null, null, null, "table", "s3.endpoint"));
+        for (ReferenceTable table : ReferenceTables.all()) {
+            for (VersionCase version : versions(table)) {
+                versionCases.add(version);
+                commands.add(command("scan", version.name(), warehouse, table.identifier(), version.version(), null, null, "splits", options));
+            }
+        }
         Map<String, String> environment = NativeProgram.environment();
         // the keys of the process that opens splits
         environment.put("AWS_ACCESS_KEY_ID", S3ProxyServer.ACCESS_KEY);
@@ -79,6 +88,44 @@ public class TestTarnBridgeOnS3
         assertThat(output.get("dv_table").lines()).isNotEmpty().allMatch(line -> Long.parseLong(line.split("\t")[1]) >= 20);
         assertThat(output.get("partitioned_table").lines()).hasSize(paimon.read(ReferenceScan.of(PARTITIONED).atTag("t1")).rowCount());
     }
+
+    /**
+     * Every reference table at its latest snapshot, at each snapshot still present, at each tag
+     * and on each branch, read from S3 through the C ABI, equals Paimon's read through S3.
+     */
+    @Test
+    public void testEveryVersionMatchesPaimon()
+    {
+        assertThat(output.done()).as(output.stderr()).isTrue();
+        assertThat(versionCases).hasSizeGreaterThan(ReferenceTables.all().size());
+        for (VersionCase version : versionCases) {
+            assertRows(version.name(), paimon.read(version.scan()));
+        }
+    }
+
+    private List<VersionCase> versions(ReferenceTable table)
+    {
+        String name = table.tableName();
+        ReferenceScan latest = ReferenceScan.of(table.identifier());
+        List<VersionCase> versions = new ArrayList<>();
+        versions.add(new VersionCase(name + "_latest", null, latest));
+        for (ReferenceSnapshot snapshot : paimon.snapshots(table.identifier())) {
+            versions.add(new VersionCase(name + "_snapshot_" + snapshot.id(), "snapshot:" + snapshot.id(), latest.atSnapshot(snapshot.id())));
+        }
+        for (String tag : paimon.tags(table.identifier())) {
+            versions.add(new VersionCase(name + "_tag_" + tag, "tag:" + tag, latest.atTag(tag)));
+        }
+        for (String branch : table.branches()) {
+            versions.add(new VersionCase(name + "_branch_" + branch, "branch:" + branch, latest.onBranch(branch)));
+        }
+        return versions;
+    }
+
+    /**
+     * A scan of the C program ({@code version} in its grammar, null for the latest) and the
+     * oracle's scan of the same version.
+     */
+    private record VersionCase(String name, String version, ReferenceScan scan) {}
 
     @Test
     public void testBadSettingsAreStatuses()
