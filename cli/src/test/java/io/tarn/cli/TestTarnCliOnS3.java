@@ -4,6 +4,8 @@ import io.tarn.cli.TestTarnCli.Result;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.PaimonOnS3;
 import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.ReferenceSnapshot;
+import io.tarn.testing.ReferenceTable;
 import io.tarn.testing.ReferenceTables;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.predicate.PredicateBuilder;
@@ -20,7 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The command line over a warehouse on an object store: a real S3-compatible server (S3Proxy on
- * 127.0.0.1) holds the table Apache Paimon wrote into it through S3, {@code --conf} says how to
+ * 127.0.0.1) holds the reference tables Apache Paimon wrote into it through S3, {@code --conf} says how to
  * reach it, and Paimon, reading through S3, is the oracle.
  */
 public class TestTarnCliOnS3
@@ -35,7 +37,7 @@ public class TestTarnCliOnS3
     public void createTable()
             throws IOException
     {
-        lake = ObjectStoreLake.create("tarn-cli-s3", List.of(ReferenceTables.APPEND_PARTITIONED));
+        lake = ObjectStoreLake.create("tarn-cli-s3", ReferenceTables.all());
         warehouse = lake.location();
         paimon = lake.paimon();
     }
@@ -67,6 +69,35 @@ public class TestTarnCliOnS3
         int dt = paimon.rowType(unfiltered).getFieldIndex("dt");
         assertThat(filtered.out()).isEqualTo(paimon.read(unfiltered.withFilter(builder.equal(dt, BinaryString.fromString("2024-01-01")))).text());
         assertThat(filtered.err()).contains("files_skipped_partition=");
+    }
+
+    /**
+     * Every reference table at its latest snapshot, at each snapshot still present, at each tag
+     * and on each branch: {@code tarn dump} from S3 prints Paimon's rows, read through S3.
+     */
+    @Test
+    public void testEveryVersionDumpsTheOraclesRows()
+    {
+        for (ReferenceTable table : ReferenceTables.all()) {
+            ReferenceScan latest = ReferenceScan.of(table.identifier());
+            assertDumps(latest, "dump", "--warehouse", warehouse, table.identifier());
+            for (ReferenceSnapshot snapshot : paimon.snapshots(table.identifier())) {
+                assertDumps(latest.atSnapshot(snapshot.id()), "dump", "--warehouse", warehouse, "--snapshot", String.valueOf(snapshot.id()), table.identifier());
+            }
+            for (String tag : paimon.tags(table.identifier())) {
+                assertDumps(latest.atTag(tag), "dump", "--warehouse", warehouse, "--tag", tag, table.identifier());
+            }
+            for (String branch : table.branches()) {
+                assertDumps(latest.onBranch(branch), "dump", "--warehouse", warehouse, "--branch", branch, table.identifier());
+            }
+        }
+    }
+
+    private void assertDumps(ReferenceScan scan, String... arguments)
+    {
+        Result dumped = run(withConf(arguments));
+        assertThat(dumped.exitCode()).as("%s: %s", String.join(" ", arguments), dumped.err()).isZero();
+        assertThat(dumped.out()).as(String.join(" ", arguments)).isEqualTo(paimon.read(scan).text());
     }
 
     @Test
