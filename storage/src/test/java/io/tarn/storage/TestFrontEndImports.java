@@ -173,6 +173,42 @@ public class TestFrontEndImports
         assertThat(publicClasses()).isEqualTo(expected);
     }
 
+    /**
+     * A shared internal that no other package of {@code storage} names any more must become
+     * package-private, and leave the list.
+     */
+    @Test
+    public void testSharedInternalsAreUsedByAnotherPackage()
+            throws IOException
+    {
+        Map<String, Set<String>> users = packagesUsingStorageClasses();
+        for (String internal : SHARED_INTERNALS.keySet()) {
+            String ownPackage = internal.contains(".") ? internal.substring(0, internal.lastIndexOf('.')) : "";
+            Set<String> others = new TreeSet<>(users.getOrDefault(internal, Set.of()));
+            others.remove(ownPackage);
+            assertThat(others).as("storage packages besides its own that use %s (%s)", internal, SHARED_INTERNALS.get(internal)).isNotEmpty();
+        }
+    }
+
+    // each storage class named in storage's main sources outside its own file, with the packages (below io.tarn.storage) that name it
+    private static Map<String, Set<String>> packagesUsingStorageClasses()
+            throws IOException
+    {
+        Path root = Path.of("src/main/java/io/tarn/storage");
+        Map<String, Set<String>> users = new TreeMap<>();
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                Path directory = root.relativize(file.getParent());
+                String filePackage = directory.toString().replace(java.io.File.separatorChar, '.');
+                Matcher reference = REFERENCE.matcher(Files.readString(file));
+                while (reference.find()) {
+                    users.computeIfAbsent(reference.group(1), ignored -> new TreeSet<>()).add(filePackage);
+                }
+            }
+        }
+        return users;
+    }
+
     // top-level public types of storage's main sources, by their name below io.tarn.storage
     private static Set<String> publicClasses()
             throws IOException
