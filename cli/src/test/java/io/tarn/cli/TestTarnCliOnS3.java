@@ -3,6 +3,8 @@ package io.tarn.cli;
 import io.tarn.cli.TestTarnCli.Result;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.PaimonOnS3;
+import io.tarn.testing.ReferenceFilter;
+import io.tarn.testing.ReferenceFilters;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTable;
@@ -90,6 +92,18 @@ public class TestTarnCliOnS3
             for (String branch : table.branches()) {
                 assertDumps(latest.onBranch(branch), "dump", "--warehouse", warehouse, "--branch", branch, table.identifier());
             }
+        }
+    }
+
+    /**
+     * The usual filters ({@link ReferenceFilters}) as {@code --where}: {@code tarn dump} from S3
+     * prints Paimon's rows under the same condition.
+     */
+    @Test
+    public void testUsualFiltersDumpTheOraclesRows()
+    {
+        for (ReferenceFilter filter : ReferenceFilters.usual()) {
+            assertDumps(filter.scan(paimon.rowType(ReferenceScan.of(filter.table()))), "dump", "--warehouse", warehouse, "--where", filter.where(), filter.table());
         }
     }
 

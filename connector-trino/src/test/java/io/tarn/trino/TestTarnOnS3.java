@@ -3,6 +3,8 @@ package io.tarn.trino;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.PaimonOnS3;
+import io.tarn.testing.ReferenceFilter;
+import io.tarn.testing.ReferenceFilters;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTable;
@@ -105,6 +107,19 @@ public class TestTarnOnS3
             assertThat(selectAll("\"" + table.tableName() + "$branch_" + branch + "\"", ""))
                     .as("%s on branch %s", table.identifier(), branch)
                     .isEqualTo(paimon.read(latest.onBranch(branch)));
+        }
+    }
+
+    /**
+     * The usual filters ({@link ReferenceFilters}) as SQL: the rows equal Paimon's under the same
+     * condition.
+     */
+    @Test
+    public void testUsualFiltersEqualPaimons()
+    {
+        for (ReferenceFilter filter : ReferenceFilters.usual()) {
+            CanonicalRows expected = paimon.read(filter.scan(paimon.rowType(ReferenceScan.of(filter.table()))));
+            assertThat(selectAll(filter.tableName(), " WHERE " + filter.where())).as(filter.toString()).isEqualTo(expected);
         }
     }
 

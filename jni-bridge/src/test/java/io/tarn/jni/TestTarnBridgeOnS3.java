@@ -6,6 +6,8 @@ import io.tarn.s3server.S3ProxyServer;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ObjectStoreLake;
 import io.tarn.testing.PaimonOnS3;
+import io.tarn.testing.ReferenceFilter;
+import io.tarn.testing.ReferenceFilters;
 import io.tarn.testing.ReferenceScan;
 import io.tarn.testing.ReferenceSnapshot;
 import io.tarn.testing.ReferenceTable;
@@ -36,6 +38,7 @@ public class TestTarnBridgeOnS3
     private ObjectStoreLake lake;
     private PaimonOnS3 paimon;
     private final List<VersionCase> versionCases = new ArrayList<>();
+    private final List<VersionCase> filterCases = new ArrayList<>();
     private Output output;
 
     @BeforeClass
@@ -56,6 +59,12 @@ public class TestTarnBridgeOnS3
         commands.add(command("scan", "wrong_key", warehouse, DV, null, null, null, "table", options.replace(S3ProxyServer.SECRET_KEY, "wrong")));
         commands.add(command("scan", "environment_keys", warehouse, DV, null, null, null, "table", withoutKeys));
         commands.add(command("scan", "bad_option", warehouse, DV, null, null, null, "table", "s3.endpoint"));
+        List<ReferenceFilter> filters = ReferenceFilters.usual();
+        for (int i = 0; i < filters.size(); i++) {
+            ReferenceFilter filter = filters.get(i);
+            filterCases.add(new VersionCase("filter_" + i, null, filter.scan(paimon.rowType(ReferenceScan.of(filter.table())))));
+            commands.add(command("scan", "filter_" + i, warehouse, filter.table(), null, null, filter.where(), "splits", options));
+        }
         for (ReferenceTable table : ReferenceTables.all()) {
             for (VersionCase version : versions(table)) {
                 versionCases.add(version);
@@ -103,6 +112,20 @@ public class TestTarnBridgeOnS3
         }
     }
 
+    /**
+     * The usual filters ({@link ReferenceFilters}) as the C ABI's {@code where}: the rows equal
+     * Paimon's under the same condition.
+     */
+    @Test
+    public void testUsualFiltersMatchPaimon()
+    {
+        assertThat(output.done()).as(output.stderr()).isTrue();
+        assertThat(filterCases).hasSameSizeAs(ReferenceFilters.usual());
+        for (VersionCase filter : filterCases) {
+            assertRows(filter.name(), paimon.read(filter.scan()));
+        }
+    }
+
     private List<VersionCase> versions(ReferenceTable table)
     {
         String name = table.tableName();
@@ -123,7 +146,7 @@ public class TestTarnBridgeOnS3
 
     /**
      * A scan of the C program ({@code version} in its grammar, null for the latest) and the
-     * oracle's scan of the same version.
+     * oracle's scan of the same version and filter.
      */
     private record VersionCase(String name, String version, ReferenceScan scan) {}
 
