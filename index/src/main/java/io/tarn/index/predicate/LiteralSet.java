@@ -12,8 +12,9 @@ import java.util.RandomAccess;
 
 /**
  * The literals of an {@link Predicate.In}, sorted by {@link ValueComparator} and without
- * duplicates, with lookup structures built once so that a membership test costs O(log n) (or a
- * hash probe) however many literals there are. Dynamic filters bring IN lists of 10^5 values, and
+ * duplicates, with lookup structures built once so that a membership test costs O(1) for
+ * integers ({@link LongMembership}) and strings (a hash probe) and O(log n) for other types,
+ * however many literals there are. Dynamic filters bring IN lists of 10^5 values, and
  * a test that walked them, or rebuilt a set per batch, made a join slower than no filter at all.
  * <p>
  * Membership follows SQL equality ({@link SqlComparison}): NaN equals nothing, -0.0 equals 0.0.
@@ -26,8 +27,8 @@ final class LiteralSet
 {
     private final DataType type;
     private final Object[] values;
-    // integer-like types (TINYINT .. BIGINT, DATE, TIME): the values, ascending
-    private final long[] longs;
+    // integer-like types (TINYINT .. BIGINT, DATE, TIME): the values, for a constant-time test
+    private final LongMembership longs;
     // FLOAT / DOUBLE: the values other than NaN, -0.0 turned into 0.0, ascending and distinct
     private final double[] numbers;
     // TIMESTAMP / TIMESTAMP_LTZ: the values, ascending
@@ -93,7 +94,7 @@ final class LiteralSet
                 // BOOLEAN and DECIMAL: binary search over the values
             }
         }
-        this.longs = longValues;
+        this.longs = longValues == null ? null : new LongMembership(longValues);
         this.numbers = numberValues;
         this.timestampMillis = millis;
         this.timestampNanos = nanos;
@@ -139,7 +140,7 @@ final class LiteralSet
         if (longs == null) {
             throw new IllegalStateException("Literals of type " + type.asSqlString() + " are not integers");
         }
-        return Arrays.binarySearch(longs, value) >= 0;
+        return longs.contains(value);
     }
 
     /**
