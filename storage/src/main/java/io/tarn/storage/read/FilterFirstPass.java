@@ -129,8 +129,10 @@ final class FilterFirstPass
     private RoaringBitmap matchingRows(DataFileReader reader, Predicate filter, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
             throws IOException
     {
-        // positions arrive in ascending order, which the writer appends without searching
-        RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().get();
+        // positions arrive in ascending order, which the writer appends without searching; it
+        // gathers each 65,536 positions in a bitmap first, where growing an array container a
+        // value at a time showed in the profile of a scan that keeps most rows
+        RoaringBitmapWriter<RoaringBitmap> matches = RoaringBitmapWriter.writer().constantMemory().get();
         int[] positions = new int[0];
         boolean first = true;
         while (DataFileReaders.nextBatch(table, reader)) {

@@ -15,6 +15,8 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.types.TimeUnit;
 
+import java.util.function.LongPredicate;
+
 /**
  * The leaves of a filter evaluated on the raw buffers of one typed column: comparisons, IN,
  * IN RANGES and starts_with on the types and literals whose vector representation allows it.
@@ -84,14 +86,7 @@ final class LeafTests
     {
         switch (in.field().type().root()) {
             case TINYINT, SMALLINT, INT, BIGINT, DATE, TIME -> {
-                BaseFixedWidthVector integers = VectorAccess.integerVector(in.field(), vector);
-                ArrowBuf data = integers.getDataBuffer();
-                int width = integers.getTypeWidth();
-                for (int row = 0; row < rows; row++) {
-                    if (!integers.isNull(row)) {
-                        truth.set(row, in.containsLong(VectorAccess.integerAt(data, width, row)));
-                    }
-                }
+                testIntegers(VectorAccess.integerVector(in.field(), vector), rows, truth, in::containsLong);
                 return true;
             }
             case TIMESTAMP, TIMESTAMP_LTZ -> {
@@ -180,14 +175,7 @@ final class LeafTests
     {
         switch (inRanges.field().type().root()) {
             case TINYINT, SMALLINT, INT, BIGINT, DATE, TIME -> {
-                BaseFixedWidthVector integers = VectorAccess.integerVector(inRanges.field(), vector);
-                ArrowBuf data = integers.getDataBuffer();
-                int width = integers.getTypeWidth();
-                for (int row = 0; row < rows; row++) {
-                    if (!integers.isNull(row)) {
-                        truth.set(row, inRanges.containsLong(VectorAccess.integerAt(data, width, row)));
-                    }
-                }
+                testIntegers(VectorAccess.integerVector(inRanges.field(), vector), rows, truth, inRanges::containsLong);
                 return true;
             }
             case FLOAT -> {
@@ -213,6 +201,30 @@ final class LeafTests
             default -> {
                 return false;
             }
+        }
+    }
+
+    /**
+     * Tests each row of an integer-like column, 64 rows to a word, reading values and validity
+     * straight from the buffers. A dynamic filter's IN list is tested on every row of the probe
+     * side, where ArrowBuf's checked getters and a per-row {@code isNull} cost as much as the
+     * membership test itself. A null row's slot is tested too (it holds some value) and then
+     * masked out: its verdict stays unknown.
+     */
+    private static void testIntegers(BaseFixedWidthVector integers, int rows, Truth truth, LongPredicate test)
+    {
+        int width = integers.getTypeWidth();
+        long data = VectorAccess.checkedAddress(integers.getDataBuffer(), (long) rows * width);
+        long[] valid = VectorAccess.validityWords(integers, rows);
+        for (int word = 0; word < Truth.words(rows); word++) {
+            int first = word << 6;
+            int count = Math.min(Long.SIZE, rows - first);
+            long inside = 0;
+            for (int i = 0; i < count; i++) {
+                inside |= (test.test(VectorAccess.integerAt(data, width, first + i)) ? 1L : 0L) << i;
+            }
+            long validBits = valid == null ? Truth.lowBits(count) : valid[word];
+            truth.assign(word, inside & validBits, ~inside & validBits);
         }
     }
 

@@ -74,13 +74,17 @@ final class VectorAccess
         return as(vector, expected, field);
     }
 
-    static long integerAt(ArrowBuf data, int width, int row)
+    /**
+     * The value of row {@code row} of an integer-like vector whose data starts at memory address
+     * {@code data}, which the caller checked to hold the rows it reads.
+     */
+    static long integerAt(long data, int width, int row)
     {
         return switch (width) {
-            case 1 -> data.getByte(row);
-            case 2 -> data.getShort((long) row * 2);
-            case 4 -> data.getInt((long) row * 4);
-            default -> data.getLong((long) row * 8);
+            case 1 -> MemoryUtil.getByte(data + row);
+            case 2 -> MemoryUtil.getShort(data + ((long) row << 1));
+            case 4 -> MemoryUtil.getInt(data + ((long) row << 2));
+            default -> MemoryUtil.getLong(data + ((long) row << 3));
         };
     }
 

@@ -408,10 +408,15 @@ public final class DictionaryDecoder
     {
         long[] verdicts = matcher.dictionaryVerdicts(dictionary);
         int[] idArray = decodeIds(count);
+        long[] bits = out.reserve(count);
+        int bit = out.count;
         for (int i = 0; i < count; i++) {
             int id = idArray[i];
-            out.add((verdicts[id >>> 6] & (1L << id)) != 0);
+            // without a branch: the verdicts of a selective filter are as unpredictable as its rows
+            bits[bit >>> 6] |= ((verdicts[id >>> 6] >>> id) & 1L) << bit;
+            bit++;
         }
+        out.count = bit;
     }
 
     @Override
@@ -419,12 +424,16 @@ public final class DictionaryDecoder
     {
         long[] verdicts = matcher.dictionaryVerdicts(dictionary);
         int[] idArray = decodeIds(count);
+        long[] bits = out.reserve(count);
+        int bit = out.count;
         for (int i = 0; i < count; i++) {
             if ((selected[i >>> 6] & (1L << i)) != 0) {
                 int id = idArray[i];
-                out.add((verdicts[id >>> 6] & (1L << id)) != 0);
+                bits[bit >>> 6] |= ((verdicts[id >>> 6] >>> id) & 1L) << bit;
+                bit++;
             }
         }
+        out.count = bit;
     }
 
     /**
