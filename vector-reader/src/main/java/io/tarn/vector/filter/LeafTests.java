@@ -80,7 +80,7 @@ final class LeafTests
 
     /**
      * Tests each row with the IN list's lookup structures (built once with the predicate): a
-     * binary search or a hash probe per row, never a walk over the literals.
+     * bitmap test, a hash probe or a binary search per row, never a walk over the literals.
      */
     static boolean in(In in, FieldVector vector, int rows, Truth truth)
     {
