@@ -17,7 +17,8 @@ final class LongMembership
     private static final long BITMAP_WORDS_PER_VALUE = 32;
     // ... and never more than 1 MiB, which 100,000 keys spread over 8 M values still fit
     private static final long MAX_BITMAP_WORDS = 1L << 17;
-    // Long.MIN_VALUE marks an empty slot of the hash table; whether the set holds it is kept apart
+    // Long.MIN_VALUE marks an empty slot of the hash table and is never stored in it: when it is
+    // a member, it is the minimum, so the bounds check tells
     private static final long EMPTY = Long.MIN_VALUE;
 
     private final long min;
@@ -25,7 +26,6 @@ final class LongMembership
     private final long[] bitmap;
     private final long[] slots;
     private final int mask;
-    private final boolean holdsEmptyMarker;
 
     /**
      * @param sortedDistinct ascending, without duplicates
@@ -38,7 +38,6 @@ final class LongMembership
         long[] bits = null;
         long[] table = null;
         int tableMask = 0;
-        boolean minValue = false;
         if (count > 0) {
             // the span in words, computed so that no difference of two longs overflows
             long wordsNeeded = Long.compareUnsigned(max - min, MAX_BITMAP_WORDS * 64) < 0 ? ((max - min) >>> 6) + 1 : Long.MAX_VALUE;
@@ -57,7 +56,6 @@ final class LongMembership
                 tableMask = capacity - 1;
                 for (long value : sortedDistinct) {
                     if (value == EMPTY) {
-                        minValue = true;
                         continue;
                     }
                     int slot = slot(value, tableMask);
@@ -71,7 +69,6 @@ final class LongMembership
         this.bitmap = bits;
         this.slots = table;
         this.mask = tableMask;
-        this.holdsEmptyMarker = minValue;
     }
 
     boolean contains(long value)
@@ -84,7 +81,8 @@ final class LongMembership
             return (bitmap[(int) (offset >>> 6)] & (1L << offset)) != 0;
         }
         if (value == EMPTY) {
-            return holdsEmptyMarker;
+            // within the bounds only when the set's minimum is Long.MIN_VALUE
+            return true;
         }
         int slot = slot(value, mask);
         while (true) {

@@ -125,14 +125,10 @@ record IntegerRange(BaseFixedWidthVector vector, long low, long high, boolean em
         // few microseconds to create, which was most of a selective filter's time per batch
         long data = VectorAccess.checkedAddress(vector.getDataBuffer(), (long) rows * width);
         long span = high - low;
-        for (int word = 0; word < Truth.words(rows); word++) {
-            int first = word << 6;
-            int count = Math.min(Long.SIZE, rows - first);
+        truth.assignByWord(valid, (first, count) -> {
             long inside = empty ? 0 : insideMask(data, width, first, count, low, span);
-            long validBits = valid == null ? Truth.lowBits(count) : valid[word];
-            long trueBits = trueInside ? inside : ~inside;
-            truth.assign(word, trueBits & validBits, ~trueBits & validBits);
-        }
+            return trueInside ? inside : ~inside;
+        });
     }
 
     /**

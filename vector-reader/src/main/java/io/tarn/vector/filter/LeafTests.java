@@ -215,17 +215,13 @@ final class LeafTests
     {
         int width = integers.getTypeWidth();
         long data = VectorAccess.checkedAddress(integers.getDataBuffer(), (long) rows * width);
-        long[] valid = VectorAccess.validityWords(integers, rows);
-        for (int word = 0; word < Truth.words(rows); word++) {
-            int first = word << 6;
-            int count = Math.min(Long.SIZE, rows - first);
+        truth.assignByWord(VectorAccess.validityWords(integers, rows), (first, count) -> {
             long inside = 0;
             for (int i = 0; i < count; i++) {
                 inside |= (test.test(VectorAccess.integerAt(data, width, first + i)) ? 1L : 0L) << i;
             }
-            long validBits = valid == null ? Truth.lowBits(count) : valid[word];
-            truth.assign(word, inside & validBits, ~inside & validBits);
-        }
+            return inside;
+        });
     }
 
     static void startsWith(BaseVariableWidthVector strings, byte[] prefix, int rows, Truth truth)

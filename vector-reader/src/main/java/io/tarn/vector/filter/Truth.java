@@ -60,6 +60,31 @@ final class Truth
         isFalse[word] = falseBits;
     }
 
+    /**
+     * The rows of one word of 64 that a leaf's test finds TRUE: bit {@code i} for row
+     * {@code first + i}, {@code count} rows in all; bits of null rows and past {@code count} are ignored.
+     */
+    interface WordTest
+    {
+        long trueBits(int first, int count);
+    }
+
+    /**
+     * Sets the verdicts of every row a word of 64 rows at a time: each non-null row (a set bit
+     * of {@code valid}, or every row when it is null) is TRUE where {@code test} says and FALSE
+     * elsewhere; null rows stay unknown.
+     */
+    void assignByWord(long[] valid, WordTest test)
+    {
+        for (int word = 0; word < isTrue.length; word++) {
+            int first = word << 6;
+            int count = Math.min(Long.SIZE, rows - first);
+            long validBits = valid == null ? lowBits(count) : valid[word];
+            long trueBits = test.trueBits(first, count);
+            assign(word, trueBits & validBits, ~trueBits & validBits);
+        }
+    }
+
     Truth and(Truth other)
     {
         for (int i = 0; i < isTrue.length; i++) {
