@@ -69,6 +69,9 @@ final class TarnPageSource
     private final Optional<LateDynamicFilter> lateDynamicFilter;
 
     private boolean started;
+    // the first file's fetch from an object store, begun once the page source may read files:
+    // waited for in isBlocked(), so that the driver's thread runs other splits meanwhile
+    private CompletableFuture<Void> firstFileFetch;
     private boolean finished;
     private long rowsProduced;
     private long readTimeNanos;
@@ -149,12 +152,9 @@ final class TarnPageSource
         if (finished) {
             return null;
         }
-        if (!started) {
-            if (!fileReservation.tryStart()) {
-                // isBlocked() hands Trino the future to wait on
-                return null;
-            }
-            started = true;
+        if (!start() || !firstFileFetch.isDone()) {
+            // isBlocked() hands Trino the future to wait on
+            return null;
         }
         long start = System.nanoTime();
         try {
@@ -220,10 +220,29 @@ final class TarnPageSource
     @Override
     public CompletableFuture<?> isBlocked()
     {
-        if (started || finished || fileReservation.tryStart()) {
+        if (finished) {
             return NOT_BLOCKED;
         }
-        return fileReservation.ready();
+        if (!start()) {
+            return fileReservation.ready();
+        }
+        return firstFileFetch.isDone() ? NOT_BLOCKED : firstFileFetch;
+    }
+
+    /**
+     * Whether the page source may read its files: once its reservation is granted, which also
+     * starts the first file's fetch.
+     */
+    private boolean start()
+    {
+        if (!started) {
+            if (!fileReservation.tryStart()) {
+                return false;
+            }
+            started = true;
+            firstFileFetch = reader.fetchAhead();
+        }
+        return true;
     }
 
     private void finish()

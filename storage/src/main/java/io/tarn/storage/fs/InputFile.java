@@ -43,6 +43,36 @@ public interface InputFile
     }
 
     /**
+     * Fetches and holds what a columnar reader's first reads of the file need, so that they are
+     * then served from memory: on an object store the whole object when its first read would
+     * fetch it whole, else its tail, where the footer lies. Meant to run on another thread than
+     * the reader's, ahead of it; the reader must not use the file before this returns. Files
+     * whose reads cost no request (local files) hold nothing and return at once.
+     */
+    default void fetchAhead()
+            throws IOException
+    {
+    }
+
+    /**
+     * The bytes of the file held in memory: what {@link #fetchAhead} or earlier reads fetched
+     * and later reads are served from.
+     */
+    default long heldBytes()
+    {
+        return 0;
+    }
+
+    /**
+     * Whether {@link #fetchAhead} would fetch anything: whether the first read is a request to a
+     * remote store. Local files answer false.
+     */
+    default boolean fetchesAhead()
+    {
+        return false;
+    }
+
+    /**
      * Opens the file for many reads at any position without opening it for each; the caller
      * closes it.
      */

@@ -37,13 +37,31 @@ final class DataFileReaders
     static DataFileReader open(PaimonTable table, PlannedFile file, ReadOptions options, BufferAllocator allocator)
             throws IOException
     {
+        return open(table, file, inputFile(table, file), options, allocator);
+    }
+
+    /**
+     * The data file of {@code file}, of the length its manifest entry records: an object store
+     * needs no request to learn it.
+     */
+    static InputFile inputFile(PaimonTable table, PlannedFile file)
+            throws IOException
+    {
         DataFileMeta meta = file.file();
-        String path = table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName());
+        return table.fileIO().newInputFile(table.dataFilePath(file.partition(), file.bucket(), meta, meta.fileName()), meta.fileSize());
+    }
+
+    /**
+     * Opens {@code file} read through {@code inputFile} ({@link #inputFile}, perhaps fetched ahead).
+     */
+    static DataFileReader open(PaimonTable table, PlannedFile file, InputFile inputFile, ReadOptions options, BufferAllocator allocator)
+            throws IOException
+    {
+        DataFileMeta meta = file.file();
+        String path = inputFile.path();
         // the file must hold the fields of the schema it was written with, laid out as their types
         // say; only fields that schema lacks (added later) read as nulls
         List<DataField> fileFields = table.schema(meta.schemaId()).fields();
-        // the manifest records the length: an object store needs no request to learn it
-        InputFile inputFile = table.fileIO().newInputFile(path, meta.fileSize());
         DataFileInput input = inputFile.remote() ? new RemoteDataInput(inputFile) : new FileIODataInput(inputFile);
         DataFileReader reader;
         try {

@@ -1,6 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.PlannedFile;
@@ -67,18 +68,18 @@ final class FilterFirstPass
     }
 
     /**
-     * Finds the rows of {@code file} among {@code selection} (all rows when null) that satisfy
+     * Finds the rows of {@code file}, read through {@code input}, among {@code selection} (all rows when null) that satisfy
      * {@code filter} (over the filter columns, or some of them), pruning row groups and pages of the filter columns by {@code skippingFilter}, and
      * opens the file again for {@code options}' columns of only those rows; returns null when no
      * row matches. The columns carried into the returned reader go to {@code carriedColumns},
      * which the caller closes after the reader.
      */
-    DataFileReader readMatchingRows(PlannedFile file, RoaringBitmap selection, Predicate filter, Predicate skippingFilter, ReadOptions options, List<CarriedColumn> carriedColumns)
+    DataFileReader readMatchingRows(PlannedFile file, InputFile input, RoaringBitmap selection, Predicate filter, Predicate skippingFilter, ReadOptions options, List<CarriedColumn> carriedColumns)
             throws IOException
     {
         long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
         Map<Integer, CarriedColumn> carried = new HashMap<>();
-        try (DataFileReader filterReader = DataFileReaders.open(table, file, passOptions(selection, skippingFilter).withLatePruning(options.latePruning()), allocator)) {
+        try (DataFileReader filterReader = DataFileReaders.open(table, file, input, passOptions(selection, skippingFilter).withLatePruning(options.latePruning()), allocator)) {
             RoaringBitmap matches = matchingRows(filterReader, filter, carried, options.columns());
             metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
             if (matches.isEmpty()) {

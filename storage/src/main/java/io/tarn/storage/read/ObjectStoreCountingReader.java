@@ -8,6 +8,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Adds to a split reader's counters the object-store requests it made and the bytes they
@@ -25,6 +26,13 @@ final class ObjectStoreCountingReader
     ObjectStoreCountingReader(SplitReader delegate)
     {
         this.delegate = delegate;
+    }
+
+    @Override
+    public CompletableFuture<Void> fetchAhead()
+    {
+        // the fetch's requests reach the tally when the reader uses the file, in nextBatch()
+        return delegate.fetchAhead();
     }
 
     @Override

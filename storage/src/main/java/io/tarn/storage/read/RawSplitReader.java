@@ -7,6 +7,7 @@ import io.tarn.index.predicate.StatsProvider;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.CorruptFileException;
+import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
@@ -42,6 +43,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
+import java.util.concurrent.CompletableFuture;
 
 import static java.util.Objects.requireNonNull;
 
@@ -112,6 +114,8 @@ final class RawSplitReader
     private Optional<Predicate> currentSkippingFilter = Optional.empty();
 
     private int nextFile;
+    // the first file to read, fetched ahead from an object store; null once it is opened
+    private FetchAhead fetchAhead;
     private DataFileReader current;
     private DataFileMeta currentFile;
     private VectorSchemaRoot currentRoot;
@@ -187,6 +191,43 @@ final class RawSplitReader
         this.filterFirst = filterFirstPays
                 ? Optional.of(new FilterFirstPass(table, filterFields, request.batchSize(), this.allocator))
                 : Optional.empty();
+    }
+
+    @Override
+    public CompletableFuture<Void> fetchAhead()
+    {
+        if (fetchAhead == null) {
+            fetchAheadFrom(nextFile);
+        }
+        return fetchAhead == null ? CompletableFuture.completedFuture(null) : fetchAhead.done();
+    }
+
+    /**
+     * Starts fetching the first file from {@code first} on that {@link #nextBatch()} will open:
+     * one whose row selection is not empty. One the late filter rules out when its turn comes
+     * was fetched for nothing, as a reader without statistics would have read it too.
+     */
+    private void fetchAheadFrom(int first)
+    {
+        for (int index = first; index < split.files().size(); index++) {
+            PlannedFile file = split.files().get(index);
+            RoaringBitmap chosen = rowSelections.get(file.file().fileName());
+            if (chosen != null && chosen.isEmpty()) {
+                continue;
+            }
+            InputFile input;
+            try {
+                input = DataFileReaders.inputFile(table, file);
+            }
+            catch (IOException e) {
+                // a file name that makes no path: opening the file reports it
+                return;
+            }
+            if (input.fetchesAhead()) {
+                fetchAhead = FetchAhead.start(file, input);
+            }
+            return;
+        }
     }
 
     @Override
@@ -273,7 +314,7 @@ final class RawSplitReader
     @Override
     public long retainedHeapBytes()
     {
-        return current == null ? 0 : current.retainedHeapBytes();
+        return (current == null ? 0 : current.retainedHeapBytes()) + (fetchAhead == null ? 0 : fetchAhead.heldBytes());
     }
 
     @Override
@@ -288,6 +329,10 @@ final class RawSplitReader
     @Override
     public void close()
     {
+        if (fetchAhead != null) {
+            fetchAhead.cancel();
+            fetchAhead = null;
+        }
         try {
             closeCurrentFile();
         }
@@ -325,6 +370,7 @@ final class RawSplitReader
         Optional<Predicate> lateFilter = request.latePruningFilter().get();
         if (lateFilter.isPresent() && !StatsEvaluator.mightMatch(lateFilter.get(), fileStatistics().valueStats(file))) {
             metrics = metrics.plus(Counters.of(Counter.FILES_SKIPPED_BY_LATE_FILTER, 1));
+            skipFetched(file);
             return false;
         }
         // statistics that prove every row of the file matches leave nothing to test, and nothing
@@ -379,6 +425,7 @@ final class RawSplitReader
             }
             if (result.skip()) {
                 metrics = metrics.plus(ReadCounters.fileIndex(1, 0, live, outcome.indexesIgnored()));
+                skipFetched(file);
                 return false;
             }
             // a bitmap that answers the whole filter exactly leaves nothing to test on the rows
@@ -387,16 +434,53 @@ final class RawSplitReader
             long skipped = live - selected;
             metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
+        InputFile input = inputFile(file);
         if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
-            current = filterFirst.get().readMatchingRows(file, selection, currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
+            current = filterFirst.get().readMatchingRows(file, input, selection, currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
             currentFileReadAgain |= current != null;
             return current != null;
         }
         if (selection != null) {
             options = options.withRowSelection(selection);
         }
-        current = DataFileReaders.open(table, file, options, allocator);
+        current = DataFileReaders.open(table, file, input, options, allocator);
         return true;
+    }
+
+    /**
+     * Counts the fetch ahead of {@code file}, which is skipped unread: its request was made. The
+     * next file is not fetched ahead, as a filter that skipped this one may skip it too.
+     */
+    private void skipFetched(PlannedFile file)
+    {
+        if (fetchAhead != null && fetchAhead.fetches(file)) {
+            fetchAhead.input();
+            fetchAhead = null;
+        }
+    }
+
+    /**
+     * The data file of {@code file}, which is to be read: the one fetched ahead, once its fetch
+     * has ended, or a new one. Starts the next file's fetch.
+     */
+    private InputFile inputFile(PlannedFile file)
+            throws IOException
+    {
+        FetchAhead fetched = fetchAhead;
+        fetchAhead = null;
+        InputFile input;
+        if (fetched != null && fetched.fetches(file)) {
+            input = fetched.input();
+        }
+        else {
+            if (fetched != null) {
+                fetched.cancel();
+            }
+            input = DataFileReaders.inputFile(table, file);
+        }
+        // the next file's first request is answered while this one is decoded
+        fetchAheadFrom(nextFile);
+        return input;
     }
 
     /**

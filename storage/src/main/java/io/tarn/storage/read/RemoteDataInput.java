@@ -37,8 +37,8 @@ final class RemoteDataInput
     static final int MAX_REQUEST = 16 << 20;
     static final long MAX_AHEAD = 64L << 20;
 
-    // shared by every reader of the process: bounds the requests in flight ahead of reads
-    private static final ExecutorService FETCHES = Executors.newFixedThreadPool(16, new DaemonThreads("tarn-object-fetch-"));
+    // shared by every reader of the process (and by FetchAhead): bounds the requests in flight ahead of reads
+    static final ExecutorService FETCHES = Executors.newFixedThreadPool(16, new DaemonThreads("tarn-object-fetch-"));
 
     private final InputFile file;
     private List<Fetch> fetches = List.of();

@@ -10,6 +10,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Reads one split of a scan plan as Arrow batches, whatever the split holds: files read as they
@@ -39,6 +40,20 @@ public interface SplitReader
             return new ObjectStoreCountingReader(new MergeSplitReader(table, readSchema, split, request, allocator));
         }
         return new ObjectStoreCountingReader(new RawSplitReader(table, readSchema, split, request, allocator));
+    }
+
+    /**
+     * Starts fetching, on another thread, what the next file the reader will open needs from an
+     * object store, unless that fetch is under way: an engine can then run other work while the
+     * request is answered rather than wait for it in {@link #nextBatch()}. The future completes
+     * when the fetch has ended; it never fails (a failed fetch is retried, and reported, by the
+     * read). Complete at once where there is nothing to fetch ahead: local files, merge splits,
+     * no file left. Optional before the first batch; each file the reader opens starts the next
+     * one's fetch itself.
+     */
+    default CompletableFuture<Void> fetchAhead()
+    {
+        return CompletableFuture.completedFuture(null);
     }
 
     /**

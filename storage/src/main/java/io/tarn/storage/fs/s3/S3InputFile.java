@@ -263,6 +263,35 @@ final class S3InputFile
         });
     }
 
+    @Override
+    public long heldBytes()
+    {
+        byte[] held = tail;
+        return held == null ? 0 : held.length;
+    }
+
+    @Override
+    public boolean fetchesAhead()
+    {
+        return tail == null;
+    }
+
+    @Override
+    public void fetchAhead()
+            throws IOException
+    {
+        if (tail != null) {
+            return;
+        }
+        if (length < 0) {
+            loadTail();
+        }
+        else {
+            // the same fetch as the first read's: the whole object, or the tail holding the footer
+            loadKnownTail(fetchWhole ? 0 : Math.max(0, length - TAIL_BYTES));
+        }
+    }
+
     private void loadWholeIfNeeded()
             throws IOException
     {

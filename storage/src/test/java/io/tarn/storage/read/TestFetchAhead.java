@@ -1,0 +1,264 @@
+package io.tarn.storage.read;
+
+import io.tarn.s3server.S3ProxyServer;
+import io.tarn.storage.MissingFileException;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.catalog.Warehouse;
+import io.tarn.storage.grammar.FilterParser;
+import io.tarn.storage.metrics.Counter;
+import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.scan.DataSplit;
+import io.tarn.storage.scan.PlannedFile;
+import io.tarn.storage.scan.ScanPlan;
+import io.tarn.storage.scan.ScanPlanner;
+import io.tarn.storage.snapshot.PaimonTables;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.testing.TemporaryDirectories;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataTypes;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A split reader asked to fetch ahead ({@link SplitReader#fetchAhead()}) holds its first data
+ * file before its first batch, and each file it opens starts the next one's fetch: the read of a
+ * file fetched ahead needs no request (shown by deleting the object in between), and the
+ * counters still count the fetch's request once, also when the file is then skipped. On local
+ * files there is nothing to fetch ahead.
+ */
+public class TestFetchAhead
+{
+    private static final int COMMITS = 3;
+    private static final int ROWS_PER_COMMIT = 1_000;
+
+    private PaimonTables paimon;
+    private Path serverDirectory;
+    private S3ProxyServer server;
+    private RootAllocator allocator;
+    private int copies;
+
+    @BeforeClass
+    public void writeTable()
+            throws Exception
+    {
+        paimon = new PaimonTables();
+        // three commits: three small data files, fetched whole, in one split
+        FileStoreTable table = paimon.create("narrow", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("name", DataTypes.STRING())
+                .build());
+        for (int commit = 0; commit < COMMITS; commit++) {
+            InternalRow[] rows = new InternalRow[ROWS_PER_COMMIT];
+            for (int row = 0; row < ROWS_PER_COMMIT; row++) {
+                long id = (long) commit * ROWS_PER_COMMIT + row;
+                rows[row] = GenericRow.of(id, BinaryString.fromString("name-" + id));
+            }
+            paimon.write(table, rows);
+        }
+        serverDirectory = TemporaryDirectories.create("tarn-fetch-ahead");
+        server = S3ProxyServer.start(serverDirectory);
+        allocator = new RootAllocator();
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void close()
+            throws Exception
+    {
+        if (allocator != null) {
+            allocator.close();
+            allocator = null;
+        }
+        if (server != null) {
+            server.close();
+            server = null;
+        }
+        if (serverDirectory != null) {
+            TemporaryDirectories.deleteRecursively(serverDirectory);
+        }
+        if (paimon != null) {
+            paimon.close();
+            paimon = null;
+        }
+    }
+
+    @Test
+    public void testFirstFileIsHeldBeforeTheFirstBatch()
+            throws Exception
+    {
+        Warehouse warehouse = copyOfTheWarehouse();
+        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
+            PaimonTable table = narrowTable(warehouse);
+            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+            DataSplit split = onlySplit(plan);
+            ReadRequest request = ReadRequest.of(table.schema().fields());
+
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+                CompletableFuture<Void> fetched = reader.fetchAhead();
+                fetched.get(30, TimeUnit.SECONDS);
+                // the object is gone: only the bytes fetched ahead can serve the first file
+                deleteObject(table, split.files().get(0));
+
+                long rows = 0;
+                long idSum = 0;
+                while (reader.nextBatch()) {
+                    BigIntVector ids = (BigIntVector) reader.root().getVector("id");
+                    for (int row = 0; row < reader.root().getRowCount(); row++) {
+                        idSum += ids.get(row);
+                    }
+                    rows += reader.root().getRowCount();
+                }
+                long total = (long) COMMITS * ROWS_PER_COMMIT;
+                assertThat(rows).isEqualTo(total);
+                assertThat(idSum).isEqualTo(total * (total - 1) / 2);
+                Counters counters = reader.metrics();
+                // the fetch ahead's request is counted once, with the two other files' requests
+                assertThat(counters.get(Counter.OBJECT_REQUESTS)).isEqualTo(COMMITS);
+                assertThat(counters.get(Counter.OBJECT_BYTES)).isEqualTo(split.files().stream().mapToLong(file -> file.file().fileSize()).sum());
+                assertThat(counters.get(Counter.FILES_READ)).isEqualTo(COMMITS);
+            }
+
+            // the same read, not fetched ahead, finds the object missing
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+                assertThatThrownBy(() -> {
+                    while (reader.nextBatch()) {
+                        // read to the missing file
+                    }
+                })
+                        .isInstanceOf(MissingFileException.class)
+                        .hasMessageContaining(split.files().get(0).file().fileName());
+            }
+        }
+    }
+
+    @Test
+    public void testNextFileIsFetchedWhileOneIsRead()
+            throws Exception
+    {
+        Warehouse warehouse = copyOfTheWarehouse();
+        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
+            PaimonTable table = narrowTable(warehouse);
+            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+            DataSplit split = onlySplit(plan);
+
+            ReadRequest request = ReadRequest.of(table.schema().fields());
+            // what a reader of the first file alone holds after its first batch
+            DataSplit firstFileOnly = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(split.files().get(0)), false);
+            long firstFileHeld;
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), firstFileOnly, request, allocator)) {
+                assertThat(reader.nextBatch()).isTrue();
+                firstFileHeld = reader.retainedHeapBytes();
+            }
+
+            // not asked to fetch ahead
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+                assertThat(reader.nextBatch()).isTrue();
+                long rows = reader.root().getRowCount();
+                // opening the first file started the second one's fetch, which ends holding the file
+                long secondFileSize = split.files().get(1).file().fileSize();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (reader.retainedHeapBytes() < firstFileHeld + secondFileSize && System.nanoTime() < deadline) {
+                    Thread.sleep(10);
+                }
+                assertThat(reader.retainedHeapBytes()).isGreaterThanOrEqualTo(firstFileHeld + secondFileSize);
+                deleteObject(table, split.files().get(1));
+                while (reader.nextBatch()) {
+                    rows += reader.root().getRowCount();
+                }
+                assertThat(rows).isEqualTo((long) COMMITS * ROWS_PER_COMMIT);
+                assertThat(reader.metrics().get(Counter.OBJECT_REQUESTS)).isEqualTo(COMMITS);
+            }
+        }
+    }
+
+    @Test
+    public void testFetchOfASkippedFileIsCounted()
+            throws Exception
+    {
+        Warehouse warehouse = copyOfTheWarehouse();
+        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
+            PaimonTable table = narrowTable(warehouse);
+            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+            DataSplit split = onlySplit(plan);
+            // a join's filter that arrives after the fetch began, and rules out every file
+            ReadRequest request = ReadRequest.of(table.schema().fields())
+                    .withLatePruningFilter(() -> Optional.of(FilterParser.parse("id < 0", table.schema().rowType())));
+
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+                reader.fetchAhead().get(30, TimeUnit.SECONDS);
+                assertThat(reader.nextBatch()).isFalse();
+                Counters counters = reader.metrics();
+                assertThat(counters.get(Counter.FILES_SKIPPED_BY_LATE_FILTER)).isEqualTo(COMMITS);
+                assertThat(counters.get(Counter.FILES_READ)).isZero();
+                // the first file was fetched for nothing, and that request is counted
+                assertThat(counters.get(Counter.OBJECT_REQUESTS)).isEqualTo(1);
+                assertThat(counters.get(Counter.OBJECT_BYTES)).isEqualTo(split.files().get(0).file().fileSize());
+            }
+        }
+    }
+
+    @Test
+    public void testLocalFilesAreNotFetchedAhead()
+            throws Exception
+    {
+        PaimonTable table = narrowTable(Warehouse.open(paimon.warehouse(), Map.of()));
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+        try (SplitReader reader = SplitReader.open(table, plan.readSchema(), onlySplit(plan), ReadRequest.of(table.schema().fields()), allocator)) {
+            // complete at once: no thread hop for a read that costs no request
+            assertThat(reader.fetchAhead()).isDone();
+            long rows = 0;
+            while (reader.nextBatch()) {
+                rows += reader.root().getRowCount();
+            }
+            assertThat(rows).isEqualTo((long) COMMITS * ROWS_PER_COMMIT);
+        }
+    }
+
+    /**
+     * A copy of the warehouse in the bucket of its own, which a test may damage.
+     */
+    private Warehouse copyOfTheWarehouse()
+            throws Exception
+    {
+        String prefix = "copy-" + copies++;
+        server.copyIntoBucket(Path.of(paimon.warehouse()), "lake", prefix);
+        return Warehouse.open("s3://lake/" + prefix, server.clientProperties());
+    }
+
+    private static PaimonTable narrowTable(Warehouse warehouse)
+            throws Exception
+    {
+        return PaimonTable.load(warehouse.catalog(), Identifier.parse("db.narrow"), PaimonTable.MAIN_BRANCH);
+    }
+
+    private static DataSplit onlySplit(ScanPlan plan)
+    {
+        assertThat(plan.splits()).singleElement().satisfies(split -> assertThat(split.files()).hasSize(COMMITS));
+        return plan.splits().get(0);
+    }
+
+    private static void deleteObject(PaimonTable table, PlannedFile file)
+            throws Exception
+    {
+        String path = table.dataFilePath(file.partition(), file.bucket(), file.file(), file.file().fileName());
+        assertThat(table.fileIO().delete(path)).as("deleted %s", path).isTrue();
+        assertThat(table.fileIO().exists(path)).isFalse();
+    }
+}
