@@ -45,6 +45,11 @@ final class TarnSplitSource
     // still read by several drivers at once, instead of one thread working through its files
     // (most of them skipped by their indexes) one after the other
     static final int MIN_SPLITS = 32;
+    // on an object store a split fetches up to 8 of its files at once (FetchAheadQueue), while
+    // Trino starts about as many splits of a task as it has worker threads: a few small files to
+    // a split keep more requests in flight than one each (a lookup over 32 files of 1 MB with
+    // 20 ms latency: 0.33 s with 32 splits, 0.20 s with 8, 0.20 s with 4)
+    static final int MIN_SPLITS_ON_OBJECT_STORES = 8;
     // a larger file is read by several splits, each a range of its rows (Trino's Hive connector
     // starts with splits of 32 MB too): a table of one large file, such as TPC-H's lineitem as
     // one CREATE TABLE AS writes it (one 150 MB file at SF1), is then read by every core, not one
@@ -131,7 +136,7 @@ final class TarnSplitSource
                 return List.of();
             }
             Optional<Predicate> predicate = TarnPredicates.toPredicate(filter, schema.fields());
-            ScanPlanner planner = new ScanPlanner(table).withSplitTargetSize(targetSize).withMinSplits(MIN_SPLITS).withRowRangeSplits(Math.min(FILE_RANGE_SIZE, targetSize));
+            ScanPlanner planner = new ScanPlanner(table).withSplitTargetSize(targetSize).withMinSplits(table.fileIO().objectStore() ? MIN_SPLITS_ON_OBJECT_STORES : MIN_SPLITS).withRowRangeSplits(Math.min(FILE_RANGE_SIZE, targetSize));
             if (!useFileIndexes) {
                 planner = planner.withoutFileIndexes();
             }

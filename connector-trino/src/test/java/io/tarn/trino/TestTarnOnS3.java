@@ -146,6 +146,28 @@ public class TestTarnOnS3
         assertThat(ConnectorMetrics.required(analyzed, "object_bytes")).as(analyzed).isPositive();
     }
 
+    /**
+     * On an object store a split fetches several of its files at once, so a table of few small
+     * files is read in at most 8 splits rather than one per file (locally, up to 32): each of 12
+     * files still costs exactly one request.
+     */
+    @Test
+    public void testSmallFilesShareSplitsOnAnObjectStore()
+    {
+        runner.execute("CREATE SCHEMA small_files");
+        runner.execute("CREATE TABLE small_files.t (id integer, name varchar)");
+        int files = 12;
+        for (int file = 0; file < files; file++) {
+            runner.execute("INSERT INTO small_files.t VALUES (%d, 'row %d')".formatted(file, file));
+        }
+        String analyzed = (String) runner.execute("EXPLAIN ANALYZE VERBOSE SELECT * FROM small_files.t").getOnlyValue();
+        assertThat(ConnectorMetrics.required(analyzed, "files_read")).as(analyzed).isEqualTo(files);
+        assertThat(ConnectorMetrics.required(analyzed, "object_requests")).as(analyzed).isEqualTo(files);
+        // at most ceil(12 / 8) = 2 files to a split
+        assertThat(ConnectorMetrics.required(analyzed, "splits")).as(analyzed).isEqualTo(6);
+        assertThat(selectAll("small_files.t", "")).isEqualTo(paimon.read("small_files.t"));
+    }
+
     @Test
     public void testWritesArePaimonReadable()
     {

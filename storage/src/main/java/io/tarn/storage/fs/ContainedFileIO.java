@@ -52,6 +52,12 @@ public final class ContainedFileIO
     }
 
     @Override
+    public boolean objectStore()
+    {
+        return delegate.objectStore();
+    }
+
+    @Override
     public long wholeReadThreshold()
     {
         return delegate.wholeReadThreshold();

@@ -15,6 +15,16 @@ public interface FileIO
     InputFile newInputFile(String path);
 
     /**
+     * Whether every read is a request to an object store, whose latency (tens of milliseconds)
+     * costs about what a few MiB take to transfer, rather than a read of a local disk: callers
+     * then keep more requests in flight and fewer readers busy (local files answer false).
+     */
+    default boolean objectStore()
+    {
+        return false;
+    }
+
+    /**
      * The size up to which {@link #newInputFile(String, long)} fetches a file whole by its first
      * read, in one request; 0 when files are read in pieces at no cost per read (local files).
      * Reading such a file's separate index first then costs a request to save at most one.

@@ -64,12 +64,12 @@ public interface InputFile
     }
 
     /**
-     * Whether {@link #fetchAhead} would fetch anything: whether the first read is a request to a
-     * remote store. Local files answer false.
+     * How many bytes {@link #fetchAhead} would fetch: 0 when nothing (local files, or what is held
+     * already).
      */
-    default boolean fetchesAhead()
+    default long fetchAheadBytes()
     {
-        return false;
+        return 0;
     }
 
     /**

@@ -2,8 +2,6 @@ package io.tarn.storage.read;
 
 import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.fs.ObjectStoreTally;
-import io.tarn.storage.scan.PlannedFile;
-import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,23 +23,20 @@ import static java.util.Objects.requireNonNull;
  */
 final class FetchAhead
 {
-    private final PlannedFile file;
     private final InputFile input;
     private final CompletableFuture<Tally> fetch;
     private boolean counted;
 
-    private FetchAhead(PlannedFile file, InputFile input, CompletableFuture<Tally> fetch)
+    private FetchAhead(InputFile input, CompletableFuture<Tally> fetch)
     {
-        this.file = file;
         this.input = input;
         this.fetch = fetch;
     }
 
     /**
-     * Starts fetching the first bytes of {@code file}, which the reader will read through
-     * {@code input}.
+     * Starts fetching the first bytes of {@code input}.
      */
-    static FetchAhead start(PlannedFile file, InputFile input)
+    static FetchAhead start(InputFile input)
     {
         requireNonNull(input, "input is null");
         CompletableFuture<Tally> fetch = CompletableFuture.supplyAsync(() -> {
@@ -55,15 +50,7 @@ final class FetchAhead
             }
             return new Tally(ObjectStoreTally.requests() - requests, ObjectStoreTally.bytes() - bytes);
         }, RemoteDataInput.FETCHES);
-        return new FetchAhead(requireNonNull(file, "file is null"), input, fetch);
-    }
-
-    /**
-     * Whether this fetches {@code candidate}: the same entry of the same split.
-     */
-    boolean fetches(PlannedFile candidate)
-    {
-        return candidate == file;
+        return new FetchAhead(input, fetch);
     }
 
     /**
@@ -109,7 +96,8 @@ final class FetchAhead
 
     /**
      * Stops a fetch whose file will not be read (the split reader closed before it): what it
-     * brought, if anything, is not counted.
+     * brought, if anything, is not counted, as a fetch ahead within a file is not
+     * ({@link RemoteDataInput}).
      */
     void cancel()
     {

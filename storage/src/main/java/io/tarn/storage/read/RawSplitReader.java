@@ -114,8 +114,8 @@ final class RawSplitReader
     private Optional<Predicate> currentSkippingFilter = Optional.empty();
 
     private int nextFile;
-    // the first file to read, fetched ahead from an object store; null once it is opened
-    private FetchAhead fetchAhead;
+    // the files to open next, fetched ahead from an object store
+    private final FetchAheadQueue filesAhead;
     private DataFileReader current;
     private DataFileMeta currentFile;
     private VectorSchemaRoot currentRoot;
@@ -177,6 +177,7 @@ final class RawSplitReader
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
         this.columnsWithoutKind = valueKindColumn < 0 ? readColumns : readColumns.subList(0, valueKindColumn);
+        this.filesAhead = new FetchAheadQueue(table, split.files(), this::opens);
         this.indexFilter = request.skippingFilter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
                 ? Optional.of(new FileIndexFilter(table, request.skippingFilter().get()))
                 : Optional.empty();
@@ -196,38 +197,7 @@ final class RawSplitReader
     @Override
     public CompletableFuture<Void> fetchAhead()
     {
-        if (fetchAhead == null) {
-            fetchAheadFrom(nextFile);
-        }
-        return fetchAhead == null ? CompletableFuture.completedFuture(null) : fetchAhead.done();
-    }
-
-    /**
-     * Starts fetching the first file from {@code first} on that {@link #nextBatch()} will open:
-     * one whose row selection is not empty. One the late filter rules out when its turn comes
-     * was fetched for nothing, as a reader without statistics would have read it too.
-     */
-    private void fetchAheadFrom(int first)
-    {
-        for (int index = first; index < split.files().size(); index++) {
-            PlannedFile file = split.files().get(index);
-            RoaringBitmap chosen = rowSelections.get(file.file().fileName());
-            if (chosen != null && chosen.isEmpty()) {
-                continue;
-            }
-            InputFile input;
-            try {
-                input = DataFileReaders.inputFile(table, file);
-            }
-            catch (IOException e) {
-                // a file name that makes no path: opening the file reports it
-                return;
-            }
-            if (input.fetchesAhead()) {
-                fetchAhead = FetchAhead.start(file, input);
-            }
-            return;
-        }
+        return filesAhead.start(nextFile);
     }
 
     @Override
@@ -239,12 +209,8 @@ final class RawSplitReader
                 if (nextFile == split.files().size()) {
                     return false;
                 }
-                PlannedFile file = split.files().get(nextFile++);
-                RoaringBitmap chosen = rowSelections.get(file.file().fileName());
-                if (chosen != null && chosen.isEmpty()) {
-                    continue;
-                }
-                if (!openFile(file)) {
+                int index = nextFile++;
+                if (!opens(split.files().get(index)) || !openFile(index)) {
                     continue;
                 }
             }
@@ -314,7 +280,7 @@ final class RawSplitReader
     @Override
     public long retainedHeapBytes()
     {
-        return (current == null ? 0 : current.retainedHeapBytes()) + (fetchAhead == null ? 0 : fetchAhead.heldBytes());
+        return (current == null ? 0 : current.retainedHeapBytes()) + filesAhead.heldBytes();
     }
 
     @Override
@@ -329,10 +295,7 @@ final class RawSplitReader
     @Override
     public void close()
     {
-        if (fetchAhead != null) {
-            fetchAhead.cancel();
-            fetchAhead = null;
-        }
+        filesAhead.close();
         try {
             closeCurrentFile();
         }
@@ -354,12 +317,23 @@ final class RawSplitReader
     }
 
     /**
-     * Opens a file for reading, unless its file index proves that no live row matches, or its
-     * statistics rule out a late pruning filter that has arrived.
+     * Whether the reader opens {@code file} when it comes to it: unless the rows chosen of it
+     * before reading are none.
      */
-    private boolean openFile(PlannedFile file)
+    private boolean opens(PlannedFile file)
+    {
+        RoaringBitmap chosen = rowSelections.get(file.file().fileName());
+        return chosen == null || !chosen.isEmpty();
+    }
+
+    /**
+     * Opens the split's file at {@code index} for reading, unless its file index proves that no
+     * live row matches, or its statistics rule out a late pruning filter that has arrived.
+     */
+    private boolean openFile(int index)
             throws IOException
     {
+        PlannedFile file = split.files().get(index);
         DataFileMeta meta = file.file();
         currentFile = meta;
         RoaringBitmap chosen = rowSelections.get(meta.fileName());
@@ -370,7 +344,7 @@ final class RawSplitReader
         Optional<Predicate> lateFilter = request.latePruningFilter().get();
         if (lateFilter.isPresent() && !StatsEvaluator.mightMatch(lateFilter.get(), fileStatistics().valueStats(file))) {
             metrics = metrics.plus(Counters.of(Counter.FILES_SKIPPED_BY_LATE_FILTER, 1));
-            skipFetched(file);
+            filesAhead.skip(index);
             return false;
         }
         // statistics that prove every row of the file matches leave nothing to test, and nothing
@@ -425,7 +399,7 @@ final class RawSplitReader
             }
             if (result.skip()) {
                 metrics = metrics.plus(ReadCounters.fileIndex(1, 0, live, outcome.indexesIgnored()));
-                skipFetched(file);
+                filesAhead.skip(index);
                 return false;
             }
             // a bitmap that answers the whole filter exactly leaves nothing to test on the rows
@@ -434,7 +408,7 @@ final class RawSplitReader
             long skipped = live - selected;
             metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
-        InputFile input = inputFile(file);
+        InputFile input = filesAhead.take(index);
         if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
             current = filterFirst.get().readMatchingRows(file, input, selection, currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
             currentFileReadAgain |= current != null;
@@ -445,42 +419,6 @@ final class RawSplitReader
         }
         current = DataFileReaders.open(table, file, input, options, allocator);
         return true;
-    }
-
-    /**
-     * Counts the fetch ahead of {@code file}, which is skipped unread: its request was made. The
-     * next file is not fetched ahead, as a filter that skipped this one may skip it too.
-     */
-    private void skipFetched(PlannedFile file)
-    {
-        if (fetchAhead != null && fetchAhead.fetches(file)) {
-            fetchAhead.input();
-            fetchAhead = null;
-        }
-    }
-
-    /**
-     * The data file of {@code file}, which is to be read: the one fetched ahead, once its fetch
-     * has ended, or a new one. Starts the next file's fetch.
-     */
-    private InputFile inputFile(PlannedFile file)
-            throws IOException
-    {
-        FetchAhead fetched = fetchAhead;
-        fetchAhead = null;
-        InputFile input;
-        if (fetched != null && fetched.fetches(file)) {
-            input = fetched.input();
-        }
-        else {
-            if (fetched != null) {
-                fetched.cancel();
-            }
-            input = DataFileReaders.inputFile(table, file);
-        }
-        // the next file's first request is answered while this one is decoded
-        fetchAheadFrom(nextFile);
-        return input;
     }
 
     /**

@@ -121,6 +121,12 @@ public final class S3FileIO
      * first read, as Trino's Parquet reader does with a file under its small-file threshold.
      */
     @Override
+    public boolean objectStore()
+    {
+        return true;
+    }
+
+    @Override
     public long wholeReadThreshold()
     {
         return settings.smallObjectThreshold();

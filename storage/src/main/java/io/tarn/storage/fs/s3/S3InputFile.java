@@ -271,9 +271,15 @@ final class S3InputFile
     }
 
     @Override
-    public boolean fetchesAhead()
+    public long fetchAheadBytes()
     {
-        return tail == null;
+        if (tail != null) {
+            return 0;
+        }
+        if (length < 0) {
+            return TAIL_BYTES;
+        }
+        return fetchWhole ? length : Math.min(length, TAIL_BYTES);
     }
 
     @Override
