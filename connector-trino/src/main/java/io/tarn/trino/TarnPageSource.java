@@ -46,9 +46,12 @@ import static java.util.Objects.requireNonNull;
  * by {@link #close()}.
  *
  * <p>{@link #getMemoryUsage()} is what the reader holds: that allocator's memory and the heap of
- * the file reader (loaded parts of column chunks, pages, decoded values), so that Trino's memory
- * limits see it. A read that cannot get Arrow memory within the node's
- * {@code tarn.reader.max-memory} fails with {@link TarnErrorCode#TARN_READER_MEMORY_EXHAUSTED}.
+ * the file reader (loaded parts of column chunks, pages, decoded values) and of the files fetched
+ * ahead from an object store, so that Trino's memory limits see it. A read that cannot get Arrow
+ * memory within the node's {@code tarn.reader.max-memory} fails with
+ * {@link TarnErrorCode#TARN_READER_MEMORY_EXHAUSTED}.
+ * <p>On an object store, {@link #isBlocked()} waits for the first file's fetch once the page
+ * source may read files, so that the driver's thread runs other splits while it is answered.
  */
 final class TarnPageSource
         implements ConnectorPageSource

@@ -32,6 +32,8 @@ final class FetchAheadQueue
     private final PaimonTable table;
     private final List<PlannedFile> files;
     private final Predicate<PlannedFile> opened;
+    // local files cost no request: nothing to fetch ahead
+    private final boolean enabled;
     private final ArrayDeque<Entry> fetching = new ArrayDeque<>();
     private int nextToFetch;
     private long bytesAhead;
@@ -46,6 +48,7 @@ final class FetchAheadQueue
         this.table = requireNonNull(table, "table is null");
         this.files = List.copyOf(files);
         this.opened = requireNonNull(opened, "opened is null");
+        this.enabled = table.fileIO().objectStore();
     }
 
     /**
@@ -131,7 +134,7 @@ final class FetchAheadQueue
     private void fill(int from)
     {
         nextToFetch = Math.max(nextToFetch, from);
-        while (fetching.size() < MAX_FILES && nextToFetch < files.size()) {
+        while (enabled && fetching.size() < MAX_FILES && nextToFetch < files.size()) {
             PlannedFile file = files.get(nextToFetch);
             if (!opened.test(file)) {
                 nextToFetch++;
