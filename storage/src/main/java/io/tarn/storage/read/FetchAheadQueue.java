@@ -6,7 +6,9 @@ import io.tarn.storage.table.PaimonTable;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Predicate;
 
@@ -21,7 +23,8 @@ import static java.util.Objects.requireNonNull;
  * A file the reader skips unread (a late filter or its index rules it out) was fetched for
  * nothing, as a reader without statistics would have read it too; its request is counted, and
  * nothing more is fetched until a file is read, as the filter that skipped it may skip the next.
- * Files of local storage, whose reads cost no request, are never fetched ahead.
+ * Files of local storage, whose reads cost no request, are never fetched ahead, and files handed
+ * over held (by a pass that read them before) are not fetched again.
  */
 final class FetchAheadQueue
         implements AutoCloseable
@@ -32,6 +35,8 @@ final class FetchAheadQueue
     private final PaimonTable table;
     private final List<PlannedFile> files;
     private final Predicate<PlannedFile> opened;
+    // files already fetched, by name, handed over by an earlier pass over the same split
+    private final Map<String, InputFile> held;
     // local files cost no request: nothing to fetch ahead
     private final boolean enabled;
     private final ArrayDeque<Entry> fetching = new ArrayDeque<>();
@@ -45,9 +50,18 @@ final class FetchAheadQueue
      */
     FetchAheadQueue(PaimonTable table, List<PlannedFile> files, Predicate<PlannedFile> opened)
     {
+        this(table, files, opened, Map.of());
+    }
+
+    /**
+     * @param held files of the split an earlier pass fetched, by file name: taken as they are
+     */
+    FetchAheadQueue(PaimonTable table, List<PlannedFile> files, Predicate<PlannedFile> opened, Map<String, InputFile> held)
+    {
         this.table = requireNonNull(table, "table is null");
         this.files = List.copyOf(files);
         this.opened = requireNonNull(opened, "opened is null");
+        this.held = new HashMap<>(held);
         this.enabled = table.fileIO().objectStore();
     }
 
@@ -64,20 +78,21 @@ final class FetchAheadQueue
     }
 
     /**
-     * The file at {@code index}, which the reader opens now: the one fetched ahead, once its fetch
-     * has ended, or a new one. Starts fetching the files after it.
+     * The file at {@code index}, which the reader opens now: the one handed over held, the one
+     * fetched ahead once its fetch has ended, or a new one. Starts fetching the files after it.
      */
     InputFile take(int index)
             throws IOException
     {
         Entry head = dropBefore(index);
-        InputFile input;
-        if (head != null && head.index() == index) {
+        // a file an earlier pass fetched was never queued
+        InputFile input = held.remove(files.get(index).file().fileName());
+        if (input == null && head != null && head.index() == index) {
             fetching.removeFirst();
             bytesAhead -= head.bytes();
             input = head.fetch().input();
         }
-        else {
+        if (input == null) {
             input = DataFileReaders.inputFile(table, files.get(index));
         }
         fill(index + 1);
@@ -89,6 +104,7 @@ final class FetchAheadQueue
      */
     void skip(int index)
     {
+        held.remove(files.get(index).file().fileName());
         Entry head = dropBefore(index);
         if (head != null && head.index() == index) {
             fetching.removeFirst();
@@ -102,11 +118,14 @@ final class FetchAheadQueue
      */
     long heldBytes()
     {
-        long held = 0;
+        long bytes = 0;
         for (Entry entry : fetching) {
-            held += entry.fetch().heldBytes();
+            bytes += entry.fetch().heldBytes();
         }
-        return held;
+        for (InputFile input : held.values()) {
+            bytes += input.heldBytes();
+        }
+        return bytes;
     }
 
     @Override
@@ -115,6 +134,7 @@ final class FetchAheadQueue
         fetching.forEach(entry -> entry.fetch().cancel());
         fetching.clear();
         bytesAhead = 0;
+        held.clear();
     }
 
     /**
@@ -136,7 +156,7 @@ final class FetchAheadQueue
         nextToFetch = Math.max(nextToFetch, from);
         while (enabled && fetching.size() < MAX_FILES && nextToFetch < files.size()) {
             PlannedFile file = files.get(nextToFetch);
-            if (!opened.test(file)) {
+            if (!opened.test(file) || held.containsKey(file.file().fileName())) {
                 nextToFetch++;
                 continue;
             }

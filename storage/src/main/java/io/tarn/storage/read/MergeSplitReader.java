@@ -4,6 +4,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.RowEvaluator;
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.UnsupportedTableFeatureException;
+import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
@@ -175,7 +176,7 @@ final class MergeSplitReader
                 metrics = metrics.plus(survivors.metrics());
                 filesOnlyInValuePass = survivors.filesNotOpened();
                 DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), split.files(), false);
-                survivorReader = RawSplitReader.withRowSelections(table, readSchema, raw, request, allocator, survivors.rowsByFile());
+                survivorReader = RawSplitReader.withRowSelections(table, readSchema, raw, request, allocator, survivors.rowsByFile(), survivors.keyedFiles());
             }
             return survivorReader.nextBatch();
         }
@@ -305,11 +306,16 @@ final class MergeSplitReader
             throws IOException
     {
         queue = new PriorityQueue<>(Math.max(1, split.files().size()), this::compareRecords);
-        for (PlannedFile file : split.files()) {
-            FileCursor cursor = new FileCursor(file.file(), open(file));
-            cursors.add(cursor);
-            if (cursor.next()) {
-                queue.add(cursor);
+        // every file is opened at once: on an object store their first fetches run side by side
+        try (FetchAheadQueue ahead = new FetchAheadQueue(table, split.files(), file -> true)) {
+            ahead.start(0);
+            for (int i = 0; i < split.files().size(); i++) {
+                PlannedFile file = split.files().get(i);
+                FileCursor cursor = new FileCursor(file.file(), open(file, ahead.take(i)));
+                cursors.add(cursor);
+                if (cursor.next()) {
+                    queue.add(cursor);
+                }
             }
         }
     }
@@ -329,7 +335,7 @@ final class MergeSplitReader
         queue.add(cursor);
     }
 
-    private DataFileReader open(PlannedFile file)
+    private DataFileReader open(PlannedFile file, InputFile input)
             throws IOException
     {
         DataFileMeta meta = file.file();
@@ -342,7 +348,7 @@ final class MergeSplitReader
         if (keyFilter.isPresent()) {
             options = options.withFilter(keyFilter.get());
         }
-        return DataFileReaders.open(table, file, options, allocator);
+        return DataFileReaders.open(table, file, input, options, allocator);
     }
 
     /**

@@ -136,21 +136,23 @@ final class RawSplitReader
 
     RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
     {
-        this(table, readSchema, split, request, allocator, null);
+        this(table, readSchema, split, request, allocator, null, Map.of());
     }
 
     /**
      * Reads only the given rows of each file of the split: how a merge whose survivors are known
      * reads its value columns. The selections must not select a retraction (-U/-D) row: the
-     * files are read without {@code _VALUE_KIND}.
+     * files are read without {@code _VALUE_KIND}. {@code heldFiles} are files the key pass
+     * fetched, by name, read from what they hold rather than fetched again.
      */
     static RawSplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
-            Map<String, RoaringBitmap> rowSelections)
+            Map<String, RoaringBitmap> rowSelections, Map<String, InputFile> heldFiles)
     {
-        return new RawSplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"));
+        return new RawSplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"), heldFiles);
     }
 
-    private RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, RoaringBitmap> rowSelections)
+    private RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, RoaringBitmap> rowSelections,
+            Map<String, InputFile> heldFiles)
     {
         this.table = requireNonNull(table, "table is null");
         this.readSchema = requireNonNull(readSchema, "readSchema is null");
@@ -177,7 +179,7 @@ final class RawSplitReader
         }
         this.valueKindColumn = readSchema.primaryKeys().isEmpty() ? -1 : readColumns.size() - 1;
         this.columnsWithoutKind = valueKindColumn < 0 ? readColumns : readColumns.subList(0, valueKindColumn);
-        this.filesAhead = new FetchAheadQueue(table, split.files(), this::opens);
+        this.filesAhead = new FetchAheadQueue(table, split.files(), this::opens, heldFiles);
         this.indexFilter = request.skippingFilter().isPresent() && request.useFileIndexes() && new TableOptions(table.name(), readSchema.options()).fileIndexReadEnabled()
                 ? Optional.of(new FileIndexFilter(table, request.skippingFilter().get()))
                 : Optional.empty();

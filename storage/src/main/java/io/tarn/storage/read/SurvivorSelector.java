@@ -1,6 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
+import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
@@ -50,15 +51,17 @@ final class SurvivorSelector
     private static final int BATCH_SIZE = 4096;
 
     /**
-     * The selected rows of each data file of the split, by file name, what reading the key
-     * columns cost, and how many files with rows were not opened for their keys (all their rows
-     * survive).
+     * The selected rows of each data file of the split, by file name, the files opened for their
+     * keys, by name, holding what was fetched of them (on an object store a small file whole),
+     * so that the value pass reads them without fetching them again, what reading the key columns
+     * cost, and how many files with rows were not opened for their keys (all their rows survive).
      */
-    record Survivors(Map<String, RoaringBitmap> rowsByFile, Counters metrics, int filesNotOpened)
+    record Survivors(Map<String, RoaringBitmap> rowsByFile, Map<String, InputFile> keyedFiles, Counters metrics, int filesNotOpened)
     {
         Survivors
         {
             rowsByFile = Map.copyOf(rowsByFile);
+            keyedFiles = Map.copyOf(keyedFiles);
             requireNonNull(metrics, "metrics is null");
         }
     }
@@ -116,6 +119,7 @@ final class SurvivorSelector
             throws IOException
     {
         Map<String, RoaringBitmap> survivors = new HashMap<>();
+        Map<String, InputFile> keyedFiles = new HashMap<>();
         List<KeyCursor> cursors = new ArrayList<>();
         int filesNotOpened = 0;
         try {
@@ -127,21 +131,32 @@ final class SurvivorSelector
                 }
             }
             boolean[] isolated = KeyRanges.isolatedFiles(files, order);
-            CursorHeap queue = new CursorHeap(order, files.size());
+            List<PlannedFile> keyed = new ArrayList<>();
             for (int i = 0; i < files.size(); i++) {
-                PlannedFile file = files.get(i);
-                DataFileMeta meta = file.file();
+                DataFileMeta meta = files.get(i).file();
                 if (isolated[i] && !RawSplitReader.mayHoldRetractions(meta)) {
                     survivors.put(meta.fileName(), RoaringBitmap.bitmapOfRange(0, meta.rowCount()));
                     filesNotOpened += meta.rowCount() > 0 ? 1 : 0;
-                    continue;
                 }
-                boolean readsKinds = RawSplitReader.mayHoldRetractions(meta);
-                ReadOptions options = ReadOptions.of(readsKinds ? columnsWithKind : columns).withBatchSize(BATCH_SIZE);
-                KeyCursor cursor = new KeyCursor(table, file, order, readsKinds, DataFileReaders.open(table, file, options, allocator));
-                cursors.add(cursor);
-                if (cursor.next()) {
-                    queue.push(cursor);
+                else {
+                    keyed.add(files.get(i));
+                }
+            }
+            CursorHeap queue = new CursorHeap(order, keyed.size());
+            // every other file is opened at once: on an object store their first fetches run side by side
+            try (FetchAheadQueue ahead = new FetchAheadQueue(table, keyed, file -> true)) {
+                ahead.start(0);
+                for (int i = 0; i < keyed.size(); i++) {
+                    PlannedFile file = keyed.get(i);
+                    boolean readsKinds = RawSplitReader.mayHoldRetractions(file.file());
+                    ReadOptions options = ReadOptions.of(readsKinds ? columnsWithKind : columns).withBatchSize(BATCH_SIZE);
+                    InputFile input = ahead.take(i);
+                    keyedFiles.put(file.file().fileName(), input);
+                    KeyCursor cursor = new KeyCursor(table, file, order, readsKinds, DataFileReaders.open(table, file, input, options, allocator));
+                    cursors.add(cursor);
+                    if (cursor.next()) {
+                        queue.push(cursor);
+                    }
                 }
             }
             KeyMerge merge = new KeyMerge(table.name(), firstRow, ignoreDelete);
@@ -189,7 +204,7 @@ final class SurvivorSelector
         for (KeyCursor cursor : cursors) {
             metrics = metrics.plus(cursor.metrics());
         }
-        return new Survivors(survivors, metrics, filesNotOpened);
+        return new Survivors(survivors, keyedFiles, metrics, filesNotOpened);
     }
 
     /**

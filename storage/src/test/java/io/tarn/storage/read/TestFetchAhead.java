@@ -28,9 +28,11 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -72,6 +74,21 @@ public class TestFetchAhead
                 rows[row] = GenericRow.of(id, BinaryString.fromString("name-" + id));
             }
             paimon.write(table, rows);
+        }
+        // three commits of overlapping keys into one bucket: one merge split of three files
+        FileStoreTable keyed = paimon.create("keyed", Schema.newBuilder()
+                .column("id", DataTypes.BIGINT())
+                .column("name", DataTypes.STRING())
+                .primaryKey("id")
+                .option("bucket", "1")
+                .build());
+        for (int commit = 0; commit < COMMITS; commit++) {
+            InternalRow[] rows = new InternalRow[ROWS_PER_COMMIT];
+            for (int row = 0; row < ROWS_PER_COMMIT; row++) {
+                long id = (long) commit * ROWS_PER_COMMIT / 2 + row;
+                rows[row] = GenericRow.of(id, BinaryString.fromString("commit-" + commit));
+            }
+            paimon.write(keyed, rows);
         }
         serverDirectory = TemporaryDirectories.create("tarn-fetch-ahead");
         server = S3ProxyServer.start(serverDirectory);
@@ -210,6 +227,42 @@ public class TestFetchAhead
                 assertThat(counters.get(Counter.FILES_READ)).isZero();
                 // the files were fetched ahead (all three: fewer than FetchAheadQueue.MAX_FILES)
                 // for nothing, and those requests are counted
+                assertThat(counters.get(Counter.OBJECT_REQUESTS)).isEqualTo(COMMITS);
+                assertThat(counters.get(Counter.OBJECT_BYTES)).isEqualTo(split.files().stream().mapToLong(file -> file.file().fileSize()).sum());
+            }
+        }
+    }
+
+    /**
+     * A merge of a deduplicate table reads the key columns of its files, then the value columns
+     * of the surviving rows: the second pass reads what the first fetched, so each small file
+     * costs one request, not two.
+     */
+    @Test
+    public void testMergeFetchesEachFileOnce()
+            throws Exception
+    {
+        Warehouse warehouse = copyOfTheWarehouse();
+        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
+            PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse("db.keyed"), PaimonTable.MAIN_BRANCH);
+            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+            DataSplit split = onlySplit(plan);
+            assertThat(split.mergeRequired()).isTrue();
+
+            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, ReadRequest.of(table.schema().fields()), allocator)) {
+                Set<Long> ids = new HashSet<>();
+                long rows = 0;
+                while (reader.nextBatch()) {
+                    BigIntVector batchIds = (BigIntVector) reader.root().getVector("id");
+                    for (int row = 0; row < reader.root().getRowCount(); row++) {
+                        ids.add(batchIds.get(row));
+                    }
+                    rows += reader.root().getRowCount();
+                }
+                // keys 0-999, 500-1499 and 1000-1999: each once
+                assertThat(rows).isEqualTo(2 * ROWS_PER_COMMIT);
+                assertThat(ids).hasSize(2 * ROWS_PER_COMMIT);
+                Counters counters = reader.metrics();
                 assertThat(counters.get(Counter.OBJECT_REQUESTS)).isEqualTo(COMMITS);
                 assertThat(counters.get(Counter.OBJECT_BYTES)).isEqualTo(split.files().stream().mapToLong(file -> file.file().fileSize()).sum());
             }
