@@ -120,11 +120,10 @@ public class TestFetchAhead
     public void testFirstFileIsHeldBeforeTheFirstBatch()
             throws Exception
     {
-        Warehouse warehouse = copyOfTheWarehouse();
-        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
-            PaimonTable table = narrowTable(warehouse);
-            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-            DataSplit split = onlySplit(plan);
+        try (TableCopy copy = copyOf("narrow")) {
+            PaimonTable table = copy.table();
+            ScanPlan plan = copy.plan();
+            DataSplit split = copy.split();
             ReadRequest request = ReadRequest.of(table.schema().fields());
 
             try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
@@ -169,11 +168,10 @@ public class TestFetchAhead
     public void testNextFileIsFetchedWhileOneIsRead()
             throws Exception
     {
-        Warehouse warehouse = copyOfTheWarehouse();
-        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
-            PaimonTable table = narrowTable(warehouse);
-            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-            DataSplit split = onlySplit(plan);
+        try (TableCopy copy = copyOf("narrow")) {
+            PaimonTable table = copy.table();
+            ScanPlan plan = copy.plan();
+            DataSplit split = copy.split();
 
             ReadRequest request = ReadRequest.of(table.schema().fields());
             // what a reader of the first file alone holds after its first batch
@@ -210,11 +208,10 @@ public class TestFetchAhead
     public void testFetchOfASkippedFileIsCounted()
             throws Exception
     {
-        Warehouse warehouse = copyOfTheWarehouse();
-        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
-            PaimonTable table = narrowTable(warehouse);
-            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-            DataSplit split = onlySplit(plan);
+        try (TableCopy copy = copyOf("narrow")) {
+            PaimonTable table = copy.table();
+            ScanPlan plan = copy.plan();
+            DataSplit split = copy.split();
             // a join's filter that arrives after the fetch began, and rules out every file
             ReadRequest request = ReadRequest.of(table.schema().fields())
                     .withLatePruningFilter(() -> Optional.of(FilterParser.parse("id < 0", table.schema().rowType())));
@@ -242,11 +239,10 @@ public class TestFetchAhead
     public void testMergeFetchesEachFileOnce()
             throws Exception
     {
-        Warehouse warehouse = copyOfTheWarehouse();
-        try (AutoCloseable fileIO = (AutoCloseable) warehouse.fileIO()) {
-            PaimonTable table = PaimonTable.load(warehouse.catalog(), Identifier.parse("db.keyed"), PaimonTable.MAIN_BRANCH);
-            ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-            DataSplit split = onlySplit(plan);
+        try (TableCopy copy = copyOf("keyed")) {
+            PaimonTable table = copy.table();
+            ScanPlan plan = copy.plan();
+            DataSplit split = copy.split();
             assertThat(split.mergeRequired()).isTrue();
 
             try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, ReadRequest.of(table.schema().fields()), allocator)) {
@@ -273,7 +269,7 @@ public class TestFetchAhead
     public void testLocalFilesAreNotFetchedAhead()
             throws Exception
     {
-        PaimonTable table = narrowTable(Warehouse.open(paimon.warehouse(), Map.of()));
+        PaimonTable table = loadTable(Warehouse.open(paimon.warehouse(), Map.of()), "narrow");
         ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
         try (SplitReader reader = SplitReader.open(table, plan.readSchema(), onlySplit(plan), ReadRequest.of(table.schema().fields()), allocator)) {
             // complete at once: no thread hop for a read that costs no request
@@ -287,20 +283,35 @@ public class TestFetchAhead
     }
 
     /**
-     * A copy of the warehouse in the bucket of its own, which a test may damage.
+     * Table {@code db.<name>} in a copy of the warehouse in the bucket of its own, which a test may
+     * damage, planned at its latest snapshot.
      */
-    private Warehouse copyOfTheWarehouse()
+    private TableCopy copyOf(String name)
             throws Exception
     {
         String prefix = "copy-" + copies++;
         server.copyIntoBucket(Path.of(paimon.warehouse()), "lake", prefix);
-        return Warehouse.open("s3://lake/" + prefix, server.clientProperties());
+        Warehouse warehouse = Warehouse.open("s3://lake/" + prefix, server.clientProperties());
+        PaimonTable table = loadTable(warehouse, name);
+        ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
+        return new TableCopy((AutoCloseable) warehouse.fileIO(), table, plan, onlySplit(plan));
     }
 
-    private static PaimonTable narrowTable(Warehouse warehouse)
+    private record TableCopy(AutoCloseable fileIO, PaimonTable table, ScanPlan plan, DataSplit split)
+            implements AutoCloseable
+    {
+        @Override
+        public void close()
+                throws Exception
+        {
+            fileIO.close();
+        }
+    }
+
+    private static PaimonTable loadTable(Warehouse warehouse, String name)
             throws Exception
     {
-        return PaimonTable.load(warehouse.catalog(), Identifier.parse("db.narrow"), PaimonTable.MAIN_BRANCH);
+        return PaimonTable.load(warehouse.catalog(), Identifier.parse("db." + name), PaimonTable.MAIN_BRANCH);
     }
 
     private static DataSplit onlySplit(ScanPlan plan)
