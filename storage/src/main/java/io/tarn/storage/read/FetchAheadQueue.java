@@ -156,7 +156,13 @@ final class FetchAheadQueue
         nextToFetch = Math.max(nextToFetch, from);
         while (enabled && fetching.size() < MAX_FILES && nextToFetch < files.size()) {
             PlannedFile file = files.get(nextToFetch);
-            if (!opened.test(file) || held.containsKey(file.file().fileName())) {
+            if (!opened.test(file)) {
+                // never read: what an earlier pass fetched of it can go
+                held.remove(file.file().fileName());
+                nextToFetch++;
+                continue;
+            }
+            if (held.containsKey(file.file().fileName())) {
                 nextToFetch++;
                 continue;
             }
