@@ -17,6 +17,7 @@ import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.SplitReaders;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.BufferAllocator;
@@ -364,7 +365,7 @@ public class BenchmarkFileIndex
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     int batchRows = root.getRowCount();

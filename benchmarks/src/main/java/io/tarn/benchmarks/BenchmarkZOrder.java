@@ -15,6 +15,7 @@ import io.tarn.storage.sort.SortCompactRequest;
 import io.tarn.storage.sort.SortCompactResult;
 import io.tarn.storage.sort.SortCompaction;
 import io.tarn.storage.sort.SortStrategy;
+import io.tarn.storage.source.SplitReaders;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import org.apache.arrow.memory.BufferAllocator;
@@ -251,7 +252,7 @@ public class BenchmarkZOrder
         long count = 0;
         long checksum = 0;
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = SplitReader.open(tarnTable, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(tarnTable, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot root = reader.root();
                     IntVector x = (IntVector) root.getVector(0);

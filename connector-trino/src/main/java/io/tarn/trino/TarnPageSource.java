@@ -8,6 +8,7 @@ import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.source.SplitReaders;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.reader.DictionaryIds;
@@ -135,7 +136,7 @@ final class TarnPageSource
         this.fileReservation = fileReads.reserve(split.mergeRequired() ? split.files().size() : 1);
         try {
             // the readers open no file before their first batch
-            this.reader = SplitReader.open(table, schema, split, request, allocator);
+            this.reader = SplitReaders.open(table, schema, split, request, allocator);
         }
         catch (OutOfMemoryException e) {
             fileReservation.close();

@@ -4,6 +4,7 @@ import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.source.SplitReaders;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.ArrowTypes;
@@ -151,7 +152,7 @@ final class SplitStreamReader
     private void openSplit(DataSplit split)
             throws IOException
     {
-        reader = SplitReader.open(table, readSchema, split, request, streamAllocator);
+        reader = SplitReaders.open(table, readSchema, split, request, streamAllocator);
     }
 
     private void closeSplit()

@@ -30,11 +30,11 @@ import java.util.Map;
  * {@code file.format.per.level}), and turns the readers' exceptions into the storage layer's,
  * naming the table as well as the file.
  */
-final class DataFileReaders
+public final class DataFileReaders
 {
     private DataFileReaders() {}
 
-    static DataFileReader open(PaimonTable table, PlannedFile file, ReadOptions options, BufferAllocator allocator)
+    public static DataFileReader open(PaimonTable table, PlannedFile file, ReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         return open(table, file, inputFile(table, file), options, allocator);
@@ -54,7 +54,7 @@ final class DataFileReaders
     /**
      * Opens {@code file} read through {@code inputFile} ({@link #inputFile}, perhaps fetched ahead).
      */
-    static DataFileReader open(PaimonTable table, PlannedFile file, InputFile inputFile, ReadOptions options, BufferAllocator allocator)
+    public static DataFileReader open(PaimonTable table, PlannedFile file, InputFile inputFile, ReadOptions options, BufferAllocator allocator)
             throws IOException
     {
         DataFileMeta meta = file.file();
@@ -99,7 +99,7 @@ final class DataFileReaders
         }
     }
 
-    static boolean nextBatch(PaimonTable table, DataFileReader reader)
+    public static boolean nextBatch(PaimonTable table, DataFileReader reader)
             throws IOException
     {
         try {

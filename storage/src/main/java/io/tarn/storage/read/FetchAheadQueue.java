@@ -26,7 +26,7 @@ import static java.util.Objects.requireNonNull;
  * Files of local storage, whose reads cost no request, are never fetched ahead, and files handed
  * over held (by a pass that read them before) are not fetched again.
  */
-final class FetchAheadQueue
+public final class FetchAheadQueue
         implements AutoCloseable
 {
     static final int MAX_FILES = 8;
@@ -48,7 +48,7 @@ final class FetchAheadQueue
      * @param opened whether the reader opens a file it comes to (false: skipped before opening, as
      *         when its row selection is empty)
      */
-    FetchAheadQueue(PaimonTable table, List<PlannedFile> files, Predicate<PlannedFile> opened)
+    public FetchAheadQueue(PaimonTable table, List<PlannedFile> files, Predicate<PlannedFile> opened)
     {
         this(table, files, opened, Map.of());
     }
@@ -69,7 +69,7 @@ final class FetchAheadQueue
      * Starts fetching the files from {@code index} on, unless fetches are under way; completes
      * when the first of them has been fetched (at once when there is none).
      */
-    CompletableFuture<Void> start(int index)
+    public CompletableFuture<Void> start(int index)
     {
         if (fetching.isEmpty()) {
             fill(index);
@@ -81,7 +81,7 @@ final class FetchAheadQueue
      * The file at {@code index}, which the reader opens now: the one handed over held, the one
      * fetched ahead once its fetch has ended, or a new one. Starts fetching the files after it.
      */
-    InputFile take(int index)
+    public InputFile take(int index)
             throws IOException
     {
         Entry head = dropBefore(index);

@@ -74,7 +74,7 @@ import static java.util.Objects.requireNonNull;
  * the next {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
  * {@link #close()} releases.
  */
-final class RawSplitReader
+public final class RawSplitReader
         implements SplitReader
 {
     private static final byte UPDATE_BEFORE = 1;
@@ -134,7 +134,7 @@ final class RawSplitReader
     // the current reader decodes again rows that a filter pass already decoded
     private boolean currentFileReadAgain;
 
-    RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
+    public RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
     {
         this(table, readSchema, split, request, allocator, null, Map.of());
     }
@@ -145,7 +145,7 @@ final class RawSplitReader
      * files are read without {@code _VALUE_KIND}. {@code heldFiles} are files the key pass
      * fetched, by name, read from what they hold rather than fetched again.
      */
-    static RawSplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
+    public static RawSplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
             Map<String, RoaringBitmap> rowSelections, Map<String, InputFile> heldFiles)
     {
         return new RawSplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"), heldFiles);
@@ -437,7 +437,7 @@ final class RawSplitReader
      * Whether a primary-key file may hold -U/-D rows: Paimon's writer counts them exactly in the
      * file's {@code deleteRowCount}; files of Paimon 0.8 and older lack the count.
      */
-    static boolean mayHoldRetractions(DataFileMeta meta)
+    public static boolean mayHoldRetractions(DataFileMeta meta)
     {
         return meta.deleteRowCount().isEmpty() || meta.deleteRowCount().getAsLong() > 0;
     }

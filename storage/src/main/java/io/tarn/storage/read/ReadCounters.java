@@ -22,7 +22,7 @@ import static io.tarn.storage.metrics.Counter.ROW_GROUPS_SKIPPED_BY_BLOOM_FILTER
  * The reading counters of the split readers' recurring events, from a Parquet file reader's own
  * report where one was read.
  */
-final class ReadCounters
+public final class ReadCounters
 {
     private ReadCounters() {}
 
@@ -40,7 +40,7 @@ final class ReadCounters
      * row-index groups, within the stripes it read, that Bloom filters ruled out (counted here
      * because a filter pass skips them, while the read of its matching rows never looks at them).
      */
-    static Counters decoded(ReaderMetrics file)
+    public static Counters decoded(ReaderMetrics file)
     {
         return Counters.of(PAGES_SKIPPED, file.pagesSkipped(), ROWS_READ, file.rowsRead())
                 .with(BYTES_READ, file.bytesRead())
@@ -50,12 +50,12 @@ final class ReadCounters
     /**
      * A file opened and read to its end.
      */
-    static Counters fileRead(ReaderMetrics file)
+    public static Counters fileRead(ReaderMetrics file)
     {
         return opened(file).plus(decoded(file));
     }
 
-    static Counters returned(long rows, long filtered)
+    public static Counters returned(long rows, long filtered)
     {
         return Counters.of(ROWS_RETURNED, rows, ROWS_FILTERED, filtered);
     }

@@ -1,11 +1,7 @@
 package io.tarn.storage.read;
 
 import io.tarn.storage.metrics.Counters;
-import io.tarn.storage.scan.DataSplit;
-import io.tarn.storage.table.PaimonTable;
-import io.tarn.storage.schema.TableSchema;
 import io.tarn.vector.reader.DictionaryIds;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
@@ -15,7 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Reads one split of a scan plan as Arrow batches, whatever the split holds: files read as they
  * are (append tables, deletion vectors, first-row tables) or files whose rows are merged by key
- * (merge-on-read). Callers do not choose: {@link #open} does, from the split.
+ * (merge-on-read). Callers do not choose: {@code SplitReaders.open}, a layer up
+ * in package {@code source}, does from the split.
  * <p>
  * Ownership: the batch of {@link #root()} belongs to the reader and stays valid until the next
  * {@link #nextBatch()} or {@link #close()}. The reader allocates from a child of the allocator it
@@ -24,24 +21,6 @@ import java.util.concurrent.CompletableFuture;
 public interface SplitReader
         extends AutoCloseable
 {
-    /**
-     * A reader of {@code split}, which opens no file before its first batch.
-     *
-     * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})
-     */
-    static SplitReader open(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
-            throws IOException
-    {
-        if (split.mergeRequired()) {
-            // Paimon tracks rows only in append tables, which never merge
-            request.columns().stream().filter(column -> RowTrackingFields.byId(column.id()).isPresent()).findFirst().ifPresent(column -> {
-                throw new IllegalArgumentException("Table " + table.name() + " merges rows by primary key and does not track rows: it has no column " + column.name());
-            });
-            return new ObjectStoreCountingReader(new MergeSplitReader(table, readSchema, split, request, allocator));
-        }
-        return new ObjectStoreCountingReader(new RawSplitReader(table, readSchema, split, request, allocator));
-    }
-
     /**
      * Starts fetching, on another thread, what the next file the reader will open needs from an
      * object store, unless that fetch is under way: an engine can then run other work while the

@@ -7,10 +7,10 @@ import io.tarn.types.DataTypes;
  * The system columns Paimon writes into every data file of a primary-key table, after the key
  * and value columns, with the field ids Paimon reserves for them.
  */
-final class SystemFields
+public final class SystemFields
 {
-    static final DataField SEQUENCE_NUMBER = new DataField(Integer.MAX_VALUE - 1, "_SEQUENCE_NUMBER", DataTypes.bigint().withNullable(false));
-    static final DataField VALUE_KIND = new DataField(Integer.MAX_VALUE - 2, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
+    public static final DataField SEQUENCE_NUMBER = new DataField(Integer.MAX_VALUE - 1, "_SEQUENCE_NUMBER", DataTypes.bigint().withNullable(false));
+    public static final DataField VALUE_KIND = new DataField(Integer.MAX_VALUE - 2, "_VALUE_KIND", DataTypes.tinyint().withNullable(false));
 
     private SystemFields() {}
 }

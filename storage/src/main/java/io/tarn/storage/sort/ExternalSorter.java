@@ -1,6 +1,6 @@
 package io.tarn.storage.sort;
 
-import io.tarn.storage.read.TableRead;
+import io.tarn.storage.source.TableRead;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;

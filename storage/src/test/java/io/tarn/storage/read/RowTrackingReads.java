@@ -4,6 +4,7 @@ import io.tarn.index.predicate.Predicate;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.vector.rows.CanonicalRowFormatter;

@@ -6,6 +6,7 @@ import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.GenericRow;

@@ -10,6 +10,7 @@ import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.TemporaryDirectories;
 import org.apache.arrow.memory.RootAllocator;

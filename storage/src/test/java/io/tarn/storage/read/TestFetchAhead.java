@@ -13,6 +13,7 @@ import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.SplitReaders;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.TemporaryDirectories;
 import org.apache.arrow.memory.RootAllocator;
@@ -126,7 +127,7 @@ public class TestFetchAhead
             DataSplit split = copy.split();
             ReadRequest request = ReadRequest.of(table.schema().fields());
 
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 CompletableFuture<Void> fetched = reader.fetchAhead();
                 fetched.get(30, TimeUnit.SECONDS);
                 // the object is gone: only the bytes fetched ahead can serve the first file
@@ -152,7 +153,7 @@ public class TestFetchAhead
             }
 
             // the same read, not fetched ahead, finds the object missing
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 assertThatThrownBy(() -> {
                     while (reader.nextBatch()) {
                         // read to the missing file
@@ -177,13 +178,13 @@ public class TestFetchAhead
             // what a reader of the first file alone holds after its first batch
             DataSplit firstFileOnly = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(split.files().get(0)), false);
             long firstFileHeld;
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), firstFileOnly, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), firstFileOnly, request, allocator)) {
                 assertThat(reader.nextBatch()).isTrue();
                 firstFileHeld = reader.retainedHeapBytes();
             }
 
             // not asked to fetch ahead
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 assertThat(reader.nextBatch()).isTrue();
                 long rows = reader.root().getRowCount();
                 // opening the first file started the fetches of the two after it, which end holding them
@@ -216,7 +217,7 @@ public class TestFetchAhead
             ReadRequest request = ReadRequest.of(table.schema().fields())
                     .withLatePruningFilter(() -> Optional.of(FilterParser.parse("id < 0", table.schema().rowType())));
 
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 reader.fetchAhead().get(30, TimeUnit.SECONDS);
                 assertThat(reader.nextBatch()).isFalse();
                 Counters counters = reader.metrics();
@@ -245,7 +246,7 @@ public class TestFetchAhead
             DataSplit split = copy.split();
             assertThat(split.mergeRequired()).isTrue();
 
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, ReadRequest.of(table.schema().fields()), allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, ReadRequest.of(table.schema().fields()), allocator)) {
                 Set<Long> ids = new HashSet<>();
                 long rows = 0;
                 while (reader.nextBatch()) {
@@ -271,7 +272,7 @@ public class TestFetchAhead
     {
         PaimonTable table = loadTable(Warehouse.open(paimon.warehouse(), Map.of()), "narrow");
         ScanPlan plan = new ScanPlanner(table).plan(table.snapshot(new ScanVersion.Latest()));
-        try (SplitReader reader = SplitReader.open(table, plan.readSchema(), onlySplit(plan), ReadRequest.of(table.schema().fields()), allocator)) {
+        try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), onlySplit(plan), ReadRequest.of(table.schema().fields()), allocator)) {
             // complete at once: no thread hop for a read that costs no request
             assertThat(reader.fetchAhead()).isDone();
             long rows = 0;

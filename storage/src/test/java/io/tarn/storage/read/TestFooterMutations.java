@@ -11,6 +11,7 @@ import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.write.AppendTableWriter;
 import io.tarn.testing.ReferenceReader;

@@ -13,6 +13,7 @@ import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
 import io.tarn.storage.snapshot.Snapshot;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.RowTrackingTables;

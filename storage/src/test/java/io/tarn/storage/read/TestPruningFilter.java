@@ -10,6 +10,7 @@ import io.tarn.storage.scan.FilterSpec;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;

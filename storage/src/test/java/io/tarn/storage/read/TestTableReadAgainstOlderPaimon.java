@@ -6,6 +6,7 @@ import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.PaimonProcess;

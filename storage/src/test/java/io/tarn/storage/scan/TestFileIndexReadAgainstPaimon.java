@@ -11,8 +11,9 @@ import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.read.SplitReader;
-import io.tarn.storage.read.TableRead;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.SplitReaders;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.CanonicalRows;
 import io.tarn.testing.ReferenceReader;
@@ -397,7 +398,7 @@ public class TestFileIndexReadAgainstPaimon
             ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withFilter(predicate);
             List<String> lines = new ArrayList<>();
             Counters metrics;
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     CanonicalRowFormatter.appendLines(reader.root(), plan.readSchema().fields(), lines);
                 }

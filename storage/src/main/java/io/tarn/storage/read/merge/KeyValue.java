@@ -6,7 +6,7 @@ import static java.util.Objects.requireNonNull;
  * One record of a primary-key data file: its sequence number, row kind ({@code _VALUE_KIND}: 0
  * +I, 1 -U, 2 +U, 3 -D) and the values of the columns being merged, in internal representation. Public for the merge-on-read split reader only: not API.
  */
-public final class KeyValue
+final class KeyValue
 {
     public static final byte INSERT = 0;
     public static final byte UPDATE_BEFORE = 1;

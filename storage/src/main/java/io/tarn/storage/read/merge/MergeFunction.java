@@ -12,7 +12,7 @@ import java.io.IOException;
  * {@link io.tarn.storage.CorruptFileException} for records that break the schema. Public for the
  * merge-on-read split reader only: not API.
  */
-public interface MergeFunction
+interface MergeFunction
 {
     void reset();
 

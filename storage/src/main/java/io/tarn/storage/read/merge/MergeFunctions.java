@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * <p>
  * Public for the merge-on-read split reader of {@code io.tarn.storage.read} only: not API.
  */
-public final class MergeFunctions
+final class MergeFunctions
 {
     private static final String FIELDS_PREFIX = "fields.";
 

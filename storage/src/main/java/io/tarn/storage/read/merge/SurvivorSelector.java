@@ -1,10 +1,13 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.read.DataFileReaders;
+import io.tarn.storage.read.FetchAheadQueue;
+import io.tarn.storage.read.RawSplitReader;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.schema.MergeEngine;

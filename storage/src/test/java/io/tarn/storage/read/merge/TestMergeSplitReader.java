@@ -1,4 +1,4 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 import io.tarn.storage.catalog.FileSystemCatalog;
@@ -6,6 +6,8 @@ import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.fs.LocalFileIO;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.FilterSpec;
 import io.tarn.storage.scan.PlannedFile;
@@ -13,6 +15,8 @@ import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.scan.ScanPlanner;
 import io.tarn.storage.snapshot.PaimonTables;
 import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.SplitReaders;
+import io.tarn.storage.source.TableRead;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.testing.ReferenceReader;
 import io.tarn.testing.ReferenceScan;
@@ -480,7 +484,7 @@ public class TestMergeSplitReader
         DataSplit split = plan.splits().stream().filter(DataSplit::mergeRequired).findFirst().orElseThrow();
         ReadRequest request = ReadRequest.of(plan.readSchema().fields());
         List<String> lines = new ArrayList<>();
-        try (SplitReader reader = SplitReader.open(tarn, plan.readSchema(), split, request, allocator)) {
+        try (SplitReader reader = SplitReaders.open(tarn, plan.readSchema(), split, request, allocator)) {
             while (reader.nextBatch()) {
                 CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);
             }
@@ -589,7 +593,7 @@ public class TestMergeSplitReader
         DataSplit raw = new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(file), false);
         ReadRequest request = ReadRequest.of(plan.readSchema().fields()).withBatchSize(2);
         List<String> ids = new ArrayList<>();
-        try (SplitReader reader = SplitReader.open(tarn, plan.readSchema(), raw, request, allocator)) {
+        try (SplitReader reader = SplitReaders.open(tarn, plan.readSchema(), raw, request, allocator)) {
             while (reader.nextBatch()) {
                 List<String> lines = new ArrayList<>();
                 CanonicalRowFormatter.appendLines(reader.root(), request.columns(), lines);

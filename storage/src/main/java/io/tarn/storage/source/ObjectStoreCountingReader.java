@@ -1,8 +1,9 @@
-package io.tarn.storage.read;
+package io.tarn.storage.source;
 
 import io.tarn.storage.fs.ObjectStoreTally;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.read.SplitReader;
 import io.tarn.vector.reader.DictionaryIds;
 import org.apache.arrow.vector.VectorSchemaRoot;
 

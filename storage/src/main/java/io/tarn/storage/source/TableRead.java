@@ -1,7 +1,9 @@
-package io.tarn.storage.read;
+package io.tarn.storage.source;
 
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.SplitReader;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.ScanPlan;
 import io.tarn.storage.table.PaimonTable;
@@ -32,7 +34,7 @@ public final class TableRead
     {
         Counters metrics = Counters.empty(Counter.Stage.READING);
         for (DataSplit split : plan.splits()) {
-            try (SplitReader reader = SplitReader.open(table, plan.readSchema(), split, request, allocator)) {
+            try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     consumer.accept(reader.root());
                 }

@@ -1,10 +1,12 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
-import io.tarn.storage.read.merge.KeyValue;
+import io.tarn.storage.read.DataFileReaders;
+import io.tarn.storage.read.ReadCounters;
+import io.tarn.storage.read.SystemFields;
 import io.tarn.storage.scan.PlannedFile;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;

@@ -1,4 +1,4 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 /**
  * The cursors of a merge in {@link MergeOrder}: a binary min-heap whose first cursor can move on

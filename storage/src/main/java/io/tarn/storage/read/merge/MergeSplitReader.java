@@ -1,4 +1,4 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.RowEvaluator;
@@ -8,21 +8,25 @@ import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
-import io.tarn.storage.read.merge.KeyValue;
-import io.tarn.storage.read.merge.MergeFunction;
-import io.tarn.storage.read.merge.MergeFunctions;
+import io.tarn.storage.read.DataFileReaders;
+import io.tarn.storage.read.FetchAheadQueue;
+import io.tarn.storage.read.RawSplitReader;
+import io.tarn.storage.read.ReadCounters;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.read.SplitReader;
+import io.tarn.storage.read.SystemFields;
 import io.tarn.storage.scan.DataSplit;
 import io.tarn.storage.scan.PlannedFile;
-import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.schema.MergeEngine;
-import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.schema.TableOptions;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.table.PaimonTable;
 import io.tarn.types.DataField;
 import io.tarn.types.ValueComparator;
 import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.DictionaryIds;
 import io.tarn.vector.reader.ReadOptions;
-import io.tarn.vector.reader.DataFileReader;
 import io.tarn.vector.reader.ReaderMetrics;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.BufferAllocator;
@@ -62,7 +66,7 @@ import static java.util.Objects.requireNonNull;
  * {@link #nextBatch()} or {@link #close()}; all memory lives in a child allocator that
  * {@link #close()} releases.
  */
-final class MergeSplitReader
+public final class MergeSplitReader
         implements SplitReader
 {
     private static final int FILE_BATCH_SIZE = 1024;
@@ -99,7 +103,7 @@ final class MergeSplitReader
     /**
      * @param readSchema the schema rows are read with: the plan's ({@code ScanPlan.readSchema()})
      */
-    MergeSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
+    public MergeSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
             throws IOException
     {
         this.table = requireNonNull(table, "table is null");

@@ -1,4 +1,4 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
 import io.tarn.storage.UnsupportedTableFeatureException;
 

@@ -1,6 +1,5 @@
-package io.tarn.storage.read;
+package io.tarn.storage.read.merge;
 
-import io.tarn.storage.read.merge.MergeFunctions;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.types.ValueComparator;
