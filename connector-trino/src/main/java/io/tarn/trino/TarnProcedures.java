@@ -243,11 +243,9 @@ final class TarnProcedures
     {
         PaimonTable table = tables.loadForChange(new SchemaTableName(schemaName, tableName));
         try {
-            TagManager.validateTagName(tag);
-            if (table.tagManager().tag(tag).isEmpty()) {
+            if (!table.tagManager().deleteTag(tag)) {
                 throw new TrinoException(TARN_UNKNOWN_SNAPSHOT, "Tag '%s' does not exist in table %s".formatted(tag, table.name()));
             }
-            table.fileIO().delete(table.tagManager().tagPath(tag));
         }
         catch (IOException | RuntimeException e) {
             throw TarnExceptions.translate("Cannot delete tag '" + tag + "' of table " + table.name(), e);

@@ -375,6 +375,8 @@ public class TestTarnWrites
         runner.execute("CALL tarn.system.delete_tag('w', 'tagged', 'v1')");
         assertThatThrownBy(() -> runner.execute("SELECT * FROM tarn.w.tagged FOR VERSION AS OF 'v1'"))
                 .hasMessageContaining("v1");
+        assertThatThrownBy(() -> runner.execute("CALL tarn.system.delete_tag('w', 'tagged', 'v1')"))
+                .hasMessageContaining("Tag 'v1' does not exist in table");
     }
 
     @Test

@@ -86,6 +86,16 @@ public class TagManager
         }
     }
 
+    /**
+     * Deletes tag {@code name}; false if there is no such tag. The files that only the tag kept
+     * become orphans, which {@code OrphanFiles} removes (Paimon's tag deletion removes them at once).
+     */
+    public boolean deleteTag(String name)
+            throws IOException
+    {
+        return fileIO.delete(tagPath(name));
+    }
+
     public static void validateTagName(String name)
     {
         requireNonNull(name, "name is null");
