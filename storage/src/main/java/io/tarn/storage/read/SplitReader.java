@@ -11,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Reads one split of a scan plan as Arrow batches, whatever the split holds: files read as they
  * are (append tables, deletion vectors, first-row tables) or files whose rows are merged by key
- * (merge-on-read). Callers do not choose: {@code SplitReaders.open}, a layer up
- * in package {@code source}, does from the split.
+ * (merge-on-read). Callers do not choose the kind: {@code SplitReaders.open} in package
+ * {@code source}, a layer above both kinds, chooses it from the split.
  * <p>
  * Ownership: the batch of {@link #root()} belongs to the reader and stays valid until the next
  * {@link #nextBatch()} or {@link #close()}. The reader allocates from a child of the allocator it
