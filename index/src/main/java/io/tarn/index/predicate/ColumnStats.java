@@ -10,17 +10,40 @@ package io.tarn.index.predicate;
  * string prefix is a valid {@code min} and a truncated string with its last character incremented
  * a valid {@code max}. Either may be null when unknown (also when all values are null).
  * {@code nullCount} may be null when unknown. {@code rowCount} counts all rows, null or not.
+ * {@code exactValue}: {@code min} and {@code max} are the one value of every non-null row
+ * ({@link #ofValue}).
  */
-public record ColumnStats(Object min, Object max, Long nullCount, long rowCount)
+public record ColumnStats(Object min, Object max, Long nullCount, long rowCount, boolean exactValue)
 {
     public ColumnStats
     {
+        if (exactValue && (min == null ? max != null : !min.equals(max))) {
+            throw new IllegalArgumentException("An exact value has min " + min + " and max " + max);
+        }
         if (rowCount < 0) {
             throw new IllegalArgumentException("Row count is negative: " + rowCount);
         }
         if (nullCount != null && (nullCount < 0 || nullCount > rowCount)) {
             throw new IllegalArgumentException("Null count " + nullCount + " is outside 0.." + rowCount);
         }
+    }
+
+    /**
+     * Bounds as a writer's statistics give them, which need not be exact (see above).
+     */
+    public ColumnStats(Object min, Object max, Long nullCount, long rowCount)
+    {
+        this(min, max, nullCount, rowCount, false);
+    }
+
+    /**
+     * A column that holds one value, or null, in all {@code rowCount} rows, known exactly
+     * whatever its type: a partition's value. Unlike a writer's string bounds, it is not a
+     * truncated prefix, so {@link StatsEvaluator#allMatch} may prove a string comparison by it.
+     */
+    public static ColumnStats ofValue(Object value, long rowCount)
+    {
+        return new ColumnStats(value, value, value == null ? rowCount : 0L, rowCount, true);
     }
 
     /**

@@ -59,8 +59,10 @@ public final class StatsEvaluator
      * Whether every row of the unit makes the predicate TRUE, so that it need not be evaluated on
      * them. Decided only for predicates over columns whose bounds are exact and hold every value:
      * integers, dates, times, timestamps, decimals and booleans (string bounds may be truncated,
-     * and floating-point bounds leave NaN out), each with a known null count of zero, so that no
-     * row is unknown; then every row is TRUE exactly when no row can make its negation TRUE.
+     * and floating-point bounds leave NaN out), or a column's one exact value of any type
+     * ({@link ColumnStats#ofValue}, a partition's), each with a known null count of
+     * zero, so that no row is unknown; then every row is TRUE exactly when no row can make its
+     * negation TRUE.
      */
     public static boolean allMatch(Predicate predicate, StatsProvider stats)
     {
@@ -71,11 +73,13 @@ public final class StatsEvaluator
             return false;
         }
         for (FieldRef field : fields) {
-            if (!exactBounds(field.type())) {
-                return false;
-            }
             Optional<ColumnStats> column = stats.columnStats(field);
             if (column.isEmpty() || column.get().nullCount() == null || column.get().nullCount() != 0) {
+                return false;
+            }
+            // a partition's value is exact whatever its type; a NaN one proves no comparison, as
+            // the negation below keeps NaN, which no comparison makes TRUE
+            if (!exactBounds(field.type()) && !column.get().exactValue()) {
                 return false;
             }
         }

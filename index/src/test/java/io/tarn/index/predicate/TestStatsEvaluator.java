@@ -40,6 +40,7 @@ import static io.tarn.index.predicate.Predicates.notIn;
 import static io.tarn.index.predicate.Predicates.or;
 import static io.tarn.index.predicate.Predicates.startsWith;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
 public class TestStatsEvaluator
@@ -126,6 +127,28 @@ public class TestStatsEvaluator
         assertThat(StatsEvaluator.allMatch(lessOrEqual(D, 9.0), stats(D, 1.0, 2.0, 0L, 10))).isFalse();
         // no statistics for a column
         assertThat(StatsEvaluator.allMatch(lessOrEqual(Y, 5), stats)).isFalse();
+    }
+
+    @Test
+    public void testAllMatchByAnExactValue()
+    {
+        // a partition's string value is exact: comparisons with it are decided
+        StatsProvider day = exactValue(S, "2024-01-01", 10);
+        assertThat(StatsEvaluator.allMatch(equal(S, "2024-01-01"), day)).isTrue();
+        assertThat(StatsEvaluator.allMatch(in(S, List.of("2024-01-01", "2024-01-02")), day)).isTrue();
+        assertThat(StatsEvaluator.allMatch(greaterOrEqual(S, "2024"), day)).isTrue();
+        assertThat(StatsEvaluator.allMatch(notEqual(S, "2024-01-02"), day)).isTrue();
+        assertThat(StatsEvaluator.allMatch(equal(S, "2024-01-02"), day)).isFalse();
+        assertThat(StatsEvaluator.allMatch(lessThan(S, "2024-01-01"), day)).isFalse();
+        // the same bounds from a writer may be a truncated prefix of longer values
+        assertThat(StatsEvaluator.allMatch(equal(S, "2024-01-01"), stats(S, "2024-01-01", "2024-01-01", 0L, 10))).isFalse();
+        // a null partition makes every row unknown
+        assertThat(StatsEvaluator.allMatch(notEqual(S, "x"), exactValue(S, null, 10))).isFalse();
+        assertThat(StatsEvaluator.allMatch(isNull(S), exactValue(S, null, 10))).isFalse();
+        // NaN is unordered: no comparison with it is TRUE, even known exactly
+        assertThat(StatsEvaluator.allMatch(greaterThan(D, 0.0), exactValue(D, Double.NaN, 10))).isFalse();
+        assertThat(StatsEvaluator.allMatch(lessOrEqual(D, 0.0), exactValue(D, Double.NaN, 10))).isFalse();
+        assertThatThrownBy(() -> new ColumnStats("a", "b", 0L, 10, true)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -560,6 +583,11 @@ public class TestStatsEvaluator
     private static boolean mightMatch(Predicate predicate, StatsProvider stats)
     {
         return StatsEvaluator.mightMatch(predicate, stats);
+    }
+
+    private static StatsProvider exactValue(FieldRef field, Object value, long rowCount)
+    {
+        return new FixedStats(Map.of(field, ColumnStats.ofValue(value, rowCount)), OptionalLong.of(rowCount));
     }
 
     private static StatsProvider stats(FieldRef field, Object min, Object max, Long nullCount, long rowCount)

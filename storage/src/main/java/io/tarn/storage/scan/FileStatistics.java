@@ -97,7 +97,7 @@ public final class FileStatistics
             return Optional.empty();
         }
         Object value = partition.isNullAt(position) ? null : partition.value(position, partitionFields.get(position).type());
-        return Optional.of(new ColumnStats(value, value, value == null ? rowCount : 0L, rowCount));
+        return Optional.of(ColumnStats.ofValue(value, rowCount));
     }
 
     private StatsProvider statsProvider(PlannedFile planned, FieldStatsMapping mapping, SimpleStats stats)
