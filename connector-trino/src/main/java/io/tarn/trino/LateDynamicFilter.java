@@ -8,26 +8,25 @@ import io.trino.spi.predicate.TupleDomain;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * A join's dynamic filter that was not complete when a page source opened (split enumeration's
- * wait timed out, or was set to 0 s), handed to the reader as its late pruning filter: once Trino
- * completes it, the files and row groups still to be read are pruned by it (by statistics only;
- * Trino filters the rows itself). A probe-side scan usually blocks on the join's build side after
- * its first batch, so the filter is often complete before most of the split is read. Converted
- * once, with the rule of {@link DynamicFilterParts} (large domains reduced to their envelope),
- * and kept. Used by one page source, on one thread at a time.
+ * wait timed out, or was set to 0 s), handed to the reader in two parts once Trino completes it:
+ * the whole filter as a late pruning filter, which prunes the files and row groups still to be
+ * read by statistics, and the columns whose domain is small enough to test per row (the rule of
+ * {@link DynamicFilterParts}) as a late row filter, with which the reader reads the rest of the
+ * split (late materialization). A scan feeding a partial aggregation below the join reads on
+ * while the build side is built, so the filter often arrives mid-split. Trino still filters
+ * every row itself. Converted once and kept. Used by one page source, on one thread at a time.
  */
 final class LateDynamicFilter
-        implements Supplier<Optional<Predicate>>
 {
     private final DynamicFilter dynamicFilter;
     private final List<DataField> fields;
     // null until the filter completes
-    private Optional<Predicate> arrived;
+    private Arrived arrived;
 
     LateDynamicFilter(DynamicFilter dynamicFilter, List<DataField> fields)
     {
@@ -35,25 +34,44 @@ final class LateDynamicFilter
         this.fields = List.copyOf(requireNonNull(fields, "fields is null"));
     }
 
-    @Override
-    public Optional<Predicate> get()
+    /**
+     * The whole filter, to prune by statistics: empty until it completes.
+     */
+    Optional<Predicate> pruningFilter()
+    {
+        return completed().flatMap(Arrived::pruning);
+    }
+
+    /**
+     * The part of the filter that is tested per row: empty until it completes, and when no
+     * column's domain is small enough.
+     */
+    Optional<Predicate> rowFilter()
+    {
+        return completed().flatMap(Arrived::rowTested);
+    }
+
+    /**
+     * Whether the filter completed by the time it was last asked for: for the page source's metrics.
+     */
+    boolean arrived()
+    {
+        return arrived != null;
+    }
+
+    private Optional<Arrived> completed()
     {
         if (arrived == null) {
             if (!dynamicFilter.isComplete()) {
                 return Optional.empty();
             }
             DynamicFilterParts parts = DynamicFilterParts.of(dynamicFilter.getCurrentPredicate().transformKeys(TarnColumnHandle.class::cast));
-            TupleDomain<TarnColumnHandle> pruning = parts.rowTested().intersect(parts.pruningOnly());
-            arrived = TarnPredicates.toPredicate(pruning, fields);
+            arrived = new Arrived(
+                    TarnPredicates.toPredicate(parts.rowTested().intersect(parts.pruningOnly()), fields),
+                    TarnPredicates.toPredicate(parts.rowTested(), fields));
         }
-        return arrived;
+        return Optional.of(arrived);
     }
 
-    /**
-     * Whether the filter completed by the time of the last {@link #get()}: for the page source's metrics.
-     */
-    boolean arrived()
-    {
-        return arrived != null;
-    }
+    private record Arrived(Optional<Predicate> pruning, Optional<Predicate> rowTested) {}
 }

@@ -127,7 +127,7 @@ final class TarnPageSource
             request = request.withPruningFilter(pruningFilter.get());
         }
         if (lateDynamicFilter.isPresent()) {
-            request = request.withLatePruningFilter(lateDynamicFilter.get());
+            request = request.withLatePruningFilter(lateDynamicFilter.get()::pruningFilter).withLateRowFilter(lateDynamicFilter.get()::rowFilter);
         }
         this.lateDynamicFilter = lateDynamicFilter;
         this.parentAllocator = parentAllocator;

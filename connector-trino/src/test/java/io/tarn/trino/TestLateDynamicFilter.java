@@ -43,9 +43,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A join's dynamic filter that completes while a page source reads: before it completes it
- * prunes nothing; once complete it prunes the files still to be read by their statistics (never
- * a row of a file it cannot rule out), and a filter too large to test exactly is reduced to its
- * envelope. The table is {@code ref.time_travel}, whose five files hold ids 0-9, 10-19, ..., 40-49.
+ * prunes nothing; once complete it prunes the files still to be read by their statistics, and
+ * the rows still to be read are tested against it; a filter too large to test exactly is reduced
+ * to its envelope and only prunes. The table is {@code ref.time_travel}, whose five files hold ids 0-9, 10-19, ..., 40-49.
  */
 public class TestLateDynamicFilter
 {
@@ -79,16 +79,19 @@ public class TestLateDynamicFilter
     {
         ControlledDynamicFilter dynamicFilter = new ControlledDynamicFilter(idColumn);
         LateDynamicFilter late = new LateDynamicFilter(dynamicFilter, plan.readSchema().fields());
-        assertThat(late.get()).isEmpty();
+        assertThat(late.pruningFilter()).isEmpty();
+        assertThat(late.rowFilter()).isEmpty();
         assertThat(late.arrived()).isFalse();
 
         dynamicFilter.complete(Domain.multipleValues(INTEGER, List.of(15L, 33L)));
-        Predicate predicate = late.get().orElseThrow();
+        assertThat(late.arrived()).as("not asked for since it completed").isFalse();
+        for (Predicate predicate : List.of(late.pruningFilter().orElseThrow(), late.rowFilter().orElseThrow())) {
+            assertThat(passes(predicate, 15)).isTrue();
+            assertThat(passes(predicate, 33)).isTrue();
+            // few values: the filter stays exact
+            assertThat(passes(predicate, 16)).isFalse();
+        }
         assertThat(late.arrived()).isTrue();
-        assertThat(passes(predicate, 15)).isTrue();
-        assertThat(passes(predicate, 33)).isTrue();
-        // few values: the filter stays exact
-        assertThat(passes(predicate, 16)).isFalse();
     }
 
     @Test
@@ -99,7 +102,8 @@ public class TestLateDynamicFilter
         // even values 100..100 + 2 * (threshold + 1): more than the reader tests exactly
         List<Object> values = new ArrayList<>(LongStream.rangeClosed(0, TarnPageSourceProvider.DYNAMIC_FILTER_COMPACTION_THRESHOLD + 1).mapToObj(i -> 100 + 2 * i).toList());
         dynamicFilter.complete(Domain.multipleValues(INTEGER, values));
-        Predicate predicate = late.get().orElseThrow();
+        Predicate predicate = late.pruningFilter().orElseThrow();
+        assertThat(late.rowFilter()).as("too large to test per row").isEmpty();
         assertThat(passes(predicate, 100)).isTrue();
         assertThat(passes(predicate, 101)).as("inside the envelope, not a value").isTrue();
         assertThat(passes(predicate, 99)).isFalse();
@@ -108,8 +112,9 @@ public class TestLateDynamicFilter
 
     /**
      * The filter completes after the page source returned its first page: the files it then rules
-     * out by their id ranges are not opened, the file it cannot rule out is read whole, and the
-     * page source says it used a late filter.
+     * out by their id ranges are not opened, only the matching row of the file it cannot rule out
+     * is returned (the rest of the split is read again with the filter), and the page source says
+     * it used a late filter.
      */
     @Test
     public void testFilterThatCompletesMidSplitSkipsTheFilesLeft()
@@ -146,12 +151,13 @@ public class TestLateDynamicFilter
         assertThat(pageSizes.getFirst()).isEqualTo(10);
         long firstFile = ids.getFirst() / 10;
         List<Long> after = ids.subList(10, ids.size());
-        // afterwards only the file of ids 20-29, whole, unless it was the first
-        List<Long> expectedAfter = firstFile == 2 ? List.of() : LongStream.range(20, 30).boxed().toList();
+        // afterwards only id 25, unless its file was the first
+        List<Long> expectedAfter = firstFile == 2 ? List.of() : List.of(25L);
         assertThat(after).containsExactlyInAnyOrderElementsOf(expectedAfter);
         assertThat(metrics.get("files_skipped_late_filter")).isEqualTo(firstFile == 2 ? 4L : 3L);
         assertThat(metrics.get("dynamic_filter_late")).isEqualTo(1L);
         assertThat(metrics.get("dynamic_filter_late_arrived")).isEqualTo(1L);
+        assertThat(metrics.get("late_filter_restarts")).isEqualTo(1L);
     }
 
     private boolean passes(Predicate predicate, int value)

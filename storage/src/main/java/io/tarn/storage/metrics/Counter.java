@@ -43,6 +43,7 @@ public enum Counter
     OBJECT_BYTES(Stage.READING, "object_bytes", "bytes of the bodies an object store sent while reading"),
     FILES_SKIPPED_BY_INDEX(Stage.READING, "files_skipped_index", "files not opened: their index proves no row matches"),
     FILES_SKIPPED_BY_LATE_FILTER(Stage.READING, "files_skipped_late_filter", "files not opened: a filter that arrived while the split was read (a join's dynamic filter) rules out their statistics"),
+    LATE_FILTER_RESTARTS(Stage.READING, "late_filter_restarts", "splits read again from their next unread row, to test a filter that arrived while they were read (a join's dynamic filter small enough to test per row)"),
     ROWS_SELECTED_BY_INDEX(Stage.READING, "rows_selected_index", "live rows a bitmap index kept, in files whose bitmap index answered"),
     ROWS_SKIPPED_BY_INDEX(Stage.READING, "rows_skipped_index", "live rows a bitmap index removed, in files whose bitmap index answered"),
     INDEXES_IGNORED(Stage.READING, "indexes_ignored", "file indexes not used while reading: corrupt, missing or of an unsupported type"),

@@ -118,6 +118,10 @@ public final class RawSplitReader
     private final FetchAheadQueue filesAhead;
     private DataFileReader current;
     private DataFileMeta currentFile;
+    // what the current file is read through: handed over with the rest of the split
+    private InputFile currentInput;
+    // the rows of the current file that its deletion vector deletes; null without one
+    private RoaringBitmap currentDeleted;
     private VectorSchemaRoot currentRoot;
     // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
     private boolean currentReadsKinds;
@@ -137,6 +141,28 @@ public final class RawSplitReader
     public RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
     {
         this(table, readSchema, split, request, allocator, null, Map.of());
+    }
+
+    /**
+     * A reader of {@code split}'s files read as they are: this class, or, for a request with a
+     * late row filter ({@link ReadRequest#withLateRowFilter}), one that reads the rest of the
+     * split with that filter once it arrives.
+     */
+    public static SplitReader open(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
+    {
+        if (request.hasLateRowFilter()) {
+            return new LateRowFilterReader(table, readSchema, split, request, allocator);
+        }
+        return new RawSplitReader(table, readSchema, split, request, allocator);
+    }
+
+    /**
+     * Reads the split, taking the files in {@code heldFiles} (by name) as an earlier reader of
+     * the split left them rather than fetching them again.
+     */
+    RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, InputFile> heldFiles)
+    {
+        this(table, readSchema, split, request, allocator, null, heldFiles);
     }
 
     /**
@@ -370,6 +396,7 @@ public final class RawSplitReader
             options = options.withFilter(currentSkippingFilter.get());
         }
         currentFileRowsDeleted = 0;
+        currentDeleted = null;
         // the survivors of a merge were chosen by a pass over the key columns of every row
         currentFileReadAgain = chosen != null;
         RoaringBitmap selection = chosen == null ? null : chosen.clone();
@@ -386,6 +413,7 @@ public final class RawSplitReader
             }
             currentFileRowsDeleted = split.rowRange().isPresent() ? RoaringBitmap.andCardinality(selection, deleted) : deleted.getLongCardinality();
             selection.andNot(deleted);
+            currentDeleted = deleted;
         }
         boolean selectionExact = false;
         if (indexFilter.isPresent() && currentSkippingFilter.isPresent()) {
@@ -411,9 +439,16 @@ public final class RawSplitReader
             metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
         }
         InputFile input = filesAhead.take(index);
+        currentInput = input;
         if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
             current = filterFirst.get().readMatchingRows(file, input, selection, currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
             currentFileReadAgain |= current != null;
+            if (current == null) {
+                // no row matched: the file is done, and its deletion vector was applied
+                metrics = metrics.plus(Counters.of(Counter.ROWS_DELETED, currentFileRowsDeleted));
+                currentInput = null;
+                currentDeleted = null;
+            }
             return current != null;
         }
         if (selection != null) {
@@ -421,6 +456,73 @@ public final class RawSplitReader
         }
         current = DataFileReaders.open(table, file, input, options, allocator);
         return true;
+    }
+
+    /**
+     * Stops reading and hands over what is left of the split after the batches returned so far:
+     * splits that read exactly the rows not returned yet (the rest of the current file as a row
+     * range, then the files not opened yet), and the current file's input, which a reader of the
+     * rest reads from rather than fetching it again. From then on the counters count only what
+     * this reader read; the caller closes it. Empty, and the reader goes on, for a reader of
+     * chosen rows (a merge's value pass), whose selections a split cannot carry.
+     */
+    Optional<UnreadRest> stopAndHandOverRest()
+            throws IOException
+    {
+        if (!rowSelections.isEmpty() || (current != null && currentRoot.getRowCount() == 0)) {
+            return Optional.empty();
+        }
+        List<DataSplit> rest = new ArrayList<>();
+        Map<String, InputFile> held = Map.of();
+        if (current != null) {
+            PlannedFile file = split.files().get(nextFile - 1);
+            long end = split.rowRange().map(RowRange::end).orElse(file.file().rowCount());
+            long next = nextUnreturnedPosition();
+            if (next < end) {
+                rest.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(file), false, Optional.of(new RowRange(next, end))));
+                held = Map.of(file.file().fileName(), currentInput);
+                if (currentDeleted != null) {
+                    // the reader of the rest counts the deleted rows it passes
+                    currentFileRowsDeleted -= currentDeleted.rangeCardinality(next, end);
+                }
+            }
+            closeCurrentFile();
+        }
+        if (nextFile == 0) {
+            rest.add(split);
+        }
+        else if (nextFile < split.files().size()) {
+            // a split of several files has no row range
+            rest.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), split.files().subList(nextFile, split.files().size()), false));
+        }
+        nextFile = split.files().size();
+        filesAhead.close();
+        return Optional.of(new UnreadRest(rest, held));
+    }
+
+    /**
+     * The splits left to read and the files to read them from, by name ({@link #stopAndHandOverRest()}).
+     */
+    record UnreadRest(List<DataSplit> splits, Map<String, InputFile> heldFiles)
+    {
+        UnreadRest
+        {
+            splits = List.copyOf(splits);
+            heldFiles = Map.copyOf(heldFiles);
+        }
+    }
+
+    /**
+     * The position in the current file after the last row of its current batch: every row before
+     * it was returned, dropped by the filter or deleted.
+     */
+    private long nextUnreturnedPosition()
+            throws IOException
+    {
+        int rows = currentRoot.getRowCount();
+        int[] positions = new int[rows];
+        current.batchPositions(positions);
+        return positions[rows - 1] + 1L;
     }
 
     /**
@@ -467,6 +569,8 @@ public final class RawSplitReader
         currentCarried.forEach(CarriedColumn::close);
         currentCarried.clear();
         current = null;
+        currentInput = null;
+        currentDeleted = null;
         currentRoot = null;
         result = null;
         resultIsReaderBatch = false;

@@ -16,14 +16,17 @@ import static java.util.Objects.requireNonNull;
  * indexes may skip files and rows for the filter (when the table's options allow it too), and
  * whether the caller tests the filter again on every row it gets ({@link #withFilterRecheckedByCaller()}),
  * whether it takes dictionary ids of string columns ({@link #withDictionaryIds()}), a
- * filter that only skips ({@link #withPruningFilter}), and one that may arrive while the split
- * is read ({@link #withLatePruningFilter}).
+ * filter that only skips ({@link #withPruningFilter}), and filters that may arrive while the split
+ * is read: one that only skips ({@link #withLatePruningFilter}) and one that the rows returned
+ * after it arrived satisfy ({@link #withLateRowFilter}).
  */
 public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes, boolean filterRecheckedByCaller,
-                          boolean dictionaryIds, Optional<Predicate> pruningFilter, Supplier<Optional<Predicate>> latePruningFilter)
+                          boolean dictionaryIds, Optional<Predicate> pruningFilter, Supplier<Optional<Predicate>> latePruningFilter,
+                          Supplier<Optional<Predicate>> lateRowFilter)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
-    private static final Supplier<Optional<Predicate>> NO_LATE_PRUNING = Optional::empty;
+    // a late filter that never arrives: compared by identity to learn that none was asked for
+    private static final Supplier<Optional<Predicate>> NO_LATE_FILTER = Optional::empty;
 
     public ReadRequest
     {
@@ -31,6 +34,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
         requireNonNull(filter, "filter is null");
         requireNonNull(pruningFilter, "pruningFilter is null");
         requireNonNull(latePruningFilter, "latePruningFilter is null");
+        requireNonNull(lateRowFilter, "lateRowFilter is null");
         if (batchSize < 1) {
             throw new IllegalArgumentException("batchSize must be positive: " + batchSize);
         }
@@ -38,22 +42,22 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
 
     public static ReadRequest of(List<DataField> columns)
     {
-        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, false, Optional.empty(), NO_LATE_PRUNING);
+        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, false, Optional.empty(), NO_LATE_FILTER, NO_LATE_FILTER);
     }
 
     public ReadRequest withFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter);
+        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     public ReadRequest withBatchSize(int size)
     {
-        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter);
+        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     public ReadRequest withoutFileIndexes()
     {
-        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter);
+        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -63,7 +67,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withFilterRecheckedByCaller()
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIds, pruningFilter, latePruningFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -72,7 +76,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withDictionaryIds()
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, true, pruningFilter, latePruningFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, true, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -84,7 +88,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withPruningFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, Optional.of(predicate), latePruningFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, Optional.of(predicate), latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -95,7 +99,39 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withLatePruningFilter(Supplier<Optional<Predicate>> latePruning)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruning);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruning, lateRowFilter);
+    }
+
+    /**
+     * A filter that may arrive while the split is read, and that every row returned after it
+     * arrived satisfies: a join's dynamic filter small enough to test per row, which was not
+     * complete when the read began. It is asked before each batch until it answers, and its
+     * answer must stay. A reader of files read as they are then reads the rows it has not
+     * returned yet with it added to the filter (tested first, on its own columns: late
+     * materialization). Rows returned before it arrived, and every row of a split merged by key,
+     * may fail it, so the caller must test it itself.
+     */
+    public ReadRequest withLateRowFilter(Supplier<Optional<Predicate>> lateRows)
+    {
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRows);
+    }
+
+    /**
+     * Whether a late row filter was asked for ({@link #withLateRowFilter}).
+     */
+    public boolean hasLateRowFilter()
+    {
+        return lateRowFilter != NO_LATE_FILTER;
+    }
+
+    /**
+     * This request with {@code rowFilter} added to its filter and no late row filter: how the
+     * rest of a split is read once its late row filter has arrived.
+     */
+    ReadRequest withArrivedRowFilter(Predicate rowFilter)
+    {
+        Predicate combined = filter.map(own -> Predicates.and(List.of(own, rowFilter))).orElse(rowFilter);
+        return new ReadRequest(columns, Optional.of(combined), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, NO_LATE_FILTER);
     }
 
     /**

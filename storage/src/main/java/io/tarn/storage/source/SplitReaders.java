@@ -38,6 +38,6 @@ public final class SplitReaders
             });
             return new ObjectStoreCountingReader(new MergeSplitReader(table, readSchema, split, request, allocator));
         }
-        return new ObjectStoreCountingReader(new RawSplitReader(table, readSchema, split, request, allocator));
+        return new ObjectStoreCountingReader(RawSplitReader.open(table, readSchema, split, request, allocator));
     }
 }
