@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import static io.tarn.demo.TrinoQueries.execute;
 import static io.tarn.demo.TrinoQueries.median;
@@ -28,7 +29,7 @@ import static java.util.Objects.requireNonNull;
 import static java.util.stream.Collectors.joining;
 
 /**
- * {@code ./tarn bench tpch [SCHEMA [RUNS]] [--queries N,M,...] [--warmup ROUNDS]}: the eight TPC-H tables of Trino's TPC-H generator
+ * {@code ./tarn bench tpch [SCHEMA [RUNS]] [--queries N,M,...] [--warmup ROUNDS] [--dynamic-filtering-wait DURATION]}: the eight TPC-H tables of Trino's TPC-H generator
  * (schema {@code sf1} by default, {@code tiny} for a quick check) written by Tarn through
  * {@code CREATE TABLE AS} into one warehouse, then the 22 TPC-H queries (the specification's texts
  * with its validation parameters, only the syntax adapted to Trino) in one real Trino server:
@@ -39,7 +40,8 @@ import static java.util.stream.Collectors.joining;
  * time go to {@code benchmarks/results/tpch.md} (or {@code tpch-SCHEMA.md}). {@code --queries}
  * runs only the listed queries (while working on some of them) and writes
  * {@code tpch-subset.md} (or {@code tpch-SCHEMA-subset.md}) instead, so that a partial run never
- * replaces the full report.
+ * replaces the full report. {@code --dynamic-filtering-wait} sets the Tarn catalog's
+ * {@code tarn.dynamic-filtering.wait-timeout} (a subset run then, whatever the queries).
  */
 public final class TpchBenchmark
 {
@@ -55,17 +57,22 @@ public final class TpchBenchmark
 
     private TpchBenchmark() {}
 
-    record Arguments(String schema, int runs, List<Integer> queries, int warmupRounds)
+    /**
+     * @param dynamicFilteringWait the Tarn catalog's {@code tarn.dynamic-filtering.wait-timeout}
+     *         when not its default (for example {@code 0s}, to measure what the wait buys)
+     */
+    record Arguments(String schema, int runs, List<Integer> queries, int warmupRounds, Optional<String> dynamicFilteringWait)
     {
         Arguments
         {
             requireNonNull(schema, "schema is null");
             queries = List.copyOf(queries);
+            requireNonNull(dynamicFilteringWait, "dynamicFilteringWait is null");
         }
 
         boolean subset()
         {
-            return queries.size() < QUERY_COUNT;
+            return queries.size() < QUERY_COUNT || dynamicFilteringWait.isPresent();
         }
 
         static Arguments parse(String... args)
@@ -73,6 +80,7 @@ public final class TpchBenchmark
             List<String> positional = new ArrayList<>();
             List<Integer> queries = new ArrayList<>();
             int warmup = WARMUP_ROUNDS;
+            Optional<String> wait = Optional.empty();
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--queries" -> {
@@ -98,11 +106,17 @@ public final class TpchBenchmark
                             throw new IllegalArgumentException("--warmup cannot be negative: " + warmup);
                         }
                     }
+                    case "--dynamic-filtering-wait" -> {
+                        if (i + 1 >= args.length || !args[i + 1].matches("\\d+(ms|s|m)")) {
+                            throw new IllegalArgumentException("--dynamic-filtering-wait needs a duration, such as 0s, 500ms or 1s");
+                        }
+                        wait = Optional.of(args[++i]);
+                    }
                     default -> positional.add(args[i]);
                 }
             }
             if (positional.size() > 2) {
-                throw new IllegalArgumentException("Usage: ./tarn bench tpch [SCHEMA [RUNS]] [--queries N,M,...] [--warmup ROUNDS]");
+                throw new IllegalArgumentException("Usage: ./tarn bench tpch [SCHEMA [RUNS]] [--queries N,M,...] [--warmup ROUNDS] [--dynamic-filtering-wait DURATION]");
             }
             String schema = positional.isEmpty() ? DEFAULT_SCHEMA : positional.get(0);
             int runs = positional.size() > 1 ? wholeNumber("RUNS", positional.get(1)) : DEFAULT_RUNS;
@@ -115,7 +129,7 @@ public final class TpchBenchmark
                 }
             }
             queries.sort(null);
-            return new Arguments(schema, runs, queries, warmup);
+            return new Arguments(schema, runs, queries, warmup, wait);
         }
 
         private static int wholeNumber(String name, String value)
@@ -200,7 +214,7 @@ public final class TpchBenchmark
                         .withPlugin("tarn", Path.of(requiredProperty(TarnDemo.PLUGIN_PROPERTY)))
                         .withPlugin("hive", Path.of(requiredProperty(TrinoComparison.HIVE_PLUGIN_PROPERTY)))
                         .withPlugin("tpch", Path.of(requiredProperty(TPCH_PLUGIN_PROPERTY)))
-                        .withTarnCatalog("tarn", warehouse)
+                        .withCatalog("tarn", tarnCatalog(warehouse, arguments.dynamicFilteringWait()))
                         .withCatalog("hive", TrinoComparison.hiveCatalog(hiveRoot))
                         .withCatalog("tpch", tpchCatalog())
                         .withHeap("3G")
@@ -387,6 +401,13 @@ public final class TpchBenchmark
         return Math.exp(logSum / values.size());
     }
 
+    private static Map<String, String> tarnCatalog(Path warehouse, Optional<String> dynamicFilteringWait)
+    {
+        Map<String, String> properties = new LinkedHashMap<>(TrinoServerConfig.tarnCatalog(warehouse));
+        dynamicFilteringWait.ifPresent(wait -> properties.put("tarn.dynamic-filtering.wait-timeout", wait));
+        return properties;
+    }
+
     private static void write(Path results, String trinoVersion, Arguments arguments, List<Timing> timings, int hiveFiles, double loadSeconds)
             throws IOException
     {
@@ -402,6 +423,7 @@ public final class TpchBenchmark
                 .append(loadSeconds > 0 ? String.format(Locale.ROOT, " in %.0f s", loadSeconds) : " (in an earlier run)")
                 .append("; the Hive catalog (`hive.metastore=file`, local file system) reads hard links of the same %d Parquet files. ".formatted(hiveFiles))
                 .append("Every table of both catalogs was analyzed (`ANALYZE`) before the runs, so the cost-based optimizer had the same statistics for both. ")
+                .append(arguments.dynamicFilteringWait().map(wait -> "The Tarn catalog sets `tarn.dynamic-filtering.wait-timeout=" + wait + "`. ").orElse(""))
                 .append("Every query ran %d warm-up rounds in each configuration, then %d times in each, alternating; the table shows medians. ".formatted(arguments.warmupRounds(), runs))
                 .append("All four configurations (Tarn and Hive, each with and without dynamic filtering) returned the same rows for every query. ")
                 .append("A ratio above 1 means Tarn is faster, or dynamic filtering helps.\n\n");

@@ -57,10 +57,18 @@ public record TrinoServerConfig(Path directory, Map<String, Path> plugins, Map<S
      */
     public TrinoServerConfig withTarnCatalog(String name, Path warehouse)
     {
+        return withCatalog(name, tarnCatalog(warehouse));
+    }
+
+    /**
+     * The properties of a catalog of the Tarn connector over a filesystem warehouse.
+     */
+    public static Map<String, String> tarnCatalog(Path warehouse)
+    {
         Map<String, String> properties = new LinkedHashMap<>();
         properties.put("connector.name", "tarn");
         properties.put("warehouse", warehouse.toAbsolutePath().toString());
-        return withCatalog(name, properties);
+        return properties;
     }
 
     public TrinoServerConfig withHeap(String newHeap)

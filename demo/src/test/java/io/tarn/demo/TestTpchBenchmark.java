@@ -43,6 +43,12 @@ public class TestTpchBenchmark
         assertThat(defaults.queries()).hasSize(22).startsWith(1, 2).endsWith(22);
         assertThat(defaults.warmupRounds()).isEqualTo(3);
         assertThat(defaults.subset()).isFalse();
+        assertThat(defaults.dynamicFilteringWait()).isEmpty();
+
+        TpchBenchmark.Arguments noWait = TpchBenchmark.Arguments.parse("--dynamic-filtering-wait", "0s");
+        assertThat(noWait.dynamicFilteringWait()).contains("0s");
+        assertThat(noWait.subset()).as("never replaces the full report").isTrue();
+        assertThatThrownBy(() -> TpchBenchmark.Arguments.parse("--dynamic-filtering-wait", "soon")).hasMessageContaining("needs a duration");
 
         TpchBenchmark.Arguments some = TpchBenchmark.Arguments.parse("tiny", "--queries", "6,3,1,3", "2", "--warmup", "0");
         assertThat(some.schema()).isEqualTo("tiny");
