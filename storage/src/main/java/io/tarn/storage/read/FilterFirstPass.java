@@ -72,15 +72,17 @@ final class FilterFirstPass
      * {@code filter} (over the filter columns, or some of them), pruning row groups and pages of the filter columns by {@code skippingFilter}, and
      * opens the file again for {@code options}' columns of only those rows; returns null when no
      * row matches. The columns carried into the returned reader go to {@code carriedColumns},
-     * which the caller closes after the reader.
+     * which the caller closes after the reader. {@code selectionReadBefore}: an earlier pass
+     * decoded the selected rows, so the filter columns' rows count as decoded again.
      */
-    DataFileReader readMatchingRows(PlannedFile file, InputFile input, RoaringBitmap selection, Predicate filter, Predicate skippingFilter, ReadOptions options, List<CarriedColumn> carriedColumns)
+    MatchingRows readMatchingRows(PlannedFile file, InputFile input, RoaringBitmap selection, boolean selectionReadBefore, Predicate filter, Predicate skippingFilter, ReadOptions options,
+            List<CarriedColumn> carriedColumns)
             throws IOException
     {
         long live = selection == null ? file.file().rowCount() : selection.getLongCardinality();
         Map<Integer, CarriedColumn> carried = new HashMap<>();
         try (DataFileReader filterReader = DataFileReaders.open(table, file, input, passOptions(selection, skippingFilter).withLatePruning(options.latePruning()), allocator)) {
-            RoaringBitmap matches = matchingRows(filterReader, filter, carried, options.columns());
+            RoaringBitmap matches = matchingRows(filterReader, filter, carried, options.columns(), selectionReadBefore);
             metrics = metrics.plus(Counters.of(Counter.ROWS_FILTERED, live - matches.getLongCardinality()));
             if (matches.isEmpty()) {
                 // opened and read, though only for the filter columns
@@ -95,13 +97,18 @@ final class FilterFirstPass
             }
             DataFileReader reader = DataFileReaders.reopen(table, filterReader, rows, allocator, carried);
             carriedColumns.addAll(carried.values());
-            return reader;
+            return new MatchingRows(reader, matches);
         }
         catch (IOException | RuntimeException e) {
             carried.values().forEach(CarriedColumn::close);
             throw e;
         }
     }
+
+    /**
+     * A reader of the rows of a file that satisfy the filter, and their positions in the file.
+     */
+    record MatchingRows(DataFileReader reader, RoaringBitmap positions) {}
 
     /**
      * The counters of the passes so far: rows filtered out, what the filter columns' reads
@@ -127,7 +134,7 @@ final class FilterFirstPass
      * rows of the fixed-width filter columns that {@code readColumns} reads too go to
      * {@code carried} (by field id), so that the read of the rows does not decode them again.
      */
-    private RoaringBitmap matchingRows(DataFileReader reader, Predicate filter, Map<Integer, CarriedColumn> carried, List<DataField> readColumns)
+    private RoaringBitmap matchingRows(DataFileReader reader, Predicate filter, Map<Integer, CarriedColumn> carried, List<DataField> readColumns, boolean readBefore)
             throws IOException
     {
         // positions arrive in ascending order, which the writer appends without searching; it
@@ -160,7 +167,8 @@ final class FilterFirstPass
             }
         }
         ReaderMetrics filterMetrics = reader.metrics();
-        metrics = metrics.plus(ReadCounters.decoded(filterMetrics));
+        Counters decoded = ReadCounters.decoded(filterMetrics);
+        metrics = metrics.plus(readBefore ? ReadCounters.readAgain(decoded) : decoded);
         return matches.get();
     }
 }

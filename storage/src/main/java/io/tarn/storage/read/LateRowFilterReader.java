@@ -1,7 +1,6 @@
 package io.tarn.storage.read;
 
 import io.tarn.index.predicate.Predicate;
-import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
@@ -13,7 +12,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -40,7 +38,8 @@ final class LateRowFilterReader
     private final BufferAllocator allocator;
     // the rest of the split, once the filter arrived
     private final ArrayDeque<DataSplit> rest = new ArrayDeque<>();
-    private Map<String, InputFile> heldFiles = Map.of();
+    // what the first part of the rest reads from, and the rows of it known to match
+    private Optional<RawSplitReader.UnreadRest> unread = Optional.empty();
     private ReadRequest filtered;
     private RawSplitReader current;
     // the counters of the readers already closed
@@ -84,7 +83,7 @@ final class LateRowFilterReader
     private void restartWith(Predicate rowFilter)
             throws IOException
     {
-        Optional<RawSplitReader.UnreadRest> unread = current.stopAndHandOverRest();
+        unread = current.stopAndHandOverRest();
         if (unread.isEmpty()) {
             // not restartable here: the filter is left to the caller, which tests it anyway
             filtered = request;
@@ -92,7 +91,6 @@ final class LateRowFilterReader
         }
         filtered = request.withArrivedRowFilter(rowFilter);
         rest.addAll(unread.get().splits());
-        heldFiles = unread.get().heldFiles();
         closeCurrent();
         closed = closed.plus(Counters.of(Counter.LATE_FILTER_RESTARTS, 1));
         openNextOfRest();
@@ -101,9 +99,13 @@ final class LateRowFilterReader
     private void openNextOfRest()
     {
         if (!rest.isEmpty()) {
-            // only the first part of the rest, the current file's, reads a held file
-            current = new RawSplitReader(table, readSchema, rest.removeFirst(), filtered, allocator, heldFiles);
-            heldFiles = Map.of();
+            DataSplit next = rest.removeFirst();
+            // only the first part of the rest, the current file's, reads a held file and may
+            // have a selection
+            current = unread.isPresent()
+                    ? RawSplitReader.rest(table, readSchema, next, filtered, allocator, unread.get())
+                    : new RawSplitReader(table, readSchema, next, filtered, allocator);
+            unread = Optional.empty();
         }
     }
 

@@ -122,6 +122,10 @@ public final class RawSplitReader
     private InputFile currentInput;
     // the rows of the current file that its deletion vector deletes; null without one
     private RoaringBitmap currentDeleted;
+    // the positions the current file's reader reads after a filter pass found them; else null
+    private RoaringBitmap currentMatches;
+    // whether the rows of the given selections were decoded before: the rest of a split read again
+    private final boolean selectionsReadBefore;
     private VectorSchemaRoot currentRoot;
     // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
     private boolean currentReadsKinds;
@@ -140,7 +144,7 @@ public final class RawSplitReader
 
     public RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator)
     {
-        this(table, readSchema, split, request, allocator, null, Map.of());
+        this(table, readSchema, split, request, allocator, null, Map.of(), false);
     }
 
     /**
@@ -157,12 +161,13 @@ public final class RawSplitReader
     }
 
     /**
-     * Reads the split, taking the files in {@code heldFiles} (by name) as an earlier reader of
-     * the split left them rather than fetching them again.
+     * Reads the rest of a split that an earlier reader stopped ({@link #stopAndHandOverRest()}):
+     * of the files with a selection, only the selected rows, which the earlier reader's filter
+     * pass found and decoded; the files it held are taken as they are, not fetched again.
      */
-    RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, InputFile> heldFiles)
+    static RawSplitReader rest(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, UnreadRest rest)
     {
-        this(table, readSchema, split, request, allocator, null, heldFiles);
+        return new RawSplitReader(table, readSchema, split, request, allocator, rest.rowSelections(), rest.heldFiles(), true);
     }
 
     /**
@@ -174,12 +179,13 @@ public final class RawSplitReader
     public static RawSplitReader withRowSelections(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator,
             Map<String, RoaringBitmap> rowSelections, Map<String, InputFile> heldFiles)
     {
-        return new RawSplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"), heldFiles);
+        return new RawSplitReader(table, readSchema, split, request, allocator, requireNonNull(rowSelections, "rowSelections is null"), heldFiles, false);
     }
 
     private RawSplitReader(PaimonTable table, TableSchema readSchema, DataSplit split, ReadRequest request, BufferAllocator allocator, Map<String, RoaringBitmap> rowSelections,
-            Map<String, InputFile> heldFiles)
+            Map<String, InputFile> heldFiles, boolean selectionsReadBefore)
     {
+        this.selectionsReadBefore = selectionsReadBefore;
         this.table = requireNonNull(table, "table is null");
         this.readSchema = requireNonNull(readSchema, "readSchema is null");
         this.split = requireNonNull(split, "split is null");
@@ -397,6 +403,7 @@ public final class RawSplitReader
         }
         currentFileRowsDeleted = 0;
         currentDeleted = null;
+        currentMatches = null;
         // the survivors of a merge were chosen by a pass over the key columns of every row
         currentFileReadAgain = chosen != null;
         RoaringBitmap selection = chosen == null ? null : chosen.clone();
@@ -441,7 +448,10 @@ public final class RawSplitReader
         InputFile input = filesAhead.take(index);
         currentInput = input;
         if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
-            current = filterFirst.get().readMatchingRows(file, input, selection, currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
+            FilterFirstPass.MatchingRows matching = filterFirst.get().readMatchingRows(file, input, selection, chosen != null && selectionsReadBefore,
+                    currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
+            current = matching == null ? null : matching.reader();
+            currentMatches = matching == null ? null : matching.positions();
             currentFileReadAgain |= current != null;
             if (current == null) {
                 // no row matched: the file is done, and its deletion vector was applied
@@ -462,9 +472,11 @@ public final class RawSplitReader
      * Stops reading and hands over what is left of the split after the batches returned so far:
      * splits that read exactly the rows not returned yet (the rest of the current file as a row
      * range, then the files not opened yet), and the current file's input, which a reader of the
-     * rest reads from rather than fetching it again. From then on the counters count only what
-     * this reader read; the caller closes it. Empty, and the reader goes on, for a reader of
-     * chosen rows (a merge's value pass), whose selections a split cannot carry.
+     * rest reads from rather than fetching it again. When a filter pass found the current file's
+     * matching rows, the rest of them is handed over as its selection, so that the rest is not
+     * filtered and decoded again from scratch. From then on the counters count only what this
+     * reader read; the caller closes it. Empty, and the reader goes on, for a reader of chosen
+     * rows (a merge's value pass), whose selections a split cannot carry.
      */
     Optional<UnreadRest> stopAndHandOverRest()
             throws IOException
@@ -474,6 +486,7 @@ public final class RawSplitReader
         }
         List<DataSplit> rest = new ArrayList<>();
         Map<String, InputFile> held = Map.of();
+        Map<String, RoaringBitmap> selections = Map.of();
         if (current != null) {
             PlannedFile file = split.files().get(nextFile - 1);
             long end = split.rowRange().map(RowRange::end).orElse(file.file().rowCount());
@@ -481,8 +494,14 @@ public final class RawSplitReader
             if (next < end) {
                 rest.add(new DataSplit(split.partition(), split.bucket(), split.totalBuckets(), List.of(file), false, Optional.of(new RowRange(next, end))));
                 held = Map.of(file.file().fileName(), currentInput);
-                if (currentDeleted != null) {
-                    // the reader of the rest counts the deleted rows it passes
+                // matches may hold retractions, which a selection must not select
+                if (currentMatches != null && !currentReadsKinds) {
+                    RoaringBitmap restOfMatches = RoaringBitmap.and(currentMatches, RoaringBitmap.bitmapOfRange(next, end));
+                    selections = Map.of(file.file().fileName(), restOfMatches);
+                }
+                else if (currentDeleted != null) {
+                    // the reader of the rest counts the deleted rows it passes (a selection of
+                    // matches has none: they stay counted here)
                     currentFileRowsDeleted -= currentDeleted.rangeCardinality(next, end);
                 }
             }
@@ -497,18 +516,20 @@ public final class RawSplitReader
         }
         nextFile = split.files().size();
         filesAhead.close();
-        return Optional.of(new UnreadRest(rest, held));
+        return Optional.of(new UnreadRest(rest, held, selections));
     }
 
     /**
-     * The splits left to read and the files to read them from, by name ({@link #stopAndHandOverRest()}).
+     * The splits left to read, the files to read them from and the rows of them found to
+     * match, by file name ({@link #stopAndHandOverRest()}).
      */
-    record UnreadRest(List<DataSplit> splits, Map<String, InputFile> heldFiles)
+    record UnreadRest(List<DataSplit> splits, Map<String, InputFile> heldFiles, Map<String, RoaringBitmap> rowSelections)
     {
         UnreadRest
         {
             splits = List.copyOf(splits);
             heldFiles = Map.copyOf(heldFiles);
+            rowSelections = Map.copyOf(rowSelections);
         }
     }
 
@@ -571,6 +592,7 @@ public final class RawSplitReader
         current = null;
         currentInput = null;
         currentDeleted = null;
+        currentMatches = null;
         currentRoot = null;
         result = null;
         resultIsReaderBatch = false;
