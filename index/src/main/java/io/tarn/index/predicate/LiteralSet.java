@@ -186,6 +186,15 @@ final class LiteralSet
         return bytes != null;
     }
 
+    /**
+     * Whether a member test of a row's value costs one bitmap test or hash probe rather than a
+     * binary search: integer-like types ({@link #containsLong}) and byte keys.
+     */
+    boolean hasConstantTimeMembership()
+    {
+        return longs != null || bytes != null;
+    }
+
     boolean containsBytes(byte[] data, int offset, int length)
     {
         if (bytes == null) {

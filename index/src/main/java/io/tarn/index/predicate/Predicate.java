@@ -210,6 +210,15 @@ public sealed interface Predicate
         }
 
         /**
+         * Whether {@link #containsLong} (integers, dates, times) or {@link #containsBytes} answers
+         * with one bitmap test or hash probe; other types take a binary search.
+         */
+        public boolean hasConstantTimeMembership()
+        {
+            return set().hasConstantTimeMembership();
+        }
+
+        /**
          * {@link #contains} for the UTF-8 bytes of a string or the bytes of a binary value; one
          * hash probe.
          */

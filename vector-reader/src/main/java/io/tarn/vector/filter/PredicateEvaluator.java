@@ -117,7 +117,7 @@ final class PredicateEvaluator
             if (!LeafTests.in(in, vector, rows, truth)) {
                 rowByRow(predicate, in.field(), vector, rows, truth);
             }
-            batch.probes().add((long) rows * (in.hasByteKeys() ? 1 : FilterProbes.binarySearchSteps(in.literals().size())));
+            batch.probes().add((long) rows * (in.hasConstantTimeMembership() ? 1 : FilterProbes.binarySearchSteps(in.literals().size())));
             return truth;
         }
         if (predicate instanceof InRanges inRanges) {
