@@ -24,10 +24,12 @@ import static java.util.Objects.requireNonNull;
  * stopped with the filter added to the request's, so that they are tested on the filter's columns
  * first and only the matching rows of the other columns are decoded.
  *
- * <p>Why restart rather than wait: a join's dynamic filter often completes while a scan under a
- * partial aggregation is already reading, and a scan that waited for it would have left its
- * cores idle meanwhile. The restart costs a second parse of the current file's footer; the file's
- * bytes are handed over, not fetched again.
+ * <p>Why: a scan may start before a join's dynamic filter reaches it (a wait for it timed out,
+ * or it reached the coordinator before the worker), and a scan under a partial aggregation reads
+ * on while the join's build side is built. Testing only the rows after the filter arrived still
+ * spares Trino and the value columns' decoding most of them. The restart costs a second parse of
+ * the current file's footer; the file's bytes are handed over, not fetched again, and so are the
+ * rows of it that the request's own filter already matched.
  */
 final class LateRowFilterReader
         implements SplitReader
