@@ -1,16 +1,20 @@
 package io.tarn.storage.scan;
 
 import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Literals;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.types.DataField;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.Timestamp;
 import org.apache.paimon.predicate.PredicateBuilder;
 import org.apache.paimon.types.RowType;
 
 import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.List;
 
 import static java.util.Objects.requireNonNull;
@@ -71,6 +75,15 @@ public sealed interface FilterSpec
         return FieldRef.of(field);
     }
 
+    /**
+     * The literal in Tarn's internal form for the column's type ({@link LocalDate} and
+     * {@link LocalDateTime} become days and timestamps).
+     */
+    private static Object tarnLiteral(TableSchema schema, String column, Object value)
+    {
+        return Literals.coerce(field(schema, column).type(), value);
+    }
+
     private static int index(RowType rowType, String column)
     {
         int index = rowType.getFieldIndex(column);
@@ -89,6 +102,12 @@ public sealed interface FilterSpec
             org.apache.paimon.types.DecimalType type = (org.apache.paimon.types.DecimalType) rowType.getTypeAt(index(rowType, column));
             return Decimal.fromBigDecimal(decimal, type.getPrecision(), type.getScale());
         }
+        if (value instanceof LocalDate date) {
+            return Math.toIntExact(date.toEpochDay());
+        }
+        if (value instanceof LocalDateTime dateTime) {
+            return Timestamp.fromLocalDateTime(dateTime);
+        }
         return value;
     }
 
@@ -106,6 +125,7 @@ public sealed interface FilterSpec
         public Predicate tarn(TableSchema schema)
         {
             FieldRef field = field(schema, column);
+            Object value = tarnLiteral(schema, column, this.value);
             return switch (op) {
                 case EQ -> Predicates.equal(field, value);
                 case NE -> Predicates.notEqual(field, value);
@@ -145,7 +165,8 @@ public sealed interface FilterSpec
         @Override
         public Predicate tarn(TableSchema schema)
         {
-            return negated ? Predicates.notIn(field(schema, column), values) : Predicates.in(field(schema, column), values);
+            List<Object> literals = values.stream().map(value -> tarnLiteral(schema, column, value)).toList();
+            return negated ? Predicates.notIn(field(schema, column), literals) : Predicates.in(field(schema, column), literals);
         }
 
         @Override

@@ -187,7 +187,7 @@ final class PaimonFileIndexTables
     }
 
     @SuppressWarnings("try") // Paimon's close() declares Exception
-    private static void write(FileStoreTable table, List<GenericRow> rows, boolean compact)
+    static void write(FileStoreTable table, List<GenericRow> rows, boolean compact)
             throws Exception
     {
         Path spill = Files.createTempDirectory("tarn-file-index-spill");

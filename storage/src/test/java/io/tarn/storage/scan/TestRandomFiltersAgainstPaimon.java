@@ -1,0 +1,463 @@
+package io.tarn.storage.scan;
+
+import io.tarn.index.predicate.Predicate;
+import io.tarn.storage.catalog.FileSystemCatalog;
+import io.tarn.storage.catalog.Identifier;
+import io.tarn.storage.commit.TableCommit;
+import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.read.ReadRequest;
+import io.tarn.storage.schema.TableSchema;
+import io.tarn.storage.snapshot.CommitKind;
+import io.tarn.storage.snapshot.ScanVersion;
+import io.tarn.storage.source.TableRead;
+import io.tarn.storage.table.PaimonTable;
+import io.tarn.storage.write.AppendTableWriter;
+import io.tarn.testing.CanonicalRows;
+import io.tarn.testing.ReferenceReader;
+import io.tarn.testing.ReferenceScan;
+import io.tarn.testing.TemporaryDirectories;
+import io.tarn.types.DataField;
+import io.tarn.vector.rows.CanonicalRowFormatter;
+import io.tarn.vector.rows.CanonicalRowSet;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.data.BinaryString;
+import org.apache.paimon.data.Decimal;
+import org.apache.paimon.data.GenericRow;
+import org.apache.paimon.data.Timestamp;
+import org.apache.paimon.schema.Schema;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.types.DataTypes;
+import org.apache.paimon.types.RowKind;
+import org.apache.paimon.types.RowType;
+import org.testng.annotations.AfterClass;
+import org.testng.annotations.BeforeClass;
+import org.testng.annotations.DataProvider;
+import org.testng.annotations.Test;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Hundreds of random filters on tables Apache Paimon wrote, each read by Tarn and compared with
+ * the rows of Paimon's reader that match it: every way Tarn skips work (partitions, min/max
+ * statistics of files, row groups and pages, dictionaries, Bloom filters and bitmaps, deletion
+ * vectors, a merge of primary-key levels) may only ever drop rows the filter rejects.
+ *
+ * <p>The tables hold every kind of column the filters reach: clustered and random integers,
+ * low- and high-cardinality strings (some not ASCII, one empty), decimals, doubles, booleans,
+ * dates and timestamps, most with nulls, in small row groups and pages so that pruning has
+ * something to skip. A copy of the append table written by Tarn's writer is checked against the
+ * same rows, so wrong statistics or indexes written by Tarn would show as missing rows too.
+ *
+ * <p>Each filter is read twice: the whole row under the planner's defaults, then a projection of
+ * other columns than the filter's through row-range splits, small batches and index files opened
+ * in planning. The seed is printed; {@code -Dtarn.random-filters.seed=N} replays a failure.
+ */
+public class TestRandomFiltersAgainstPaimon
+{
+    private static final String APPEND = "fz.append";
+    private static final String APPEND_BY_TARN = "fz.append_by_tarn";
+    private static final String PRIMARY_KEY = "fz.pk";
+    private static final String DELETION_VECTORS = "fz.pk_dv";
+    private static final int COMMITS = 3;
+    private static final int ROWS_PER_COMMIT = 1200;
+    private static final int FILTERS_PER_TABLE = 150;
+    private static final LocalDate FIRST_DAY = LocalDate.of(2024, 1, 1);
+    private static final LocalDateTime FIRST_TIME = LocalDateTime.of(2024, 1, 1, 0, 0);
+    private static final List<String> WORDS = List.of("alpha", "beta", "gamma", "delta", "epsilon", "", "Zeta", "ä-umlaut", "éclair", "日本", "z");
+    private static final List<String> OTHER_WORDS = List.of("alph", "alpha ", "beta0", "a", "zz", "Ä", "éclairs", "日");
+
+    private final long seed = Long.getLong("tarn.random-filters.seed", 20_261_205L);
+    private Path warehouse;
+    private FileSystemCatalog catalog;
+    private RootAllocator allocator;
+    private List<Object[]> appendRows;
+    private List<Object[]> keyedRows;
+
+    @BeforeClass
+    public void createTables()
+            throws Exception
+    {
+        System.out.println("TestRandomFiltersAgainstPaimon seed " + seed);
+        warehouse = TemporaryDirectories.create("tarn-random-filters");
+        catalog = new FileSystemCatalog(new LocalFileIO(), warehouse.toString());
+        allocator = new RootAllocator();
+        Random random = new Random(seed);
+        appendRows = new ArrayList<>();
+        keyedRows = new ArrayList<>();
+        try (Catalog paimon = PaimonFileIndexTables.open(warehouse)) {
+            paimon.createDatabase("fz", true);
+            paimon.createTable(org.apache.paimon.catalog.Identifier.fromString(APPEND), schema(true, Map.of()), false);
+            FileStoreTable append = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(APPEND));
+            for (int commit = 0; commit < COMMITS; commit++) {
+                List<Object[]> rows = new ArrayList<>();
+                for (int index = 0; index < ROWS_PER_COMMIT; index++) {
+                    rows.add(row(commit * ROWS_PER_COMMIT + index, index, random, true));
+                }
+                appendRows.addAll(rows);
+                PaimonFileIndexTables.write(append, rows.stream().map(values -> toPaimon(RowKind.INSERT, values)).toList(), false);
+            }
+            createPrimaryKeyTables(paimon, random);
+        }
+        copyWithTarn(APPEND, APPEND_BY_TARN);
+    }
+
+    @AfterClass(alwaysRun = true)
+    public void deleteTables()
+    {
+        if (allocator != null) {
+            assertThat(allocator.getAllocatedMemory()).as("Arrow memory leaked").isZero();
+            allocator.close();
+        }
+        TemporaryDirectories.deleteRecursively(warehouse);
+    }
+
+    /**
+     * The tables are what the filters are meant to meet: a file per commit and partition of
+     * Paimon's append table, levels merged in the plain primary-key table, rows marked deleted in the
+     * other.
+     */
+    @Test
+    public void testTablesHaveTheirIntendedShapes()
+            throws IOException
+    {
+        assertThat(plan(APPEND).files()).hasSize(COMMITS * 3);
+        assertThat(plan(APPEND_BY_TARN).files()).hasSizeGreaterThanOrEqualTo(3);
+        assertThat(plan(PRIMARY_KEY).splits()).anyMatch(DataSplit::mergeRequired);
+        assertThat(plan(DELETION_VECTORS).files()).anyMatch(file -> file.deletionFile().isPresent());
+        assertThat(plan(DELETION_VECTORS).splits()).noneMatch(DataSplit::mergeRequired);
+    }
+
+    private ScanPlan plan(String name)
+            throws IOException
+    {
+        PaimonTable table = PaimonTable.load(catalog, Identifier.parse(name));
+        return new ScanPlanner(table).plan(table.snapshot(ScanVersion.latest()));
+    }
+
+    @DataProvider
+    public Object[][] tables()
+    {
+        return new Object[][] {{APPEND, APPEND}, {APPEND_BY_TARN, APPEND}, {PRIMARY_KEY, PRIMARY_KEY}, {DELETION_VECTORS, DELETION_VECTORS}};
+    }
+
+    /**
+     * Every random filter on {@code table} gives the rows Paimon's reader gives for it on
+     * {@code oracleTable} (the table itself, or the Paimon table Tarn copied).
+     */
+    @Test(dataProvider = "tables")
+    public void testRandomFiltersGiveTheOraclesRows(String table, String oracleTable)
+            throws Exception
+    {
+        PaimonTable tarnTable = PaimonTable.load(catalog, Identifier.parse(table));
+        boolean partitioned = !tarnTable.schema().partitionKeys().isEmpty();
+        RandomFilters filters = new RandomFilters(columns(partitioned ? appendRows : keyedRows, partitioned), seed ^ table.hashCode());
+        Random projections = new Random(seed ^ oracleTable.hashCode());
+        ReferenceScan oracleScan = ReferenceScan.of(oracleTable);
+        RowType oracleRowType = ReferenceReader.rowType(warehouse, oracleScan);
+        List<String> failures = new ArrayList<>();
+        int liveRows = (partitioned ? appendRows : keyedRows).size();
+        int selective = 0;
+        for (int i = 0; i < FILTERS_PER_TABLE; i++) {
+            FilterSpec filter = filters.next();
+            CanonicalRows expected = ReferenceReader.read(warehouse, oracleScan.withFilter(filter.paimon(oracleRowType)));
+            if (expected.rowCount() > 0 && expected.rowCount() < liveRows) {
+                selective++;
+            }
+            Predicate predicate = filter.tarn(tarnTable.schema());
+            String whole = readWholeRows(tarnTable, predicate);
+            if (!whole.equals(expected.text())) {
+                failures.add(describe(table, filter, "whole rows", expected.text(), whole));
+            }
+            List<String> projection = projection(tarnTable.schema(), projections);
+            String projected = readProjection(tarnTable, predicate, projection);
+            String expectedProjection = project(expected, oracleRowType, projection);
+            if (!projected.equals(expectedProjection)) {
+                failures.add(describe(table, filter, "columns " + projection + " through row ranges", expectedProjection, projected));
+            }
+        }
+        System.out.printf("%s: %d random filters, %d of them keep some rows and drop others%n", table, FILTERS_PER_TABLE, selective);
+        assertThat(failures).as("seed %d, table %s", seed, table).isEmpty();
+        // filters that match nothing or everything check little: at least a third must keep some rows and drop others
+        assertThat(selective).as("selective filters of %d", FILTERS_PER_TABLE).isGreaterThan(FILTERS_PER_TABLE / 3);
+    }
+
+    private String readWholeRows(PaimonTable table, Predicate predicate)
+            throws IOException
+    {
+        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).plan(table.snapshot(ScanVersion.latest()));
+        List<String> lines = new ArrayList<>();
+        TableRead.forEachBatch(table, plan, ReadRequest.of(plan.readSchema().fields()).withFilter(predicate), allocator,
+                batch -> CanonicalRowFormatter.appendLines(batch, plan.readSchema().fields(), lines));
+        return CanonicalRowSet.of(lines).text();
+    }
+
+    private String readProjection(PaimonTable table, Predicate predicate, List<String> columns)
+            throws IOException
+    {
+        ScanPlan plan = new ScanPlanner(table).withFilter(predicate).withRowRangeSplits(2048).withIndexFiles(Integer.MAX_VALUE)
+                .plan(table.snapshot(ScanVersion.latest()));
+        List<DataField> fields = columns.stream().map(name -> plan.readSchema().rowType().field(name).orElseThrow()).toList();
+        List<String> lines = new ArrayList<>();
+        TableRead.forEachBatch(table, plan, ReadRequest.of(fields).withFilter(predicate).withBatchSize(100), allocator,
+                batch -> CanonicalRowFormatter.appendLines(batch, fields, lines));
+        return CanonicalRowSet.of(lines).text();
+    }
+
+    /**
+     * One to three columns in table order, chosen at random, so that the filter's columns are
+     * often not among them.
+     */
+    private static List<String> projection(TableSchema schema, Random random)
+    {
+        List<String> names = schema.fields().stream().map(DataField::name).toList();
+        Set<Integer> chosen = new HashSet<>();
+        int count = 1 + random.nextInt(3);
+        while (chosen.size() < count) {
+            chosen.add(random.nextInt(names.size()));
+        }
+        return IntStream.range(0, names.size()).filter(chosen::contains).mapToObj(names::get).toList();
+    }
+
+    /**
+     * The oracle's rows cut to {@code columns}: canonical lines hold one tab-separated value per
+     * column, and no value here holds a tab.
+     */
+    private static String project(CanonicalRows rows, RowType rowType, List<String> columns)
+    {
+        int[] positions = columns.stream().mapToInt(rowType::getFieldIndex).toArray();
+        List<String> lines = new ArrayList<>();
+        for (String line : rows.lines()) {
+            String[] values = line.split("\t", -1);
+            StringBuilder projected = new StringBuilder();
+            for (int position : positions) {
+                if (!projected.isEmpty() || position != positions[0]) {
+                    projected.append('\t');
+                }
+                projected.append(values[position]);
+            }
+            lines.add(projected.toString());
+        }
+        return CanonicalRows.of(lines).text();
+    }
+
+    private static String describe(String table, FilterSpec filter, String read, String expected, String actual)
+    {
+        Set<String> expectedLines = rowLines(expected);
+        Set<String> actualLines = rowLines(actual);
+        List<String> missing = expectedLines.stream().filter(line -> !actualLines.contains(line)).limit(3).toList();
+        List<String> extra = actualLines.stream().filter(line -> !expectedLines.contains(line)).limit(3).toList();
+        return "%s WHERE %s (%s): %d lines expected, %d read; missing e.g. %s; extra e.g. %s"
+                .formatted(table, filter, read, expectedLines.size(), actualLines.size(), missing, extra);
+    }
+
+    /**
+     * The rows of a canonical text, without its {@code rows=N sha256=H} line.
+     */
+    private static Set<String> rowLines(String text)
+    {
+        Set<String> lines = new HashSet<>(List.of(text.split("\n")));
+        lines.removeIf(line -> line.startsWith("rows="));
+        return lines;
+    }
+
+    // ---------------------------------------------------------------- the tables
+
+    /**
+     * The schema of the partitioned append table, or without its partition column, of a table
+     * keyed by {@code id}.
+     */
+    private static Schema schema(boolean partitioned, Map<String, String> extraOptions)
+    {
+        Schema.Builder builder = Schema.newBuilder();
+        if (partitioned) {
+            builder.column("p", DataTypes.INT()).partitionKeys("p");
+        }
+        else {
+            builder.primaryKey("id");
+        }
+        builder.column("id", DataTypes.INT().notNull())
+                .column("grp", DataTypes.INT())
+                .column("k", DataTypes.BIGINT())
+                .column("s", DataTypes.STRING())
+                .column("u", DataTypes.STRING())
+                .column("d", DataTypes.DECIMAL(10, 2))
+                .column("f", DataTypes.DOUBLE())
+                .column("b", DataTypes.BOOLEAN())
+                .column("day", DataTypes.DATE())
+                .column("ts", DataTypes.TIMESTAMP(3))
+                // small row groups and pages, so that statistics below the file have something to skip
+                .option("parquet.block.size", "8192")
+                .option("parquet.page.size", "1024")
+                .option("file-index.bloom-filter.columns", "k,u")
+                .option("file-index.bitmap.columns", "s,b");
+        extraOptions.forEach(builder::option);
+        return builder.build();
+    }
+
+    /**
+     * Two primary-key tables of the same rows: one read by merging its levels (two buckets, three
+     * commits never compacted), one with deletion vectors (compacted once, then changed). Every
+     * third key is updated with new values, every seventh deleted, and new keys are added.
+     */
+    private void createPrimaryKeyTables(Catalog paimon, Random random)
+            throws Exception
+    {
+        int keys = 2000;
+        Map<Integer, Object[]> live = new LinkedHashMap<>();
+        List<List<GenericRow>> commits = new ArrayList<>();
+        List<GenericRow> inserts = new ArrayList<>();
+        for (int id = 0; id < keys; id++) {
+            Object[] values = row(id, id % ROWS_PER_COMMIT, random, false);
+            live.put(id, values);
+            inserts.add(toPaimon(RowKind.INSERT, values));
+        }
+        commits.add(inserts);
+        List<GenericRow> changes = new ArrayList<>();
+        for (int id = 0; id < keys; id += 3) {
+            Object[] values = row(id, random.nextInt(ROWS_PER_COMMIT), random, false);
+            live.put(id, values);
+            changes.add(toPaimon(RowKind.UPDATE_AFTER, values));
+        }
+        commits.add(changes);
+        changes = new ArrayList<>();
+        for (int id = 0; id < keys; id += 7) {
+            changes.add(toPaimon(RowKind.DELETE, live.remove(id)));
+        }
+        for (int id = keys; id < keys + 200; id++) {
+            Object[] values = row(id, id % ROWS_PER_COMMIT, random, false);
+            live.put(id, values);
+            changes.add(toPaimon(RowKind.INSERT, values));
+        }
+        commits.add(changes);
+        keyedRows.addAll(live.values());
+
+        Map<String, String> merged = Map.of("bucket", "2");
+        Map<String, String> deletionVectors = Map.of("bucket", "1", "deletion-vectors.enabled", "true");
+        for (Map.Entry<String, Map<String, String>> table : Map.of(PRIMARY_KEY, merged, DELETION_VECTORS, deletionVectors).entrySet()) {
+            paimon.createTable(org.apache.paimon.catalog.Identifier.fromString(table.getKey()), schema(false, table.getValue()), false);
+            FileStoreTable written = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(table.getKey()));
+            for (int commit = 0; commit < commits.size(); commit++) {
+                // the deletion-vector table's first commit is compacted to the top level, so that
+                // the changes after it mark its rows deleted
+                PaimonFileIndexTables.write(written, commits.get(commit), commit == 0 && table.getKey().equals(DELETION_VECTORS));
+            }
+        }
+    }
+
+    /**
+     * One row: {@code id} and {@code grp}, {@code day} and {@code ts} clustered (they grow with the
+     * row), the others random; all but {@code id}, {@code u}, {@code day} and {@code ts} sometimes
+     * null.
+     */
+    private static Object[] row(int id, int index, Random random, boolean partitioned)
+    {
+        List<Object> values = new ArrayList<>();
+        if (partitioned) {
+            values.add(id % 3);
+        }
+        values.add(id);
+        values.add(index % 97 == 0 ? null : (index / 100) % 13);
+        values.add(random.nextInt(20) == 0 ? null : (long) (random.nextInt(4001) - 2000));
+        values.add(random.nextInt(20) == 0 ? null : WORDS.get(random.nextInt(WORDS.size())));
+        values.add("u-" + Integer.toHexString(random.nextInt(1 << 24)));
+        values.add(random.nextInt(15) == 0 ? null : BigDecimal.valueOf(random.nextInt(100_001) - 50_000, 2));
+        // rounded to cents, so never NaN and never -0.0, on which SQL's order and Paimon's differ
+        values.add(random.nextInt(25) == 0 ? null : Math.round(random.nextGaussian() * 10_000) / 100.0);
+        values.add(random.nextInt(10) == 0 ? null : random.nextBoolean());
+        values.add(FIRST_DAY.plusDays(id / 40));
+        values.add(FIRST_TIME.plusNanos((id * 61_237L + random.nextInt(1000)) * 1_000_000L));
+        return values.toArray();
+    }
+
+    /**
+     * The columns filters may name, with the values the table holds and other values of each
+     * column's domain.
+     */
+    private static List<RandomFilters.Column> columns(List<Object[]> rows, boolean partitioned)
+    {
+        List<String> names = new ArrayList<>(List.of("id", "grp", "k", "s", "u", "d", "f", "b", "day", "ts"));
+        List<Function<Random, Object>> domains = new ArrayList<>(List.of(
+                random -> random.nextInt(COMMITS * ROWS_PER_COMMIT + 400) - 100,
+                random -> random.nextInt(16) - 1,
+                random -> (long) (random.nextInt(4401) - 2200),
+                random -> random.nextBoolean() ? WORDS.get(random.nextInt(WORDS.size())) : OTHER_WORDS.get(random.nextInt(OTHER_WORDS.size())),
+                random -> "u-" + Integer.toHexString(random.nextInt(1 << 24)),
+                random -> BigDecimal.valueOf(random.nextInt(110_001) - 55_000, 2),
+                random -> Math.round(random.nextGaussian() * 12_000) / 100.0,
+                Random::nextBoolean,
+                random -> FIRST_DAY.plusDays(random.nextInt(COMMITS * ROWS_PER_COMMIT / 40 + 20) - 10),
+                random -> FIRST_TIME.plusNanos((random.nextInt(COMMITS * ROWS_PER_COMMIT + 200) - 100) * 61_237_000_000L)));
+        if (partitioned) {
+            names.add(0, "p");
+            domains.add(0, random -> random.nextInt(5) - 1);
+        }
+        List<RandomFilters.Column> columns = new ArrayList<>();
+        for (int column = 0; column < names.size(); column++) {
+            int position = column;
+            List<Object> held = rows.stream().map(values -> values[position]).filter(value -> value != null).distinct().limit(200).toList();
+            columns.add(new RandomFilters.Column(names.get(column), held, domains.get(column), !names.get(column).equals("b")));
+        }
+        return columns;
+    }
+
+    private static GenericRow toPaimon(RowKind kind, Object[] values)
+    {
+        Object[] converted = new Object[values.length];
+        for (int i = 0; i < values.length; i++) {
+            converted[i] = toPaimon(values[i]);
+        }
+        return GenericRow.ofKind(kind, converted);
+    }
+
+    private static Object toPaimon(Object value)
+    {
+        if (value instanceof String text) {
+            return BinaryString.fromString(text);
+        }
+        if (value instanceof BigDecimal decimal) {
+            return Decimal.fromBigDecimal(decimal, 10, 2);
+        }
+        if (value instanceof LocalDate date) {
+            return Math.toIntExact(date.toEpochDay());
+        }
+        if (value instanceof LocalDateTime time) {
+            return Timestamp.fromLocalDateTime(time);
+        }
+        return value;
+    }
+
+    /**
+     * A copy of {@code source} written by Tarn's writer with the same schema and options: the rows
+     * Tarn reads of it, files Tarn wrote with their own statistics, pages and indexes.
+     */
+    private void copyWithTarn(String source, String target)
+            throws IOException
+    {
+        PaimonTable original = PaimonTable.load(catalog, Identifier.parse(source));
+        TableSchema schema = original.schema();
+        catalog.createTable(Identifier.parse(target), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
+                schema.partitionKeys(), schema.primaryKeys(), schema.options(), schema.comment(), schema.timeMillis()));
+        PaimonTable copy = PaimonTable.load(catalog, Identifier.parse(target));
+        ScanPlan plan = new ScanPlanner(original).plan(original.snapshot(ScanVersion.latest()));
+        try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
+            TableRead.forEachBatch(original, plan, ReadRequest.of(plan.readSchema().fields()).withBatchSize(500), allocator, writer::write);
+            new TableCommit(copy, "random-filters-test").commit(writer.prepareCommit(), CommitKind.APPEND, 1);
+        }
+    }
+}
