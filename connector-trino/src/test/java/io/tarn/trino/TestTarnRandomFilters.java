@@ -20,8 +20,8 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Random SQL filters over columns of every scalar type Tarn maps (but the floating types, which
- * {@link TestTarnFloatingPointFilters} covers with their special values), through Trino: what the
+ * Random SQL filters over columns of every scalar type Tarn maps (doubles without NaN and without
+ * zeros of both signs, which {@link TestTarnFloatingPointFilters} covers), through Trino: what the
  * connector receives as a domain (comparisons, ranges, IN and NOT IN lists short and long, null
  * tests, a null test OR-ed with a range, negations, string prefixes) and what Trino evaluates
  * itself must together give the rows Trino's own evaluation gives.
