@@ -16,6 +16,8 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
 
 import static java.util.Objects.requireNonNull;
 
@@ -28,6 +30,12 @@ public sealed interface FilterSpec
     Predicate tarn(TableSchema schema);
 
     org.apache.paimon.predicate.Predicate paimon(RowType rowType);
+
+    /**
+     * The filter in the {@code --where} grammar of the CLI and the C ABI, which has conjunctions
+     * but no disjunctions: empty for a filter with OR.
+     */
+    Optional<String> whereText();
 
     enum Op
     {
@@ -111,6 +119,21 @@ public sealed interface FilterSpec
         return value;
     }
 
+    /**
+     * A literal as the {@code --where} grammar spells it: strings quoted, numbers, booleans,
+     * dates and timestamps bare.
+     */
+    private static String whereLiteral(Object value)
+    {
+        if (value instanceof String text) {
+            return "'" + text.replace("'", "''") + "'";
+        }
+        if (value instanceof BigDecimal decimal) {
+            return decimal.toPlainString();
+        }
+        return value.toString();
+    }
+
     record Compare(String column, Op op, Object value)
             implements FilterSpec
     {
@@ -153,6 +176,20 @@ public sealed interface FilterSpec
         }
 
         @Override
+        public Optional<String> whereText()
+        {
+            String operator = switch (op) {
+                case EQ -> "=";
+                case NE -> "<>";
+                case LT -> "<";
+                case LE -> "<=";
+                case GT -> ">";
+                case GE -> ">=";
+            };
+            return Optional.of(column + " " + operator + " " + whereLiteral(value));
+        }
+
+        @Override
         public String toString()
         {
             return column + " " + op + " " + value;
@@ -175,6 +212,13 @@ public sealed interface FilterSpec
             List<Object> literals = values.stream().map(value -> paimonLiteral(rowType, column, value)).toList();
             PredicateBuilder builder = new PredicateBuilder(rowType);
             return negated ? builder.notIn(index(rowType, column), literals) : builder.in(index(rowType, column), literals);
+        }
+
+        @Override
+        public Optional<String> whereText()
+        {
+            String list = values.stream().map(FilterSpec::whereLiteral).collect(Collectors.joining(", "));
+            return Optional.of(column + (negated ? " NOT IN (" : " IN (") + list + ")");
         }
 
         @Override
@@ -201,6 +245,12 @@ public sealed interface FilterSpec
         }
 
         @Override
+        public Optional<String> whereText()
+        {
+            return Optional.of(toString());
+        }
+
+        @Override
         public String toString()
         {
             return column + (negated ? " IS NOT NULL" : " IS NULL");
@@ -222,6 +272,16 @@ public sealed interface FilterSpec
         {
             List<org.apache.paimon.predicate.Predicate> predicates = children.stream().map(child -> child.paimon(rowType)).toList();
             return conjunction ? PredicateBuilder.and(predicates) : PredicateBuilder.or(predicates);
+        }
+
+        @Override
+        public Optional<String> whereText()
+        {
+            List<Optional<String>> texts = children.stream().map(FilterSpec::whereText).toList();
+            if (!conjunction || texts.stream().anyMatch(Optional::isEmpty)) {
+                return Optional.empty();
+            }
+            return Optional.of(texts.stream().map(Optional::get).collect(Collectors.joining(" AND ")));
         }
 
         @Override

@@ -5,6 +5,7 @@ import io.tarn.storage.catalog.FileSystemCatalog;
 import io.tarn.storage.catalog.Identifier;
 import io.tarn.storage.commit.TableCommit;
 import io.tarn.storage.fs.LocalFileIO;
+import io.tarn.storage.grammar.FilterParser;
 import io.tarn.storage.read.ReadRequest;
 import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.snapshot.CommitKind;
@@ -45,6 +46,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Function;
@@ -66,7 +68,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  *
  * <p>Each filter is read twice: the whole row under the planner's defaults, then a projection of
  * other columns than the filter's through row-range splits, small batches and index files opened
- * in planning. The seed is printed; {@code -Dtarn.random-filters.seed=N} replays a failure.
+ * in planning. A filter without OR is read a third time, parsed from its text in the
+ * {@code --where} grammar that the CLI and the C ABI share. The seed is printed; {@code -Dtarn.random-filters.seed=N} replays a failure.
  */
 public class TestRandomFiltersAgainstPaimon
 {
@@ -173,6 +176,7 @@ public class TestRandomFiltersAgainstPaimon
         List<String> failures = new ArrayList<>();
         int liveRows = (partitioned ? appendRows : keyedRows).size();
         int selective = 0;
+        int conjunctions = 0;
         for (int i = 0; i < FILTERS_PER_TABLE; i++) {
             FilterSpec filter = filters.next();
             CanonicalRows expected = ReferenceReader.read(warehouse, oracleScan.withFilter(filter.paimon(oracleRowType)));
@@ -184,6 +188,14 @@ public class TestRandomFiltersAgainstPaimon
             if (!whole.equals(expected.text())) {
                 failures.add(describe(table, filter, "whole rows", expected.text(), whole));
             }
+            Optional<String> whereText = filter.whereText();
+            if (whereText.isPresent()) {
+                conjunctions++;
+                String parsed = readWholeRows(tarnTable, FilterParser.parse(whereText.get(), tarnTable.schema().rowType()));
+                if (!parsed.equals(expected.text())) {
+                    failures.add(describe(table, filter, "parsed from --where " + whereText.get(), expected.text(), parsed));
+                }
+            }
             List<String> projection = projection(tarnTable.schema(), projections);
             String projected = readProjection(tarnTable, predicate, projection);
             String expectedProjection = project(expected, oracleRowType, projection);
@@ -191,10 +203,12 @@ public class TestRandomFiltersAgainstPaimon
                 failures.add(describe(table, filter, "columns " + projection + " through row ranges", expectedProjection, projected));
             }
         }
-        System.out.printf("%s: %d random filters, %d of them keep some rows and drop others%n", table, FILTERS_PER_TABLE, selective);
+        System.out.printf("%s: %d random filters, %d of them keep some rows and drop others, %d also read through the --where grammar%n",
+                table, FILTERS_PER_TABLE, selective, conjunctions);
         assertThat(failures).as("seed %d, table %s", seed, table).isEmpty();
         // filters that match nothing or everything check little: at least a third must keep some rows and drop others
         assertThat(selective).as("selective filters of %d", FILTERS_PER_TABLE).isGreaterThan(FILTERS_PER_TABLE / 3);
+        assertThat(conjunctions).as("filters the --where grammar can write, of %d", FILTERS_PER_TABLE).isGreaterThan(FILTERS_PER_TABLE / 3);
     }
 
     private String readWholeRows(PaimonTable table, Predicate predicate)
