@@ -66,6 +66,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * something to skip. A copy of the append table written by Tarn's writer is checked against the
  * same rows, so wrong statistics or indexes written by Tarn would show as missing rows too.
  *
+ * <p>Every table kind is written in more than one file format, because each format has its own
+ * reader and its own ways to skip: Parquet (row groups, pages, dictionaries), ORC (stripes, row
+ * groups of 1,000 rows, the least ORC allows, so that only files of more rows have several: the
+ * primary-key table's compacted file and the copy's; ORC's own Bloom filters; an append table, its
+ * copy by Tarn, a primary-key table with deletion vectors, whose row positions must survive
+ * skipped row groups) and Avro (no
+ * statistics inside the file; an append table, its copy by Tarn, a primary-key table read by
+ * merging its levels).
+ *
  * <p>Each filter is read twice: the whole row under the planner's defaults, then a projection of
  * other columns than the filter's through row-range splits, small batches and index files opened
  * in planning. A filter without OR is read a third time, parsed from its text in the
@@ -77,6 +86,23 @@ public class TestRandomFiltersAgainstPaimon
     private static final String APPEND_BY_TARN = "fz.append_by_tarn";
     private static final String PRIMARY_KEY = "fz.pk";
     private static final String DELETION_VECTORS = "fz.pk_dv";
+    private static final String APPEND_ORC = "fz.append_orc";
+    private static final String APPEND_ORC_BY_TARN = "fz.append_orc_by_tarn";
+    private static final String DELETION_VECTORS_ORC = "fz.pk_dv_orc";
+    private static final String APPEND_AVRO = "fz.append_avro";
+    private static final String APPEND_AVRO_BY_TARN = "fz.append_avro_by_tarn";
+    private static final String PRIMARY_KEY_AVRO = "fz.pk_avro";
+    // ORC in stripes of a few kB and row groups of 1,000 rows (the least ORC allows), with ORC's
+    // own Bloom filters beside Paimon's file indexes, so that stripe, row-group and Bloom-filter
+    // pruning have something to skip
+    private static final Map<String, String> ORC = Map.of(
+            "file.format", "orc",
+            "orc.stripe.size", "16384",
+            "orc.rows.between.memory.checks", "100",
+            "orc.row.index.stride", "1000",
+            "orc.bloom.filter.columns", "k,grp,day");
+    // Avro files have no statistics inside: only the manifests' statistics and the file indexes skip
+    private static final Map<String, String> AVRO = Map.of("file.format", "avro");
     private static final int COMMITS = 3;
     private static final int ROWS_PER_COMMIT = 1200;
     private static final int FILTERS_PER_TABLE = 150;
@@ -105,19 +131,28 @@ public class TestRandomFiltersAgainstPaimon
         keyedRows = new ArrayList<>();
         try (Catalog paimon = PaimonFileIndexTables.open(warehouse)) {
             paimon.createDatabase("fz", true);
-            paimon.createTable(org.apache.paimon.catalog.Identifier.fromString(APPEND), schema(true, Map.of()), false);
-            FileStoreTable append = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(APPEND));
+            // the same rows in the same commits, in each file format
+            List<FileStoreTable> appendTables = new ArrayList<>();
+            for (Map.Entry<String, Map<String, String>> table : List.of(Map.entry(APPEND, Map.<String, String>of()), Map.entry(APPEND_ORC, ORC), Map.entry(APPEND_AVRO, AVRO))) {
+                paimon.createTable(org.apache.paimon.catalog.Identifier.fromString(table.getKey()), schema(true, table.getValue()), false);
+                appendTables.add((FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(table.getKey())));
+            }
             for (int commit = 0; commit < COMMITS; commit++) {
                 List<Object[]> rows = new ArrayList<>();
                 for (int index = 0; index < ROWS_PER_COMMIT; index++) {
                     rows.add(row(commit * ROWS_PER_COMMIT + index, index, random, true));
                 }
                 appendRows.addAll(rows);
-                PaimonFileIndexTables.write(append, rows.stream().map(values -> toPaimon(RowKind.INSERT, values)).toList(), false);
+                for (FileStoreTable append : appendTables) {
+                    PaimonFileIndexTables.write(append, rows.stream().map(values -> toPaimon(RowKind.INSERT, values)).toList(), false);
+                }
             }
             createPrimaryKeyTables(paimon, random);
         }
-        copyWithTarn(APPEND, APPEND_BY_TARN);
+        copyWithTarn(APPEND, APPEND_BY_TARN, Set.of());
+        // Tarn's writer refuses to write ORC's own Bloom filters (not built yet): its copy has none
+        copyWithTarn(APPEND_ORC, APPEND_ORC_BY_TARN, Set.of("orc.bloom.filter.columns"));
+        copyWithTarn(APPEND_AVRO, APPEND_AVRO_BY_TARN, Set.of());
     }
 
     @AfterClass(alwaysRun = true)
@@ -139,11 +174,26 @@ public class TestRandomFiltersAgainstPaimon
     public void testTablesHaveTheirIntendedShapes()
             throws IOException
     {
-        assertThat(plan(APPEND).files()).hasSize(COMMITS * 3);
-        assertThat(plan(APPEND_BY_TARN).files()).hasSizeGreaterThanOrEqualTo(3);
-        assertThat(plan(PRIMARY_KEY).splits()).anyMatch(DataSplit::mergeRequired);
-        assertThat(plan(DELETION_VECTORS).files()).anyMatch(file -> file.deletionFile().isPresent());
-        assertThat(plan(DELETION_VECTORS).splits()).noneMatch(DataSplit::mergeRequired);
+        for (String table : List.of(APPEND, APPEND_ORC, APPEND_AVRO)) {
+            assertThat(plan(table).files()).as(table).hasSize(COMMITS * 3);
+        }
+        for (String table : List.of(APPEND_BY_TARN, APPEND_ORC_BY_TARN, APPEND_AVRO_BY_TARN)) {
+            assertThat(plan(table).files()).as(table).hasSizeGreaterThanOrEqualTo(3);
+        }
+        for (String table : List.of(PRIMARY_KEY, PRIMARY_KEY_AVRO)) {
+            assertThat(plan(table).splits()).as(table).anyMatch(DataSplit::mergeRequired);
+        }
+        for (String table : List.of(DELETION_VECTORS, DELETION_VECTORS_ORC)) {
+            assertThat(plan(table).files()).as(table).anyMatch(file -> file.deletionFile().isPresent());
+            assertThat(plan(table).splits()).as(table).noneMatch(DataSplit::mergeRequired);
+        }
+        // each table's files are in the format it is meant to test, the copies' too
+        Map<String, String> extensions = Map.of(APPEND, ".parquet", APPEND_BY_TARN, ".parquet", PRIMARY_KEY, ".parquet", DELETION_VECTORS, ".parquet",
+                APPEND_ORC, ".orc", APPEND_ORC_BY_TARN, ".orc", DELETION_VECTORS_ORC, ".orc",
+                APPEND_AVRO, ".avro", APPEND_AVRO_BY_TARN, ".avro", PRIMARY_KEY_AVRO, ".avro");
+        for (Map.Entry<String, String> table : extensions.entrySet()) {
+            assertThat(plan(table.getKey()).files()).as(table.getKey()).allMatch(file -> file.file().fileName().endsWith(table.getValue()));
+        }
     }
 
     private ScanPlan plan(String name)
@@ -156,7 +206,10 @@ public class TestRandomFiltersAgainstPaimon
     @DataProvider
     public Object[][] tables()
     {
-        return new Object[][] {{APPEND, APPEND}, {APPEND_BY_TARN, APPEND}, {PRIMARY_KEY, PRIMARY_KEY}, {DELETION_VECTORS, DELETION_VECTORS}};
+        return new Object[][] {
+                {APPEND, APPEND}, {APPEND_BY_TARN, APPEND}, {PRIMARY_KEY, PRIMARY_KEY}, {DELETION_VECTORS, DELETION_VECTORS},
+                {APPEND_ORC, APPEND_ORC}, {APPEND_ORC_BY_TARN, APPEND_ORC}, {DELETION_VECTORS_ORC, DELETION_VECTORS_ORC},
+                {APPEND_AVRO, APPEND_AVRO}, {APPEND_AVRO_BY_TARN, APPEND_AVRO}, {PRIMARY_KEY_AVRO, PRIMARY_KEY_AVRO}};
     }
 
     /**
@@ -363,15 +416,28 @@ public class TestRandomFiltersAgainstPaimon
 
         Map<String, String> merged = Map.of("bucket", "2");
         Map<String, String> deletionVectors = Map.of("bucket", "1", "deletion-vectors.enabled", "true");
-        for (Map.Entry<String, Map<String, String>> table : Map.of(PRIMARY_KEY, merged, DELETION_VECTORS, deletionVectors).entrySet()) {
+        Map<String, Map<String, String>> tables = Map.of(
+                PRIMARY_KEY, merged,
+                DELETION_VECTORS, deletionVectors,
+                DELETION_VECTORS_ORC, union(deletionVectors, ORC),
+                PRIMARY_KEY_AVRO, union(merged, AVRO));
+        for (Map.Entry<String, Map<String, String>> table : tables.entrySet()) {
             paimon.createTable(org.apache.paimon.catalog.Identifier.fromString(table.getKey()), schema(false, table.getValue()), false);
             FileStoreTable written = (FileStoreTable) paimon.getTable(org.apache.paimon.catalog.Identifier.fromString(table.getKey()));
+            boolean compactFirst = table.getValue().containsKey("deletion-vectors.enabled");
             for (int commit = 0; commit < commits.size(); commit++) {
-                // the deletion-vector table's first commit is compacted to the top level, so that
+                // a deletion-vector table's first commit is compacted to the top level, so that
                 // the changes after it mark its rows deleted
-                PaimonFileIndexTables.write(written, commits.get(commit), commit == 0 && table.getKey().equals(DELETION_VECTORS));
+                PaimonFileIndexTables.write(written, commits.get(commit), commit == 0 && compactFirst);
             }
         }
+    }
+
+    private static Map<String, String> union(Map<String, String> first, Map<String, String> second)
+    {
+        Map<String, String> union = new LinkedHashMap<>(first);
+        union.putAll(second);
+        return union;
     }
 
     /**
@@ -457,16 +523,19 @@ public class TestRandomFiltersAgainstPaimon
     }
 
     /**
-     * A copy of {@code source} written by Tarn's writer with the same schema and options: the rows
-     * Tarn reads of it, files Tarn wrote with their own statistics, pages and indexes.
+     * A copy of {@code source} written by Tarn's writer with the same schema and options (but
+     * {@code optionsLeftOut}): the rows Tarn reads of it, files Tarn wrote with their own
+     * statistics, pages and indexes.
      */
-    private void copyWithTarn(String source, String target)
+    private void copyWithTarn(String source, String target, Set<String> optionsLeftOut)
             throws IOException
     {
         PaimonTable original = PaimonTable.load(catalog, Identifier.parse(source));
         TableSchema schema = original.schema();
+        Map<String, String> options = new LinkedHashMap<>(schema.options());
+        options.keySet().removeAll(optionsLeftOut);
         catalog.createTable(Identifier.parse(target), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
-                schema.partitionKeys(), schema.primaryKeys(), schema.options(), schema.comment(), schema.timeMillis()));
+                schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
         PaimonTable copy = PaimonTable.load(catalog, Identifier.parse(target));
         ScanPlan plan = new ScanPlanner(original).plan(original.snapshot(ScanVersion.latest()));
         try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {
