@@ -178,7 +178,7 @@ public class TestTarnFloatingPointFilters
         System.out.println("TestTarnFloatingPointFilters.testRandomPredicatesAgainstTrino seed: " + seed);
         Random random = new Random(seed);
         for (int i = 0; i < RANDOM_PREDICATES; i++) {
-            assertSameAsTrino(predicate(random, 2), "seed " + seed + ", query " + i);
+            assertSameAsTrino(SqlPredicateTrees.tree(random, 2, this::leaf), "seed " + seed + ", query " + i);
         }
     }
 
@@ -270,18 +270,6 @@ public class TestTarnFloatingPointFilters
     private List<Integer> idsWhere(Predicate<Row> condition)
     {
         return rows.stream().filter(condition).map(Row::id).toList();
-    }
-
-    private String predicate(Random random, int depth)
-    {
-        if (depth == 0 || random.nextInt(3) == 0) {
-            return leaf(random);
-        }
-        return switch (random.nextInt(3)) {
-            case 0 -> "NOT (" + predicate(random, depth - 1) + ")";
-            case 1 -> "(" + predicate(random, depth - 1) + " AND " + predicate(random, depth - 1) + ")";
-            default -> "(" + predicate(random, depth - 1) + " OR " + predicate(random, depth - 1) + ")";
-        };
     }
 
     private String leaf(Random random)

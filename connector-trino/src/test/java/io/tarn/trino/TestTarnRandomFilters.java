@@ -162,7 +162,7 @@ public class TestTarnRandomFilters
         List<String> failures = new ArrayList<>();
         int selective = 0;
         for (int i = 0; i < PREDICATES; i++) {
-            String predicate = predicate(random, 2);
+            String predicate = SqlPredicateTrees.tree(random, 2, this::leaf);
             List<Integer> expected = ids("SELECT id FROM (" + generator(0, ROWS - 1) + ") WHERE " + predicate);
             List<Integer> actual = ids("SELECT id FROM tarn.rf." + table + " WHERE " + predicate);
             if (!actual.equals(expected)) {
@@ -194,7 +194,7 @@ public class TestTarnRandomFilters
         List<String> failures = new ArrayList<>();
         for (int i = 0; i < JOINS; i++) {
             String key = keys.get(random.nextInt(keys.size()));
-            String buildSide = "SELECT " + key + " AS k FROM (" + generator(0, ROWS - 1) + ") WHERE " + predicate(random, 1);
+            String buildSide = "SELECT " + key + " AS k FROM (" + generator(0, ROWS - 1) + ") WHERE " + SqlPredicateTrees.tree(random, 1, this::leaf);
             String join = "SELECT count(*), coalesce(sum(p.id), 0) FROM PROBE p JOIN (" + buildSide + ") b ON p." + key + " = b.k";
             MaterializedRow expected = runner.execute(join.replace("PROBE", "(" + generator(0, ROWS - 1) + ")")).getMaterializedRows().get(0);
             String tarnJoin = join.replace("PROBE", "tarn.rf." + table);
@@ -209,18 +209,6 @@ public class TestTarnRandomFilters
             }
         }
         assertThat(failures).as("seed %d", seed).isEmpty();
-    }
-
-    private String predicate(Random random, int depth)
-    {
-        if (depth == 0 || random.nextInt(3) == 0) {
-            return leaf(random);
-        }
-        return switch (random.nextInt(4)) {
-            case 0 -> "NOT (" + predicate(random, depth - 1) + ")";
-            case 1 -> "(" + predicate(random, depth - 1) + " OR " + predicate(random, depth - 1) + ")";
-            default -> "(" + predicate(random, depth - 1) + " AND " + predicate(random, depth - 1) + ")";
-        };
     }
 
     private String leaf(Random random)
