@@ -42,8 +42,9 @@ sealed interface DataFileFormat
                 return new Parquet(ParquetWriteOptions.fromTableOptions(schema.options()));
             }
             if (format.equals("orc")) {
-                OrcFileWriter.checkWritable(schema.rowType());
-                return new Orc(OrcWriteOptions.fromTableOptions(schema.options()));
+                OrcWriteOptions orcOptions = OrcWriteOptions.fromTableOptions(schema.options());
+                OrcFileWriter.checkWritable(schema.rowType(), orcOptions);
+                return new Orc(orcOptions);
             }
             AvroFileWriter.checkWritable(schema.rowType());
             return new Avro(AvroWriteOptions.fromTableOptions(schema.options()));

@@ -67,13 +67,16 @@ import static org.assertj.core.api.Assertions.assertThat;
  * same rows, so wrong statistics or indexes written by Tarn would show as missing rows too.
  *
  * <p>Every table kind is written in more than one file format, because each format has its own
- * reader and its own ways to skip: Parquet (row groups, pages, dictionaries), ORC (stripes, row
- * groups of 1,000 rows, the least ORC allows, so that only files of more rows have several: the
- * primary-key table's compacted file and the copy's; ORC's own Bloom filters; an append table, its
- * copy by Tarn, a primary-key table with deletion vectors, whose row positions must survive
- * skipped row groups) and Avro (no
- * statistics inside the file; an append table, its copy by Tarn, a primary-key table read by
- * merging its levels).
+ * reader and its own ways to skip:
+ * <ul>
+ * <li>Parquet: row groups, pages, dictionaries.</li>
+ * <li>ORC: stripes, ORC's own Bloom filters, and row groups of 1,000 rows (the least ORC allows,
+ * so only the primary-key table's compacted file has several). An append table, its copy by
+ * Tarn, and a primary-key table with deletion vectors, whose row positions must survive
+ * skipped row groups.</li>
+ * <li>Avro: no statistics inside the file. An append table, its copy by Tarn, and a primary-key
+ * table read by merging its levels.</li>
+ * </ul>
  *
  * <p>Each filter is read twice: the whole row under the planner's defaults, then a projection of
  * other columns than the filter's through row-range splits, small batches and index files opened
@@ -149,10 +152,9 @@ public class TestRandomFiltersAgainstPaimon
             }
             createPrimaryKeyTables(paimon, random);
         }
-        copyWithTarn(APPEND, APPEND_BY_TARN, Set.of());
-        // Tarn's writer refuses to write ORC's own Bloom filters (not built yet): its copy has none
-        copyWithTarn(APPEND_ORC, APPEND_ORC_BY_TARN, Set.of("orc.bloom.filter.columns"));
-        copyWithTarn(APPEND_AVRO, APPEND_AVRO_BY_TARN, Set.of());
+        copyWithTarn(APPEND, APPEND_BY_TARN);
+        copyWithTarn(APPEND_ORC, APPEND_ORC_BY_TARN);
+        copyWithTarn(APPEND_AVRO, APPEND_AVRO_BY_TARN);
     }
 
     @AfterClass(alwaysRun = true)
@@ -523,19 +525,17 @@ public class TestRandomFiltersAgainstPaimon
     }
 
     /**
-     * A copy of {@code source} written by Tarn's writer with the same schema and options (but
-     * {@code optionsLeftOut}): the rows Tarn reads of it, files Tarn wrote with their own
-     * statistics, pages and indexes.
+     * A copy of {@code source} written by Tarn's writer with the same schema and options: the rows
+     * Tarn reads of it, files Tarn wrote with their own statistics, pages and indexes (ORC's
+     * Bloom filters too).
      */
-    private void copyWithTarn(String source, String target, Set<String> optionsLeftOut)
+    private void copyWithTarn(String source, String target)
             throws IOException
     {
         PaimonTable original = PaimonTable.load(catalog, Identifier.parse(source));
         TableSchema schema = original.schema();
-        Map<String, String> options = new LinkedHashMap<>(schema.options());
-        options.keySet().removeAll(optionsLeftOut);
         catalog.createTable(Identifier.parse(target), new TableSchema(schema.version(), 0, schema.fields(), schema.highestFieldId(),
-                schema.partitionKeys(), schema.primaryKeys(), options, schema.comment(), schema.timeMillis()));
+                schema.partitionKeys(), schema.primaryKeys(), schema.options(), schema.comment(), schema.timeMillis()));
         PaimonTable copy = PaimonTable.load(catalog, Identifier.parse(target));
         ScanPlan plan = new ScanPlanner(original).plan(original.snapshot(ScanVersion.latest()));
         try (AppendTableWriter writer = new AppendTableWriter(copy, allocator)) {

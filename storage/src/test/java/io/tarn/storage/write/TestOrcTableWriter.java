@@ -414,13 +414,6 @@ public class TestOrcTableWriter
                 .hasMessageContaining("ref.orc_lzo")
                 .hasMessageContaining("ORC compression LZO is not written by Tarn yet");
         assertThat(dataFiles("ref.orc_lzo")).isEmpty();
-
-        PaimonTable bloom = createTarnTable("ref.orc_bloom", Map.of("file.format", "orc", "orc.bloom.filter.columns", "id"), List.of(
-                new DataField(0, "id", new AtomicType(TypeRoot.INT, 0, 0, true))));
-        assertThatThrownBy(() -> new AppendTableWriter(bloom, allocator).close())
-                .isInstanceOf(UnsupportedTableFeatureException.class)
-                .hasMessageContaining("ref.orc_bloom")
-                .hasMessageContaining("Tarn does not write ORC bloom filters yet");
     }
 
     @Test

@@ -17,17 +17,24 @@ final class BloomFilterHash
 
     static long bytes(byte[] data)
     {
-        int length = data.length;
+        return bytes(data, 0, data.length);
+    }
+
+    /**
+     * The hash of bytes {@code [offset, offset + length)} of {@code data}.
+     */
+    static long bytes(byte[] data, int offset, int length)
+    {
         long hash = SEED;
         int blocks = length >> 3;
         for (int block = 0; block < blocks; block++) {
-            long k = littleEndianLong(data, block << 3, 8);
+            long k = littleEndianLong(data, offset + (block << 3), 8);
             hash ^= mixK1(k);
             hash = Long.rotateLeft(hash, 27) * 5 + 0x52dce729;
         }
         int tail = length & 7;
         if (tail > 0) {
-            hash ^= mixK1(littleEndianLong(data, blocks << 3, tail));
+            hash ^= mixK1(littleEndianLong(data, offset + (blocks << 3), tail));
         }
         hash ^= length;
         return finalMix(hash);

@@ -28,8 +28,17 @@ final class ByteColumnWriter
                 byte value = bytes.get(slot);
                 values.write(value);
                 statistics.updateLong(value);
+                if (hasBloomFilter()) {
+                    addToBloomFilter(BloomFilterHash.integer(value));
+                }
             }
         }
+    }
+
+    @Override
+    boolean supportsBloomFilter()
+    {
+        return true;
     }
 
     @Override

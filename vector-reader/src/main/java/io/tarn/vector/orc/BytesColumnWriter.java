@@ -59,7 +59,21 @@ final class BytesColumnWriter
             else {
                 ((StringStatistics) statistics).update(scratch, 0, length);
             }
+            if (hasBloomFilter()) {
+                // the UTF-8 bytes stored, after a VARCHAR(n) value is cut to n characters
+                addToBloomFilter(BloomFilterHash.bytes(scratch, 0, length));
+            }
         }
+    }
+
+    /**
+     * STRING and VARCHAR only: a CHAR's padding and a BINARY's hashing are not what Tarn's
+     * reader probes, so they are not written either.
+     */
+    @Override
+    boolean supportsBloomFilter()
+    {
+        return kind == OrcType.Kind.STRING || kind == OrcType.Kind.VARCHAR;
     }
 
     /**

@@ -25,6 +25,9 @@ abstract class ColumnWriter
     private final List<OrcOutputBuffer.PositionList> entryPositions = new ArrayList<>();
     private final List<ProtobufWriter> entryStatistics = new ArrayList<>();
     private OrcOutputBuffer.PositionList positions;
+    // the row group's Bloom filter, for a column of orc.bloom.filter.columns; null for the others
+    private BloomFilterWriter bloomFilter;
+    private final List<ProtobufWriter> bloomFilters = new ArrayList<>();
 
     ColumnWriter(int column, StatisticsBuilder statistics, WriterContext context)
     {
@@ -46,6 +49,41 @@ abstract class ColumnWriter
         for (ColumnWriter child : children()) {
             child.start();
         }
+    }
+
+    /**
+     * Whether the column's values can go to an ORC Bloom filter, hashed as orc-core hashes
+     * them: true for integers, dates, floating-point numbers and strings.
+     */
+    boolean supportsBloomFilter()
+    {
+        return false;
+    }
+
+    /**
+     * Gives every row group of the column a Bloom filter, written to a {@code BLOOM_FILTER_UTF8}
+     * stream beside its row index.
+     */
+    final void enableBloomFilter(BloomFilterWriter filter)
+    {
+        if (!supportsBloomFilter()) {
+            throw new IllegalStateException("ORC column " + column + " cannot have a Bloom filter");
+        }
+        this.bloomFilter = filter;
+    }
+
+    final boolean hasBloomFilter()
+    {
+        return bloomFilter != null;
+    }
+
+    /**
+     * Adds a value's hash ({@link BloomFilterHash}) to the row group's Bloom filter; only when
+     * {@link #hasBloomFilter()}.
+     */
+    final void addToBloomFilter(long hash)
+    {
+        bloomFilter.add(hash);
     }
 
     /**
@@ -120,6 +158,9 @@ abstract class ColumnWriter
     {
         entryPositions.add(positions);
         entryStatistics.add(groupStatistics.serialize());
+        if (bloomFilter != null) {
+            bloomFilters.add(bloomFilter.finishRowGroup());
+        }
         stripeStatistics.merge(groupStatistics);
         groupStatistics = groupStatistics.empty();
         recordPositions();
@@ -157,7 +198,19 @@ abstract class ColumnWriter
         byte[] indexBytes = rowIndex.toByteArray();
         index.write(indexBytes, 0, indexBytes.length);
         index.finish();
-        parts.addIndex(column, index);
+        parts.addIndex(StripeFooter.Stream.ROW_INDEX, column, index);
+        if (bloomFilter != null) {
+            // a BloomFilterIndex: one filter per row group, in the order of the row index entries
+            ProtobufWriter filters = new ProtobufWriter();
+            for (ProtobufWriter filter : bloomFilters) {
+                filters.writeMessage(1, filter);
+            }
+            OrcOutputBuffer filterIndex = context.newBuffer();
+            byte[] filterBytes = filters.toByteArray();
+            filterIndex.write(filterBytes, 0, filterBytes.length);
+            filterIndex.finish();
+            parts.addIndex(StripeFooter.Stream.BLOOM_FILTER_UTF8, column, filterIndex);
+        }
         if (stripeHasNull) {
             presentBuffer.finish();
             parts.addData(StripeFooter.Stream.PRESENT, column, presentBuffer);
@@ -181,6 +234,7 @@ abstract class ColumnWriter
         stripeStatistics = stripeStatistics.empty();
         entryPositions.clear();
         entryStatistics.clear();
+        bloomFilters.clear();
         recordPositions();
         for (ColumnWriter child : children()) {
             child.startStripe();

@@ -33,13 +33,26 @@ final class FloatingColumnWriter
                 float value = ((Float4Vector) vector).get(slot);
                 writeLittleEndian(Float.floatToRawIntBits(value), 4);
                 doubles.update(value);
+                if (hasBloomFilter()) {
+                    // orc-core widens a float to a double before hashing it
+                    addToBloomFilter(BloomFilterHash.floating(value));
+                }
             }
             else {
                 double value = ((Float8Vector) vector).get(slot);
                 writeLittleEndian(Double.doubleToRawLongBits(value), 8);
                 doubles.update(value);
+                if (hasBloomFilter()) {
+                    addToBloomFilter(BloomFilterHash.floating(value));
+                }
             }
         }
+    }
+
+    @Override
+    boolean supportsBloomFilter()
+    {
+        return true;
     }
 
     private void writeLittleEndian(long bits, int bytes)

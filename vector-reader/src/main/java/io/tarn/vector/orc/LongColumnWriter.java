@@ -32,8 +32,17 @@ final class LongColumnWriter
                 long value = value(vector, slot);
                 values.write(value);
                 statistics.updateLong(value);
+                if (hasBloomFilter()) {
+                    addToBloomFilter(BloomFilterHash.integer(value));
+                }
             }
         }
+    }
+
+    @Override
+    boolean supportsBloomFilter()
+    {
+        return true;
     }
 
     private static long value(FieldVector vector, int slot)

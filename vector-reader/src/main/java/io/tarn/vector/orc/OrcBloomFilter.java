@@ -25,6 +25,7 @@ final class OrcBloomFilter
     static final int MAX_HASH_FUNCTIONS = 64;
     // a bit index must fit an int
     private static final int MAX_WORDS = Integer.MAX_VALUE / 64;
+    static final long MAX_BITS = MAX_WORDS * 64L;
 
     private final long[] words;
     private final int bits;

@@ -1,7 +1,9 @@
 package io.tarn.vector.orc;
 
 import io.tarn.types.DataField;
+import io.tarn.types.DataType;
 import io.tarn.types.RowType;
+import io.tarn.types.TypeRoot;
 import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.writer.ColumnStatistics;
 import io.tarn.vector.writer.CountingOutputStream;
@@ -15,7 +17,9 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import java.util.TimeZone;
 
 import static java.util.Objects.requireNonNull;
@@ -25,7 +29,8 @@ import static java.util.Objects.requireNonNull;
  * orc-core: the type tree of {@link OrcWriterSchema} with Paimon's field ids, values encoded
  * DIRECT / DIRECT_V2 (no dictionaries), a PRESENT stream only in the stripes where a column has
  * a null, a row index entry every {@code orc.row.index.stride} rows with the positions and
- * statistics of the row group, stripes written when the buffered streams reach
+ * statistics of the row group (and, for the columns of {@code orc.bloom.filter.columns}, a Bloom
+ * filter of its values in a {@code BLOOM_FILTER_UTF8} stream), stripes written when the buffered streams reach
  * {@code orc.stripe.size}, every stream and metadata section compressed in chunks of
  * {@code orc.compress.size} by the table's codec ({@link OrcWriteOptions}).
  * <p>
@@ -46,6 +51,9 @@ public final class OrcFileWriter
     private static final int WRITER_VERSION = 9;
     private static final int JULIAN_GREGORIAN = 1;
     private static final String SOFTWARE_VERSION = "Tarn";
+    // the types whose ORC Bloom filters Tarn's reader probes (BloomFilterPruner): no other is written
+    private static final Set<TypeRoot> BLOOM_FILTER_TYPES = EnumSet.of(
+            TypeRoot.TINYINT, TypeRoot.SMALLINT, TypeRoot.INT, TypeRoot.BIGINT, TypeRoot.DATE, TypeRoot.FLOAT, TypeRoot.DOUBLE, TypeRoot.VARCHAR);
 
     private final CountingOutputStream out;
     private final String fileName;
@@ -79,7 +87,34 @@ public final class OrcFileWriter
         this.context = new WriterContext(compressor, options.compressionBlockSize(), zone);
         this.writerTimeZone = schema.hasTimestamps() ? zone.getID() : null;
         this.root = schema.createWriters(context, options.legacyTimestampLtz());
+        for (int field : bloomFilterFields(rowType, options)) {
+            root.children().get(field).enableBloomFilter(new BloomFilterWriter(options.rowIndexStride(), options.bloomFilterFpp()));
+        }
         root.start();
+    }
+
+    /**
+     * The positions among the top-level fields of the Bloom filter columns. Fails with
+     * {@link IllegalArgumentException} on a name that is not a column, or a column whose type has
+     * no Bloom filter in Tarn's writer.
+     */
+    private static List<Integer> bloomFilterFields(RowType rowType, OrcWriteOptions options)
+    {
+        List<String> names = rowType.fields().stream().map(DataField::name).toList();
+        List<Integer> fields = new ArrayList<>();
+        for (String column : options.bloomFilterColumns()) {
+            int field = names.indexOf(column);
+            if (field < 0) {
+                throw new IllegalArgumentException("ORC Bloom filter column %s (orc.bloom.filter.columns) is not a column: %s".formatted(column, names));
+            }
+            DataType type = rowType.fields().get(field).type();
+            if (!BLOOM_FILTER_TYPES.contains(type.root())) {
+                throw new IllegalArgumentException("Tarn does not write ORC Bloom filters on %s columns yet (orc.bloom.filter.columns names %s); it writes them on TINYINT, SMALLINT, INT, BIGINT, DATE, FLOAT, DOUBLE, VARCHAR and STRING columns"
+                        .formatted(type, column));
+            }
+            fields.add(field);
+        }
+        return fields;
     }
 
     /**
@@ -98,11 +133,13 @@ public final class OrcFileWriter
 
     /**
      * Fails with {@link IllegalArgumentException} naming the column when a column's type cannot
-     * be written to ORC (as Paimon refuses such a table in ORC).
+     * be written to ORC (as Paimon refuses such a table in ORC), or cannot have the Bloom filter
+     * the options ask for.
      */
-    public static void checkWritable(RowType rowType)
+    public static void checkWritable(RowType rowType, OrcWriteOptions options)
     {
         OrcWriterSchema.of(rowType);
+        bloomFilterFields(rowType, options);
     }
 
     /**

@@ -2,6 +2,8 @@ package io.tarn.vector.orc;
 
 import io.tarn.vector.writer.ParquetWriteOptions;
 
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -14,7 +16,8 @@ import static java.util.Objects.requireNonNull;
  * {@code zstd}); {@code orc.compression.zstd.level}, else {@code file.compression.zstd-level}
  * (default 1); {@code orc.compress.size} (default 256 KiB); {@code file.block-size} when set,
  * else {@code orc.stripe.size} (default 64 MiB); {@code orc.row.index.stride} (default 10,000);
- * {@code orc.timestamp-ltz.legacy.type} (default true).
+ * {@code orc.timestamp-ltz.legacy.type} (default true); {@code orc.bloom.filter.columns} (top-level
+ * columns, comma-separated) and {@code orc.bloom.filter.fpp} (default 0.01).
  *
  * @param compression {@code NONE}, {@code ZLIB}, {@code SNAPPY}, {@code LZ4} or {@code ZSTD}
  * @param compressionBlockSize the most bytes of a stream compressed as one chunk
@@ -22,8 +25,11 @@ import static java.util.Objects.requireNonNull;
  * @param rowIndexStride the rows of a row group, each with its own row index entry
  * @param legacyTimestampLtz whether a TIMESTAMP_LTZ is stored as Paimon's writer stores it by
  *         default: the instant at which the writer's time zone shows the value's UTC wall clock
+ * @param bloomFilterColumns the top-level columns whose row groups get a Bloom filter
+ * @param bloomFilterFpp the false positive rate the Bloom filters are sized for
  */
-public record OrcWriteOptions(String compression, int zstdLevel, int compressionBlockSize, long stripeSize, int rowIndexStride, boolean legacyTimestampLtz)
+public record OrcWriteOptions(String compression, int zstdLevel, int compressionBlockSize, long stripeSize, int rowIndexStride, boolean legacyTimestampLtz,
+        List<String> bloomFilterColumns, double bloomFilterFpp)
 {
     public static final String ORC_COMPRESS = "orc.compress";
     public static final String ORC_ZSTD_LEVEL = "orc.compression.zstd.level";
@@ -34,6 +40,9 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
     public static final String FILE_COMPRESSION = "file.compression";
     public static final String FILE_COMPRESSION_ZSTD_LEVEL = "file.compression.zstd-level";
     public static final String FILE_BLOCK_SIZE = "file.block-size";
+    public static final String ORC_BLOOM_FILTER_COLUMNS = "orc.bloom.filter.columns";
+    public static final String ORC_BLOOM_FILTER_FPP = "orc.bloom.filter.fpp";
+    public static final double DEFAULT_BLOOM_FILTER_FPP = 0.01;
 
     public static final int DEFAULT_COMPRESSION_BLOCK_SIZE = 256 * 1024;
     public static final long DEFAULT_STRIPE_SIZE = 64L * 1024 * 1024;
@@ -67,6 +76,18 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
         if (rowIndexStride < 1) {
             throw new IllegalArgumentException("ORC row index stride must be positive (Tarn always writes a row index): " + rowIndexStride);
         }
+        bloomFilterColumns = List.copyOf(requireNonNull(bloomFilterColumns, "bloomFilterColumns is null"));
+        if (!(bloomFilterFpp > 0 && bloomFilterFpp < 1)) {
+            throw new IllegalArgumentException("ORC Bloom filter false positive rate must be between 0 and 1 (exclusive): " + bloomFilterFpp);
+        }
+    }
+
+    /**
+     * Options without Bloom filters.
+     */
+    public OrcWriteOptions(String compression, int zstdLevel, int compressionBlockSize, long stripeSize, int rowIndexStride, boolean legacyTimestampLtz)
+    {
+        this(compression, zstdLevel, compressionBlockSize, stripeSize, rowIndexStride, legacyTimestampLtz, List.of(), DEFAULT_BLOOM_FILTER_FPP);
     }
 
     public static OrcWriteOptions defaults()
@@ -76,14 +97,14 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
 
     public OrcWriteOptions withCompressionBlockSize(int compressionBlockSize)
     {
-        return new OrcWriteOptions(compression, zstdLevel, compressionBlockSize, stripeSize, rowIndexStride, legacyTimestampLtz);
+        return new OrcWriteOptions(compression, zstdLevel, compressionBlockSize, stripeSize, rowIndexStride, legacyTimestampLtz, bloomFilterColumns, bloomFilterFpp);
     }
 
     /**
      * Reads a table's options; fails with {@link IllegalArgumentException} on a value Tarn cannot
      * honour, among them ORC options that change what a file holds and Tarn does not write
-     * (bloom filters, encryption, the proleptic calendar, files without a row index, the 0.11
-     * format).
+     * (Bloom filters in the legacy encoding, encryption, the proleptic calendar, files without a
+     * row index, the 0.11 format).
      */
     public static OrcWriteOptions fromTableOptions(Map<String, String> options)
     {
@@ -97,14 +118,21 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
                 : longOption(options, ORC_STRIPE_SIZE, DEFAULT_STRIPE_SIZE);
         int stride = intOption(options, ORC_ROW_INDEX_STRIDE, DEFAULT_ROW_INDEX_STRIDE);
         boolean legacy = booleanOption(options, ORC_TIMESTAMP_LTZ_LEGACY_TYPE, true);
-        return new OrcWriteOptions(compression, zstdLevel, blockSize, stripeSize, stride, legacy);
+        List<String> bloomFilterColumns = Arrays.stream(options.getOrDefault(ORC_BLOOM_FILTER_COLUMNS, "").split(","))
+                .map(String::strip)
+                .filter(name -> !name.isEmpty())
+                .distinct()
+                .toList();
+        double fpp = doubleOption(options, ORC_BLOOM_FILTER_FPP, DEFAULT_BLOOM_FILTER_FPP);
+        return new OrcWriteOptions(compression, zstdLevel, blockSize, stripeSize, stride, legacy, bloomFilterColumns, fpp);
     }
 
     private static void checkNotAsked(Map<String, String> options)
     {
-        String bloomColumns = options.get("orc.bloom.filter.columns");
-        if (bloomColumns != null && !bloomColumns.isBlank()) {
-            throw new IllegalArgumentException("Tarn does not write ORC bloom filters yet (orc.bloom.filter.columns=" + bloomColumns + ")");
+        String bloomVersion = options.get("orc.bloom.filter.write.version");
+        if (bloomVersion != null && !bloomVersion.strip().equalsIgnoreCase("utf8")) {
+            // the legacy BLOOM_FILTER stream hashed strings in the writer's default charset (HIVE-12055)
+            throw new IllegalArgumentException("Tarn writes ORC Bloom filters in the utf8 encoding only (orc.bloom.filter.write.version=" + bloomVersion + ")");
         }
         for (String key : new String[] {"orc.encrypt", "orc.mask"}) {
             if (options.containsKey(key)) {
@@ -140,6 +168,20 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
         }
         try {
             return Long.parseLong(value.strip());
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
+        }
+    }
+
+    private static double doubleOption(Map<String, String> options, String key, double defaultValue)
+    {
+        String value = options.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return Double.parseDouble(value.strip());
         }
         catch (NumberFormatException e) {
             throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);

@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * What the column writers hand over when a stripe is complete: the row index stream of each
- * column, the data streams, each column's encoding and statistics. Written as ORC lays a stripe
+ * column (and its Bloom filters), the data streams, each column's encoding and statistics. Written as ORC lays a stripe
  * out: the index streams of all columns, then the data streams, each group in column order.
  */
 final class StripeParts
@@ -25,9 +25,13 @@ final class StripeParts
         this.statistics = new StatisticsBuilder[columns];
     }
 
-    void addIndex(int column, OrcOutputBuffer buffer)
+    /**
+     * Adds an index stream: a column's row index, then its Bloom filters if it has them, as
+     * orc-core orders a stripe's index streams by column and then kind.
+     */
+    void addIndex(int kind, int column, OrcOutputBuffer buffer)
     {
-        indexStreams.add(new Stream(StripeFooter.Stream.ROW_INDEX, column, buffer));
+        indexStreams.add(new Stream(kind, column, buffer));
     }
 
     void addData(int kind, int column, OrcOutputBuffer buffer)

@@ -43,6 +43,18 @@ public class TestOrcWriteOptions
     }
 
     @Test
+    public void testBloomFilterColumns()
+    {
+        OrcWriteOptions options = OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.columns", " id, name,,id ", "orc.bloom.filter.fpp", "0.05"));
+        assertThat(options.bloomFilterColumns()).containsExactly("id", "name");
+        assertThat(options.bloomFilterFpp()).isEqualTo(0.05);
+        // orc-core's default false positive rate
+        assertThat(OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.columns", "id")).bloomFilterFpp()).isEqualTo(0.01);
+        assertThat(OrcWriteOptions.defaults().bloomFilterColumns()).isEmpty();
+        assertThat(OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.write.version", "utf8")).bloomFilterColumns()).isEmpty();
+    }
+
+    @Test
     public void testValuesTarnCannotHonourAreRefused()
     {
         assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.compress", "lzo")))
@@ -57,8 +69,12 @@ public class TestOrcWriteOptions
                 .hasMessageContaining("ORC row index stride must be positive");
         assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.stripe.size", "big")))
                 .hasMessage("Option orc.stripe.size is not a number: big");
-        assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.columns", "id")))
-                .hasMessage("Tarn does not write ORC bloom filters yet (orc.bloom.filter.columns=id)");
+        assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.columns", "id", "orc.bloom.filter.write.version", "original")))
+                .hasMessage("Tarn writes ORC Bloom filters in the utf8 encoding only (orc.bloom.filter.write.version=original)");
+        assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.columns", "id", "orc.bloom.filter.fpp", "1")))
+                .hasMessage("ORC Bloom filter false positive rate must be between 0 and 1 (exclusive): 1.0");
+        assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.bloom.filter.fpp", "often")))
+                .hasMessage("Option orc.bloom.filter.fpp is not a number: often");
         assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.encrypt", "key:id")))
                 .hasMessageContaining("Tarn does not write encrypted or masked ORC files");
         assertThatThrownBy(() -> OrcWriteOptions.fromTableOptions(Map.of("orc.proleptic.gregorian", "true")))
