@@ -268,8 +268,9 @@ public class TestTarnWrites
 
     /**
      * A table with {@code file.format=orc} gets ORC data files from CREATE TABLE AS, INSERT and
-     * sort_compact; Paimon reads them as it reads the same rows written as Parquet, and a codec
-     * Tarn does not write is refused before anything is written.
+     * sort_compact, with the ORC Bloom filters its options ask for; Paimon reads them as it reads
+     * the same rows written as Parquet, and a codec or a Bloom filter Tarn does not write is
+     * refused before anything is written.
      */
     @Test
     public void testOrcTablesAreWrittenInOrc()
@@ -280,7 +281,7 @@ public class TestTarnWrites
                     (2, NULL, DECIMAL '-2.25', 'čšž', DATE '1969-12-31', TIMESTAMP '1969-12-31 23:59:58.999999', ARRAY[], MAP(ARRAY['k'], ARRAY[CAST(NULL AS integer)]), NULL, 'p2'),
                     (3, BIGINT '-30', NULL, NULL, NULL, NULL, NULL, NULL, CAST(ROW(NULL, NULL) AS ROW(a integer, b varchar)), 'p1'))
                     t(id, v, price, name, d, ts, tags, attrs, r, p)""";
-        runner.execute("CREATE TABLE tarn.w.orc_rows WITH (partitioned_by = ARRAY['p'], options = MAP(ARRAY['file.format'], ARRAY['orc'])) AS " + rows);
+        runner.execute("CREATE TABLE tarn.w.orc_rows WITH (partitioned_by = ARRAY['p'], options = MAP(ARRAY['file.format', 'orc.bloom.filter.columns'], ARRAY['orc', 'id,name'])) AS " + rows);
         runner.execute("CREATE TABLE tarn.w.orc_parquet_rows WITH (partitioned_by = ARRAY['p']) AS " + rows);
         runner.execute("INSERT INTO tarn.w.orc_rows SELECT id + 10, v, price, name, d, ts, tags, attrs, r, p FROM tarn.w.orc_rows");
         runner.execute("INSERT INTO tarn.w.orc_parquet_rows SELECT id + 10, v, price, name, d, ts, tags, attrs, r, p FROM tarn.w.orc_parquet_rows");
@@ -291,6 +292,7 @@ public class TestTarnWrites
         assertThat(TrinoCanonicalRows.of(runner.execute("SELECT * FROM tarn.w.orc_rows"))).isEqualTo(expected);
         assertThat(runner.execute("SELECT DISTINCT file_format FROM tarn.w.\"orc_rows$files\"").getOnlyValue()).isEqualTo("orc");
         assertThat(runner.execute("SELECT count(*) FROM tarn.w.orc_rows WHERE id = 11").getOnlyValue()).isEqualTo(1L);
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.orc_rows WHERE name = 'čšž'").getOnlyValue()).isEqualTo(2L);
 
         // a value in the second before 1970, which ORC's readers read one second late
         assertThatThrownBy(() -> runner.execute("INSERT INTO tarn.w.orc_rows VALUES (20, NULL, NULL, NULL, NULL, TIMESTAMP '1969-12-31 23:59:59.5', NULL, NULL, NULL, 'p1')"))
@@ -303,6 +305,11 @@ public class TestTarnWrites
                 .hasMessageContaining("orc_lzo")
                 .hasMessageContaining("ORC compression LZO is not written by Tarn yet");
         assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"orc_lzo$files\"").getOnlyValue()).isEqualTo(0L);
+        runner.execute("CREATE TABLE tarn.w.orc_decimal_bloom (id integer, price decimal(10, 2)) WITH (options = MAP(ARRAY['file.format', 'orc.bloom.filter.columns'], ARRAY['orc', 'price']))");
+        assertThatThrownBy(() -> runner.execute("INSERT INTO tarn.w.orc_decimal_bloom VALUES (1, 2.50)"))
+                .hasMessageContaining("orc_decimal_bloom")
+                .hasMessageContaining("Tarn does not write ORC Bloom filters on DECIMAL(10, 2) columns yet");
+        assertThat(runner.execute("SELECT count(*) FROM tarn.w.\"orc_decimal_bloom$files\"").getOnlyValue()).isEqualTo(0L);
     }
 
     @Test
