@@ -28,9 +28,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * itself must together give the rows Trino's own evaluation gives.
  *
  * <p>The oracle is Trino's evaluation of the predicate over the rows of the SQL that generated
- * the tables, which no connector takes part in. The tables hold those rows written twice: once
- * partitioned, with Bloom filters and bitmap indexes and dictionary pages; once bucketed by a
- * nullable integer, with plain pages; both in small row groups and pages.
+ * the tables, which no connector takes part in. The tables hold those rows written four times:
+ * in Parquet partitioned, with Bloom filters and bitmap indexes and dictionary pages, and bucketed
+ * by a nullable integer, with plain pages, both in small row groups and pages; in ORC, in small
+ * stripes and row groups with ORC's own Bloom filters; in Avro, partitioned, with Bloom filters.
  *
  * <p>Literals are values the table holds and values the same generator gives for rows the table
  * does not hold, each written as a cast from text so that one rule serves every type. The seed
@@ -116,6 +117,13 @@ public class TestTarnRandomFilters
         runner.execute("CREATE TABLE tarn.rf.bucketed WITH (bucket = 3, bucket_key = ARRAY['i'], " +
                 "options = MAP(ARRAY['parquet.block.size', 'parquet.page.size', 'parquet.enable.dictionary'], ARRAY['4096', '256', 'false'])) AS " + generator(0, ROWS / 3 - 1));
         runner.execute("INSERT INTO tarn.rf.bucketed " + generator(ROWS / 3, ROWS - 1));
+        // ORC in row groups of 1,000 rows (the least ORC allows), so not partitioned: files of 1,500 rows
+        runner.execute("CREATE TABLE tarn.rf.orc WITH (options = MAP(ARRAY['file.format', 'orc.row.index.stride', 'orc.stripe.size', 'orc.bloom.filter.columns'], " +
+                "ARRAY['orc', '1000', '8192', 'ti,si,i,bi,d,s,u,dt'])) AS " + generator(0, ROWS / 2 - 1));
+        runner.execute("INSERT INTO tarn.rf.orc " + generator(ROWS / 2, ROWS - 1));
+        runner.execute("CREATE TABLE tarn.rf.avro WITH (partitioned_by = ARRAY['part'], file_index_bloom_filter_columns = ARRAY['u', 'bi'], " +
+                "options = MAP(ARRAY['file.format'], ARRAY['avro'])) AS " + generator(0, ROWS / 2 - 1));
+        runner.execute("INSERT INTO tarn.rf.avro " + generator(ROWS / 2, ROWS - 1));
         for (String column : COLUMNS.keySet()) {
             held.put(column, literals(column, "SELECT * FROM tarn.rf.append"));
             others.put(column, literals(column, generator(ROWS, ROWS + 800)));
@@ -142,17 +150,19 @@ public class TestTarnRandomFilters
         String everything = "SELECT id, " + COLUMNS.keySet().stream().map(column -> "coalesce(" + text(column) + ", 'null')").collect(Collectors.joining(" || '|' || ")) + " FROM %s";
         List<MaterializedRow> generated = runner.execute(everything.formatted("(" + generator(0, ROWS - 1) + ")")).getMaterializedRows();
         assertThat(generated).hasSize(ROWS);
-        for (String table : List.of("append", "bucketed")) {
+        for (String table : List.of("append", "bucketed", "orc", "avro")) {
             assertThat(runner.execute(everything.formatted("tarn.rf." + table)).getMaterializedRows()).as(table).containsExactlyInAnyOrderElementsOf(generated);
-            // two writes into several partitions or buckets: files with statistics of their own
-            assertThat((Long) runner.execute("SELECT count(*) FROM tarn.rf.\"" + table + "$files\"").getOnlyValue()).as(table).isGreaterThanOrEqualTo(6L);
+            // two writes (into several partitions or buckets): files with statistics of their own
+            assertThat((Long) runner.execute("SELECT count(*) FROM tarn.rf.\"" + table + "$files\"").getOnlyValue()).as(table).isGreaterThanOrEqualTo(table.equals("orc") ? 2L : 6L);
+            String format = table.equals("orc") || table.equals("avro") ? table : "parquet";
+            assertThat(runner.execute("SELECT DISTINCT file_format FROM tarn.rf.\"" + table + "$files\"").getOnlyValue()).as(table).isEqualTo(format);
         }
     }
 
     @DataProvider
     public Object[][] tables()
     {
-        return new Object[][] {{"append"}, {"bucketed"}};
+        return new Object[][] {{"append"}, {"bucketed"}, {"orc"}, {"avro"}};
     }
 
     @Test(dataProvider = "tables")
