@@ -8,8 +8,7 @@ import java.util.Arrays;
  * {@code n} expected entries (the row index stride) and a false positive rate {@code p},
  * {@code -n ln p / (ln 2)^2} bits rounded up to the next whole 64-bit word, and
  * {@code round(bits / n * ln 2)} hash functions (at least one). A value's 64-bit hash
- * ({@link BloomFilterHash}) sets bit {@code h1 + i * h2} for i = 1..k (32-bit arithmetic, all
- * bits flipped when negative) modulo the number of bits.
+ * ({@link BloomFilterHash}) sets the bits {@link OrcBloomFilter#bit} gives it.
  */
 final class BloomFilterWriter
 {
@@ -40,14 +39,8 @@ final class BloomFilterWriter
 
     void add(long hash)
     {
-        int low = (int) hash;
-        int high = (int) (hash >>> 32);
-        for (int i = 1; i <= hashFunctions; i++) {
-            int combined = low + i * high;
-            if (combined < 0) {
-                combined = ~combined;
-            }
-            int bit = combined % bits;
+        for (int function = 1; function <= hashFunctions; function++) {
+            int bit = OrcBloomFilter.bit(hash, function, bits);
             words[bit >>> 6] |= 1L << bit;
         }
     }

@@ -93,18 +93,26 @@ final class OrcBloomFilter
      */
     boolean mightContain(long hash)
     {
-        int low = (int) hash;
-        int high = (int) (hash >>> 32);
-        for (int i = 1; i <= hashFunctions; i++) {
-            int combined = low + i * high;
-            if (combined < 0) {
-                combined = ~combined;
-            }
-            int bit = combined % bits;
+        for (int function = 1; function <= hashFunctions; function++) {
+            int bit = bit(hash, function, bits);
             if ((words[bit >>> 6] & (1L << bit)) == 0) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The bit that hash function {@code function} (1 to k) gives a value's 64-bit hash in a
+     * filter of {@code bits} bits: {@code h1 + function * h2} in 32-bit arithmetic, all bits
+     * flipped when negative, modulo the number of bits. The writer sets exactly these bits.
+     */
+    static int bit(long hash, int function, int bits)
+    {
+        int combined = (int) hash + function * (int) (hash >>> 32);
+        if (combined < 0) {
+            combined = ~combined;
+        }
+        return combined % bits;
     }
 }
