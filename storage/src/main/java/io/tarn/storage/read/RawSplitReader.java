@@ -1,18 +1,15 @@
 package io.tarn.storage.read;
 
-import io.tarn.index.fileindex.FileIndexResult;
 import io.tarn.index.predicate.SelectivityEstimator;
 import io.tarn.index.predicate.StatsEvaluator;
 import io.tarn.index.predicate.StatsProvider;
 import io.tarn.index.predicate.Predicate;
 import io.tarn.index.predicate.Predicates;
-import io.tarn.storage.CorruptFileException;
 import io.tarn.storage.fs.InputFile;
 import io.tarn.storage.manifest.DataFileMeta;
 import io.tarn.storage.metrics.Counter;
 import io.tarn.storage.metrics.Counters;
 import io.tarn.storage.scan.DataSplit;
-import io.tarn.storage.scan.DeletionFile;
 import io.tarn.storage.scan.FileIndexFilter;
 import io.tarn.storage.scan.FileStatistics;
 import io.tarn.storage.scan.PlannedFile;
@@ -21,7 +18,6 @@ import io.tarn.storage.schema.TableSchema;
 import io.tarn.storage.table.PaimonTable;
 import io.tarn.storage.schema.TableOptions;
 import io.tarn.types.DataField;
-import io.tarn.vector.ArrowTypes;
 import io.tarn.vector.reader.CarriedColumn;
 import io.tarn.vector.reader.DictionaryIds;
 import io.tarn.vector.reader.ReadOptions;
@@ -30,7 +26,6 @@ import io.tarn.vector.reader.ReaderMetrics;
 import io.tarn.vector.filter.BatchFilter;
 import io.tarn.vector.filter.FilterProbes;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.roaringbitmap.RoaringBitmap;
@@ -100,8 +95,8 @@ public final class RawSplitReader
     private final Optional<FileIndexFilter> indexFilter;
     // the requested row-tracking columns, completed from each file's metadata
     private final Optional<RowTrackingColumns> rowTracking;
-    // the batch rows are copied into when some are dropped; created on first use
-    private VectorSchemaRoot output;
+    // the requested columns of the file reader's batches, as they are or with some rows dropped
+    private final RequestedColumns requestedColumns;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
     private final Map<String, RoaringBitmap> rowSelections;
     private FileStatistics fileStatistics;
@@ -130,7 +125,7 @@ public final class RawSplitReader
     // whether the current file is read with _VALUE_KIND, and whether its batches need a copy
     private boolean currentReadsKinds;
     private boolean currentCopies;
-    // what root() returns when the output is not the reader's own batch: output, or a view
+    // what root() returns: the reader's own batch, a view of its requested columns, or a copy of some rows
     private VectorSchemaRoot result;
     // whether the rows of result are those of the file reader's batch (not a copy of some of them)
     private boolean resultIsReaderBatch;
@@ -226,6 +221,7 @@ public final class RawSplitReader
         this.filterFirst = filterFirstPays
                 ? Optional.of(new FilterFirstPass(table, filterFields, request.batchSize(), this.allocator))
                 : Optional.empty();
+        this.requestedColumns = new RequestedColumns(request.columns(), columnIndexByFieldId, rowTracking, this.allocator);
     }
 
     @Override
@@ -255,7 +251,7 @@ public final class RawSplitReader
             int rows = currentRoot.getRowCount();
             if (!currentCopies) {
                 metrics = metrics.plus(ReadCounters.returned(rows, 0));
-                result = rowTracking.isPresent() ? view() : currentRoot;
+                result = rowTracking.isPresent() ? requestedColumns.view(currentRoot) : currentRoot;
                 resultIsReaderBatch = true;
                 return true;
             }
@@ -272,12 +268,11 @@ public final class RawSplitReader
             if (selected.length == rows) {
                 // every row stays (the usual case: no retraction, no residual filter): the
                 // requested vectors of the reader's batch are the result, without a copy
-                result = view();
+                result = requestedColumns.view(currentRoot);
                 resultIsReaderBatch = true;
                 return true;
             }
-            copySelected(selected);
-            result = output;
+            result = requestedColumns.copy(currentRoot, selected);
             resultIsReaderBatch = false;
             return true;
         }
@@ -334,9 +329,7 @@ public final class RawSplitReader
             closeCurrentFile();
         }
         finally {
-            if (output != null) {
-                output.close();
-            }
+            requestedColumns.close();
             rowTracking.ifPresent(RowTrackingColumns::close);
             allocator.close();
         }
@@ -401,53 +394,22 @@ public final class RawSplitReader
         if (currentSkippingFilter.isPresent()) {
             options = options.withFilter(currentSkippingFilter.get());
         }
-        currentFileRowsDeleted = 0;
-        currentDeleted = null;
         currentMatches = null;
         // the survivors of a merge were chosen by a pass over the key columns of every row
         currentFileReadAgain = chosen != null;
-        RoaringBitmap selection = chosen == null ? null : chosen.clone();
-        if (split.rowRange().isPresent()) {
-            // the split reads a range of the file's rows; other splits read the rest
-            RowRange range = split.rowRange().get();
-            RoaringBitmap rows = RoaringBitmap.bitmapOfRange(range.start(), range.end());
-            selection = selection == null ? rows : RoaringBitmap.and(selection, rows);
+        FileRowSelection rows = FileRowSelection.of(table, file, split.rowRange(), chosen,
+                currentSkippingFilter.isPresent() ? indexFilter : Optional.empty());
+        metrics = metrics.plus(rows.indexCounters());
+        currentFileRowsDeleted = rows.rowsDeleted();
+        currentDeleted = rows.deleted().orElse(null);
+        if (rows.skip()) {
+            filesAhead.skip(index);
+            return false;
         }
-        if (file.deletionFile().isPresent()) {
-            RoaringBitmap deleted = readDeletionVector(file.deletionFile().get(), meta);
-            if (selection == null) {
-                selection = RoaringBitmap.bitmapOfRange(0, meta.rowCount());
-            }
-            currentFileRowsDeleted = split.rowRange().isPresent() ? RoaringBitmap.andCardinality(selection, deleted) : deleted.getLongCardinality();
-            selection.andNot(deleted);
-            currentDeleted = deleted;
-        }
-        boolean selectionExact = false;
-        if (indexFilter.isPresent() && currentSkippingFilter.isPresent()) {
-            FileIndexFilter.Outcome outcome = indexFilter.get().evaluate(file);
-            long live = selection == null ? meta.rowCount() : selection.getLongCardinality();
-            FileIndexResult result = outcome.result();
-            if (result instanceof FileIndexResult.Rows rows) {
-                // evaluated after subtracting the deletion vector
-                selection = selection == null ? rows.rows().clone() : RoaringBitmap.and(selection, rows.rows());
-                if (selection.isEmpty()) {
-                    result = FileIndexResult.SKIP;
-                }
-            }
-            if (result.skip()) {
-                metrics = metrics.plus(ReadCounters.fileIndex(1, 0, live, outcome.indexesIgnored()));
-                filesAhead.skip(index);
-                return false;
-            }
-            // a bitmap that answers the whole filter exactly leaves nothing to test on the rows
-            selectionExact = result instanceof FileIndexResult.Rows && result.exact();
-            long selected = result instanceof FileIndexResult.Rows ? selection.getLongCardinality() : live;
-            long skipped = live - selected;
-            metrics = metrics.plus(ReadCounters.fileIndex(0, result instanceof FileIndexResult.Rows ? selected : 0, skipped, outcome.indexesIgnored()));
-        }
+        RoaringBitmap selection = rows.rows().orElse(null);
         InputFile input = filesAhead.take(index);
         currentInput = input;
-        if (filterFirst.isPresent() && !selectionExact && currentFileTestsRows) {
+        if (filterFirst.isPresent() && !rows.exact() && currentFileTestsRows) {
             FilterFirstPass.MatchingRows matching = filterFirst.get().readMatchingRows(file, input, selection, chosen != null && selectionsReadBefore,
                     currentFileFilter.orElseThrow(), currentSkippingFilter.orElseThrow(), options, currentCarried);
             current = matching == null ? null : matching.reader();
@@ -598,68 +560,6 @@ public final class RawSplitReader
         resultIsReaderBatch = false;
     }
 
-    private RoaringBitmap readDeletionVector(DeletionFile range, DataFileMeta meta)
-            throws IOException
-    {
-        RoaringBitmap deleted;
-        try {
-            deleted = DeletionVectorReader.read(table.fileIO().newInputFile(table.indexFilePath(range.indexFileName())), range);
-        }
-        catch (CorruptFileException e) {
-            throw new CorruptFileException("Table " + table.name() + ", deletion vector of " + meta.fileName() + ": " + e.getMessage(), e);
-        }
-        if (!deleted.isEmpty() && Integer.toUnsignedLong(deleted.last()) >= meta.rowCount()) {
-            throw new CorruptFileException("Table " + table.name() + ": the deletion vector of " + meta.fileName() + " in index file " + range.indexFileName()
-                    + " deletes row " + Integer.toUnsignedLong(deleted.last()) + ", but the file has " + meta.rowCount() + " rows");
-        }
-        return deleted;
-    }
-
-    /**
-     * The requested columns of the current batch, sharing its vectors; owned by the file reader.
-     */
-    private VectorSchemaRoot view()
-    {
-        List<FieldVector> vectors = new ArrayList<>(request.columns().size());
-        for (DataField column : request.columns()) {
-            vectors.add(readVector(columnIndexByFieldId.get(column.id())));
-        }
-        return new VectorSchemaRoot(vectors);
-    }
-
-    private void copySelected(int[] selected)
-    {
-        if (output == null) {
-            output = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(request.columns()), allocator);
-        }
-        output.allocateNew();
-        for (int column = 0; column < request.columns().size(); column++) {
-            FieldVector source = readVector(columnIndexByFieldId.get(request.columns().get(column).id()));
-            FieldVector target = output.getVector(column);
-            for (int row = 0; row < selected.length; row++) {
-                target.copyFromSafe(selected[row], row, source);
-            }
-            target.setValueCount(selected.length);
-        }
-        output.setRowCount(selected.length);
-    }
-
-
-    /**
-     * Read column {@code index} of the current batch: the file reader's vector, or the completed
-     * one of a row-tracking column.
-     */
-    private FieldVector readVector(int index)
-    {
-        if (rowTracking.isPresent()) {
-            Optional<FieldVector> filled = rowTracking.get().vector(index);
-            if (filled.isPresent()) {
-                return filled.get();
-            }
-        }
-        return currentRoot.getVector(index);
-    }
-
     private int[] withoutRetractions(int[] selected)
     {
         TinyIntVector kinds = (TinyIntVector) currentRoot.getVector(valueKindColumn);
@@ -673,7 +573,6 @@ public final class RawSplitReader
         }
         return kept == selected.length ? selected : Arrays.copyOf(live, kept);
     }
-
 
     private static int[] allRows(int count)
     {
