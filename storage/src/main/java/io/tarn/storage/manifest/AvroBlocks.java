@@ -42,7 +42,8 @@ import static java.util.Objects.requireNonNull;
  * header claims (up to 2 GB) before reading it, allocates metadata values likewise, and its codecs
  * decompress without any bound. Avro's main branch bounds all three since (AVRO-4323, AVRO-4241,
  * AVRO-4247), in no release yet; once Tarn builds with one that has them, this walk can give way to
- * {@code DataFileStream}. Snappy blocks are refused: snappy-java is not on Tarn's class path.
+ * {@code DataFileStream}. Snappy blocks are decompressed by aircompressor's snappy, not by
+ * snappy-java, which is not on Tarn's class path.
  */
 final class AvroBlocks
 {

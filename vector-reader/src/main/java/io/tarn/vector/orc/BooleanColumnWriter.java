@@ -7,16 +7,11 @@ import org.apache.arrow.vector.FieldVector;
  * BOOLEAN columns: the values in DATA, one bit each.
  */
 final class BooleanColumnWriter
-        extends ColumnWriter
+        extends DataStreamColumnWriter<BooleanEncoder>
 {
-    private final OrcOutputBuffer data;
-    private final BooleanEncoder values;
-
     BooleanColumnWriter(int column, StatisticsBuilder statistics, WriterContext context)
     {
-        super(column, statistics, context);
-        this.data = context.newBuffer();
-        this.values = new BooleanEncoder(data);
+        super(column, statistics, context, BooleanEncoder::new, StripeFooter.Encoding.Kind.DIRECT);
     }
 
     @Override
@@ -31,37 +26,5 @@ final class BooleanColumnWriter
                 booleans.update(value);
             }
         }
-    }
-
-    @Override
-    void recordValuePositions(OrcOutputBuffer.PositionList positions)
-    {
-        values.recordPosition(positions);
-    }
-
-    @Override
-    void finishValueStreams(StripeParts parts)
-    {
-        values.flush();
-        data.finish();
-        parts.addData(StripeFooter.Stream.DATA, column, data);
-    }
-
-    @Override
-    StripeFooter.Encoding.Kind encoding()
-    {
-        return StripeFooter.Encoding.Kind.DIRECT;
-    }
-
-    @Override
-    long valueBufferedSize()
-    {
-        return data.size();
-    }
-
-    @Override
-    void resetValueStreams()
-    {
-        data.reset();
     }
 }

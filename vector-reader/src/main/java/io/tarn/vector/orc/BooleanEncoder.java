@@ -7,6 +7,7 @@ package io.tarn.vector.orc;
  * byte being filled.
  */
 final class BooleanEncoder
+        implements ValueEncoder
 {
     private final ByteRleEncoder bytes;
     private int current;
@@ -28,7 +29,8 @@ final class BooleanEncoder
         }
     }
 
-    void recordPosition(OrcOutputBuffer.PositionList positions)
+    @Override
+    public void recordPosition(OrcOutputBuffer.PositionList positions)
     {
         bytes.recordPosition(positions);
         positions.add(bits);
@@ -42,7 +44,8 @@ final class BooleanEncoder
     /**
      * Writes the pending values out, the last byte padded with zero bits.
      */
-    void flush()
+    @Override
+    public void flush()
     {
         if (bits > 0) {
             bytes.write((byte) (current << (8 - bits)));

@@ -7,16 +7,11 @@ import org.apache.arrow.vector.TinyIntVector;
  * BYTE columns (Paimon's TINYINT): the values in DATA, byte RLE.
  */
 final class ByteColumnWriter
-        extends ColumnWriter
+        extends DataStreamColumnWriter<ByteRleEncoder>
 {
-    private final OrcOutputBuffer data;
-    private final ByteRleEncoder values;
-
     ByteColumnWriter(int column, StatisticsBuilder statistics, WriterContext context)
     {
-        super(column, statistics, context);
-        this.data = context.newBuffer();
-        this.values = new ByteRleEncoder(data);
+        super(column, statistics, context, ByteRleEncoder::new, StripeFooter.Encoding.Kind.DIRECT);
     }
 
     @Override
@@ -39,37 +34,5 @@ final class ByteColumnWriter
     boolean supportsBloomFilter()
     {
         return true;
-    }
-
-    @Override
-    void recordValuePositions(OrcOutputBuffer.PositionList positions)
-    {
-        values.recordPosition(positions);
-    }
-
-    @Override
-    void finishValueStreams(StripeParts parts)
-    {
-        values.flush();
-        data.finish();
-        parts.addData(StripeFooter.Stream.DATA, column, data);
-    }
-
-    @Override
-    StripeFooter.Encoding.Kind encoding()
-    {
-        return StripeFooter.Encoding.Kind.DIRECT;
-    }
-
-    @Override
-    long valueBufferedSize()
-    {
-        return data.size();
-    }
-
-    @Override
-    void resetValueStreams()
-    {
-        data.reset();
     }
 }

@@ -8,6 +8,7 @@ package io.tarn.vector.orc;
  * them and start a run.
  */
 final class ByteRleEncoder
+        implements ValueEncoder
 {
     private static final int MIN_RUN = 3;
     private static final int MAX_RUN = 127 + MIN_RUN;
@@ -49,7 +50,8 @@ final class ByteRleEncoder
      * Adds the stream's position and the number of values pending in the group that will start
      * there.
      */
-    void recordPosition(OrcOutputBuffer.PositionList positions)
+    @Override
+    public void recordPosition(OrcOutputBuffer.PositionList positions)
     {
         output.recordPosition(positions);
         positions.add(runLength > 0 ? runLength : literalCount);
@@ -63,7 +65,8 @@ final class ByteRleEncoder
     /**
      * Writes the pending values out.
      */
-    void flush()
+    @Override
+    public void flush()
     {
         if (runLength > 0) {
             writeRun();

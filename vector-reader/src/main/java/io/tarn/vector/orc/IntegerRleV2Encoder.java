@@ -12,6 +12,7 @@ package io.tarn.vector.orc;
  * DELTA {@code 11 00000 l llllllll} then the base as a varint and the delta 0 as a signed varint.
  */
 final class IntegerRleV2Encoder
+        implements ValueEncoder
 {
     private static final int MAX_VALUES = 512;
     private static final int MIN_REPEAT = 3;
@@ -39,7 +40,8 @@ final class IntegerRleV2Encoder
     /**
      * Adds the stream's position and the number of values pending, all written from there.
      */
-    void recordPosition(OrcOutputBuffer.PositionList positions)
+    @Override
+    public void recordPosition(OrcOutputBuffer.PositionList positions)
     {
         output.recordPosition(positions);
         positions.add(count);
@@ -50,7 +52,8 @@ final class IntegerRleV2Encoder
         return output.positionCount() + 1;
     }
 
-    void flush()
+    @Override
+    public void flush()
     {
         int start = 0;
         while (start < count) {

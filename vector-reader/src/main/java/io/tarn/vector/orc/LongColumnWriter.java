@@ -12,16 +12,11 @@ import org.apache.arrow.vector.TimeMilliVector;
  * in DATA, signed integer RLE v2.
  */
 final class LongColumnWriter
-        extends ColumnWriter
+        extends DataStreamColumnWriter<IntegerRleV2Encoder>
 {
-    private final OrcOutputBuffer data;
-    private final IntegerRleV2Encoder values;
-
     LongColumnWriter(int column, StatisticsBuilder statistics, WriterContext context)
     {
-        super(column, statistics, context);
-        this.data = context.newBuffer();
-        this.values = new IntegerRleV2Encoder(data, true);
+        super(column, statistics, context, data -> new IntegerRleV2Encoder(data, true), StripeFooter.Encoding.Kind.DIRECT_V2);
     }
 
     @Override
@@ -63,37 +58,5 @@ final class LongColumnWriter
             return times.get(slot);
         }
         throw new IllegalArgumentException("Unexpected vector " + vector.getClass().getSimpleName() + " for integer column " + vector.getField());
-    }
-
-    @Override
-    void recordValuePositions(OrcOutputBuffer.PositionList positions)
-    {
-        values.recordPosition(positions);
-    }
-
-    @Override
-    void finishValueStreams(StripeParts parts)
-    {
-        values.flush();
-        data.finish();
-        parts.addData(StripeFooter.Stream.DATA, column, data);
-    }
-
-    @Override
-    StripeFooter.Encoding.Kind encoding()
-    {
-        return StripeFooter.Encoding.Kind.DIRECT_V2;
-    }
-
-    @Override
-    long valueBufferedSize()
-    {
-        return data.size();
-    }
-
-    @Override
-    void resetValueStreams()
-    {
-        data.reset();
     }
 }

@@ -1,13 +1,16 @@
 package io.tarn.vector.orc;
 
-import io.tarn.vector.writer.ParquetWriteOptions;
-
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import static io.tarn.vector.writer.WriteOptionValues.booleanOption;
+import static io.tarn.vector.writer.WriteOptionValues.doubleOption;
+import static io.tarn.vector.writer.WriteOptionValues.intOption;
+import static io.tarn.vector.writer.WriteOptionValues.longOption;
+import static io.tarn.vector.writer.WriteOptionValues.memorySize;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -114,7 +117,7 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
         int zstdLevel = intOption(options, ORC_ZSTD_LEVEL, intOption(options, FILE_COMPRESSION_ZSTD_LEVEL, 1));
         int blockSize = intOption(options, ORC_COMPRESS_SIZE, DEFAULT_COMPRESSION_BLOCK_SIZE);
         long stripeSize = options.containsKey(FILE_BLOCK_SIZE)
-                ? ParquetWriteOptions.memorySize(FILE_BLOCK_SIZE, options.get(FILE_BLOCK_SIZE))
+                ? memorySize(FILE_BLOCK_SIZE, options.get(FILE_BLOCK_SIZE))
                 : longOption(options, ORC_STRIPE_SIZE, DEFAULT_STRIPE_SIZE);
         int stride = intOption(options, ORC_ROW_INDEX_STRIDE, DEFAULT_ROW_INDEX_STRIDE);
         boolean legacy = booleanOption(options, ORC_TIMESTAMP_LTZ_LEGACY_TYPE, true);
@@ -149,55 +152,5 @@ public record OrcWriteOptions(String compression, int zstdLevel, int compression
         if (format != null && !format.strip().equals("0.12")) {
             throw new IllegalArgumentException("Tarn writes ORC format 0.12 only (orc.write.format=" + format + ")");
         }
-    }
-
-    private static int intOption(Map<String, String> options, String key, int defaultValue)
-    {
-        long value = longOption(options, key, defaultValue);
-        if (value != (int) value) {
-            throw new IllegalArgumentException("Option " + key + " is out of range: " + value);
-        }
-        return (int) value;
-    }
-
-    private static long longOption(Map<String, String> options, String key, long defaultValue)
-    {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            return Long.parseLong(value.strip());
-        }
-        catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
-        }
-    }
-
-    private static double doubleOption(Map<String, String> options, String key, double defaultValue)
-    {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            return Double.parseDouble(value.strip());
-        }
-        catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
-        }
-    }
-
-    private static boolean booleanOption(Map<String, String> options, String key, boolean defaultValue)
-    {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        return switch (value.strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("Option " + key + " is not a boolean: " + value);
-        };
     }
 }

@@ -4,6 +4,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import static io.tarn.vector.writer.WriteOptionValues.booleanOption;
+import static io.tarn.vector.writer.WriteOptionValues.intOption;
+import static io.tarn.vector.writer.WriteOptionValues.longOption;
+import static io.tarn.vector.writer.WriteOptionValues.memorySize;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -102,71 +106,5 @@ public record ParquetWriteOptions(String compression, int zstdLevel, long rowGro
     public ParquetWriteOptions withDictionary(boolean dictionary)
     {
         return new ParquetWriteOptions(compression, zstdLevel, rowGroupSize, pageSize, dictionary);
-    }
-
-    private static int intOption(Map<String, String> options, String key, int defaultValue)
-    {
-        long value = longOption(options, key, defaultValue);
-        if (value != (int) value) {
-            throw new IllegalArgumentException("Option " + key + " is out of range: " + value);
-        }
-        return (int) value;
-    }
-
-    private static long longOption(Map<String, String> options, String key, long defaultValue)
-    {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            return Long.parseLong(value.trim());
-        }
-        catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
-        }
-    }
-
-    private static boolean booleanOption(Map<String, String> options, String key, boolean defaultValue)
-    {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        return switch (value.trim().toLowerCase(Locale.ROOT)) {
-            case "true" -> true;
-            case "false" -> false;
-            default -> throw new IllegalArgumentException("Option " + key + " is not a boolean: " + value);
-        };
-    }
-
-    /**
-     * Parses Paimon's MemorySize syntax: a number followed by an optional unit (b, k/kb, m/mb,
-     * g/gb, t/tb, or the -bytes words).
-     */
-    public static long memorySize(String key, String text)
-    {
-        String value = text.trim().toLowerCase(Locale.ROOT);
-        int end = 0;
-        while (end < value.length() && Character.isDigit(value.charAt(end))) {
-            end++;
-        }
-        if (end == 0) {
-            throw new IllegalArgumentException("Option " + key + " is not a memory size: " + text);
-        }
-        long multiplier = switch (value.substring(end).trim()) {
-            case "", "b", "bytes" -> 1;
-            case "k", "kb", "kibibytes" -> 1L << 10;
-            case "m", "mb", "mebibytes" -> 1L << 20;
-            case "g", "gb", "gibibytes" -> 1L << 30;
-            case "t", "tb", "tebibytes" -> 1L << 40;
-            default -> throw new IllegalArgumentException("Option " + key + " has an unknown memory unit: " + text);
-        };
-        try {
-            return Math.multiplyExact(Long.parseLong(value.substring(0, end)), multiplier);
-        }
-        catch (ArithmeticException | NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + key + " is out of range: " + text, e);
-        }
     }
 }
