@@ -27,4 +27,28 @@ public sealed interface DataType
      * {@code STRING NOT NULL}), or a SQL-like rendering for composite types.
      */
     String asSqlString();
+
+    /**
+     * Whether this type, or a type nested in it (an element, key, value or field type, at any
+     * depth), has root {@code wanted}.
+     */
+    default boolean contains(TypeRoot wanted)
+    {
+        if (root() == wanted) {
+            return true;
+        }
+        if (this instanceof ArrayType array) {
+            return array.element().contains(wanted);
+        }
+        if (this instanceof MultisetType multiset) {
+            return multiset.element().contains(wanted);
+        }
+        if (this instanceof MapType map) {
+            return map.key().contains(wanted) || map.value().contains(wanted);
+        }
+        if (this instanceof RowType row) {
+            return row.fields().stream().anyMatch(field -> field.type().contains(wanted));
+        }
+        return false;
+    }
 }

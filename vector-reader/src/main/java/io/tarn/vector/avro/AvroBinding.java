@@ -54,7 +54,7 @@ final class AvroBinding
     {
         this.file = requireNonNull(file, "file is null");
         for (DataField column : requested) {
-            if (containsVariant(column.type())) {
+            if (column.type().contains(TypeRoot.VARIANT)) {
                 throw new DataFileUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + file + " is not supported");
             }
         }
@@ -280,22 +280,5 @@ final class AvroBinding
     private DataFileUnsupportedException unsupported(Schema avro, DataType requested, String column)
     {
         return new DataFileUnsupportedException("File " + file + " column " + column + " of Avro type " + AvroLayout.describe(avro) + " cannot be read as " + requested.asSqlString());
-    }
-
-    private static boolean containsVariant(DataType type)
-    {
-        if (type instanceof ArrayType array) {
-            return containsVariant(array.element());
-        }
-        if (type instanceof MultisetType multiset) {
-            return containsVariant(multiset.element());
-        }
-        if (type instanceof MapType map) {
-            return containsVariant(map.key()) || containsVariant(map.value());
-        }
-        if (type instanceof RowType row) {
-            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
-        }
-        return type.root() == TypeRoot.VARIANT;
     }
 }

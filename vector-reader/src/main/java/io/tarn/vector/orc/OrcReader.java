@@ -185,7 +185,7 @@ public final class OrcReader
             throws IOException
     {
         for (DataField column : options.columns()) {
-            if (containsVariant(column.type())) {
+            if (column.type().contains(TypeRoot.VARIANT)) {
                 throw new DataFileUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + input.name() + " is not supported");
             }
         }
@@ -200,23 +200,6 @@ public final class OrcReader
             }
             throw e;
         }
-    }
-
-    private static boolean containsVariant(DataType type)
-    {
-        if (type instanceof ArrayType array) {
-            return containsVariant(array.element());
-        }
-        if (type instanceof MultisetType multiset) {
-            return containsVariant(multiset.element());
-        }
-        if (type instanceof MapType map) {
-            return containsVariant(map.key()) || containsVariant(map.value());
-        }
-        if (type instanceof RowType row) {
-            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
-        }
-        return type.root() == TypeRoot.VARIANT;
     }
 
     /**

@@ -124,27 +124,10 @@ final class SchemaBinding
             throws ParquetUnsupportedException
     {
         for (DataField column : options.columns()) {
-            if (containsVariant(column.type())) {
+            if (column.type().contains(TypeRoot.VARIANT)) {
                 throw new ParquetUnsupportedException("Reading column " + column.name() + " of type VARIANT from " + file + " is not supported");
             }
         }
-    }
-
-    private static boolean containsVariant(DataType type)
-    {
-        if (type instanceof ArrayType array) {
-            return containsVariant(array.element());
-        }
-        if (type instanceof MultisetType multiset) {
-            return containsVariant(multiset.element());
-        }
-        if (type instanceof MapType map) {
-            return containsVariant(map.key()) || containsVariant(map.value());
-        }
-        if (type instanceof RowType row) {
-            return row.fields().stream().anyMatch(field -> containsVariant(field.type()));
-        }
-        return type.root() == TypeRoot.VARIANT;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.tarn.index.fileindex.MemorySizes;
 
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * The values of a table's options as the file writers read them: a missing key is its default,
@@ -25,30 +26,12 @@ public final class WriteOptionValues
 
     public static long longOption(Map<String, String> options, String key, long defaultValue)
     {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            return Long.parseLong(value.strip());
-        }
-        catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
-        }
+        return number(options, key, defaultValue, Long::parseLong);
     }
 
     public static double doubleOption(Map<String, String> options, String key, double defaultValue)
     {
-        String value = options.get(key);
-        if (value == null) {
-            return defaultValue;
-        }
-        try {
-            return Double.parseDouble(value.strip());
-        }
-        catch (NumberFormatException e) {
-            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
-        }
+        return number(options, key, defaultValue, Double::parseDouble);
     }
 
     public static boolean booleanOption(Map<String, String> options, String key, boolean defaultValue)
@@ -62,6 +45,20 @@ public final class WriteOptionValues
             case "false" -> false;
             default -> throw new IllegalArgumentException("Option " + key + " is not a boolean: " + value);
         };
+    }
+
+    private static <T> T number(Map<String, String> options, String key, T defaultValue, Function<String, T> parse)
+    {
+        String value = options.get(key);
+        if (value == null) {
+            return defaultValue;
+        }
+        try {
+            return parse.apply(value.strip());
+        }
+        catch (NumberFormatException e) {
+            throw new IllegalArgumentException("Option " + key + " is not a number: " + value, e);
+        }
     }
 
     /**

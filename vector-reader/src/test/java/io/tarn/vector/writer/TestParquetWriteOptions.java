@@ -44,18 +44,6 @@ public class TestParquetWriteOptions
     }
 
     @Test
-    public void testMemorySizes()
-    {
-        assertThat(WriteOptionValues.memorySize("k", "100")).isEqualTo(100);
-        assertThat(WriteOptionValues.memorySize("k", "2kb")).isEqualTo(2048);
-        assertThat(WriteOptionValues.memorySize("k", "256 MB")).isEqualTo(268_435_456L);
-        assertThat(WriteOptionValues.memorySize("k", "1 gb")).isEqualTo(1_073_741_824L);
-        assertThatThrownBy(() -> WriteOptionValues.memorySize("file.block-size", "lots"))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("file.block-size");
-    }
-
-    @Test
     public void testWithers()
     {
         ParquetWriteOptions options = ParquetWriteOptions.defaults()
