@@ -24,6 +24,9 @@ import static java.util.Objects.requireNonNull;
  * evaluated after the deletion vector is subtracted, so a file whose indexed rows are all deleted
  * is skipped too.
  *
+ * <p>The bitmaps are made for the caller, which owns them from then on (the reader of the file
+ * reads by {@code rows}; {@code deleted} counts what a split handed over later passes).
+ *
  * @param rows the rows to read, or empty for all of the file's rows
  * @param deleted the rows the deletion vector deletes, or empty without one
  * @param rowsDeleted how many rows of the split's part of the file are deleted
