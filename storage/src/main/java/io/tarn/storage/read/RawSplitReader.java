@@ -129,6 +129,8 @@ public final class RawSplitReader
     private VectorSchemaRoot result;
     // whether the rows of result are those of the file reader's batch (not a copy of some of them)
     private boolean resultIsReaderBatch;
+    // when result is a copy: the positions in the file reader's batch of its rows
+    private int[] resultSelected;
     // filter-column values of the current file's matching rows, which its reader copies from
     private final List<CarriedColumn> currentCarried = new ArrayList<>();
     private Counters metrics = Counters.empty(Counter.Stage.READING);
@@ -253,10 +255,11 @@ public final class RawSplitReader
                 metrics = metrics.plus(ReadCounters.returned(rows, 0));
                 result = rowTracking.isPresent() ? requestedColumns.view(currentRoot) : currentRoot;
                 resultIsReaderBatch = true;
+                resultSelected = null;
                 return true;
             }
             int[] selected = residualFilter.isPresent() && currentFileTestsRows
-                    ? BatchFilter.selectedRows(currentFileFilter.orElseThrow(), currentRoot, columnIndexByFieldId, Map.of(), filterProbes)
+                    ? BatchFilter.selectedRows(currentFileFilter.orElseThrow(), currentRoot, columnIndexByFieldId, current.filterMatches(), filterProbes)
                     : allRows(rows);
             if (currentReadsKinds) {
                 selected = withoutRetractions(selected);
@@ -270,10 +273,12 @@ public final class RawSplitReader
                 // requested vectors of the reader's batch are the result, without a copy
                 result = requestedColumns.view(currentRoot);
                 resultIsReaderBatch = true;
+                resultSelected = null;
                 return true;
             }
             result = requestedColumns.copy(currentRoot, selected);
             resultIsReaderBatch = false;
+            resultSelected = selected;
             return true;
         }
     }
@@ -315,10 +320,22 @@ public final class RawSplitReader
     @Override
     public Optional<DictionaryIds> dictionaryIds(int column)
     {
-        if (!request.dictionaryIds() || current == null || !resultIsReaderBatch) {
+        if (!request.dictionaryIds() || current == null || (!resultIsReaderBatch && resultSelected == null)) {
             return Optional.empty();
         }
-        return current.dictionaryIds(columnIndexByFieldId.get(request.columns().get(column).id()));
+        Optional<DictionaryIds> ids = current.dictionaryIds(columnIndexByFieldId.get(request.columns().get(column).id()));
+        if (resultIsReaderBatch) {
+            return ids;
+        }
+        // the copied rows keep their dictionary: a filtered batch still reaches Trino as ids
+        int[] selected = resultSelected;
+        return ids.map(all -> {
+            int[] selectedIds = new int[selected.length];
+            for (int row = 0; row < selected.length; row++) {
+                selectedIds[row] = all.ids()[selected[row]];
+            }
+            return new DictionaryIds(all.dictionaryBytes(), all.dictionaryOffsets(), all.dictionarySize(), selectedIds, selected.length);
+        });
     }
 
     @Override
@@ -558,6 +575,7 @@ public final class RawSplitReader
         currentRoot = null;
         result = null;
         resultIsReaderBatch = false;
+        resultSelected = null;
     }
 
     private int[] withoutRetractions(int[] selected)

@@ -2,6 +2,7 @@ package io.tarn.storage.read;
 
 import io.tarn.types.DataField;
 import io.tarn.vector.ArrowTypes;
+import io.tarn.vector.filter.BatchFilter;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -60,14 +61,8 @@ final class RequestedColumns
         if (copy == null) {
             copy = VectorSchemaRoot.create(ArrowTypes.toArrowSchema(columns), allocator);
         }
-        copy.allocateNew();
         for (int column = 0; column < columns.size(); column++) {
-            FieldVector source = vector(batch, batchIndexes[column]);
-            FieldVector target = copy.getVector(column);
-            for (int row = 0; row < selected.length; row++) {
-                target.copyFromSafe(selected[row], row, source);
-            }
-            target.setValueCount(selected.length);
+            BatchFilter.copyRows(vector(batch, batchIndexes[column]), selected, copy.getVector(column));
         }
         copy.setRowCount(selected.length);
         return copy;

@@ -5,6 +5,7 @@ import io.tarn.index.predicate.RowEvaluator;
 import io.tarn.index.predicate.SqlComparison;
 import io.tarn.vector.rows.ArrowValues;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.nio.charset.StandardCharsets;
@@ -97,6 +98,20 @@ public final class BatchFilter
     public static VectorSchemaRoot select(VectorSchemaRoot root, int[] selected, BufferAllocator allocator)
     {
         return RowCopier.select(root, selected, allocator);
+    }
+
+    /**
+     * Makes {@code target}, a vector of {@code source}'s type whose old contents are dropped,
+     * hold the {@code selected} rows of {@code source}, in that order. The vectors stay their
+     * owners'.
+     *
+     * @param selected strictly ascending row indexes of {@code source}
+     */
+    public static void copyRows(FieldVector source, int[] selected, FieldVector target)
+    {
+        requireNonNull(source, "source is null");
+        requireNonNull(target, "target is null");
+        RowCopier.copyRows(source, selected, target);
     }
 
     /**

@@ -16,11 +16,12 @@ import java.util.Optional;
 import static java.util.Objects.requireNonNull;
 
 /**
- * The one place a filter reads a string or binary column, when that place is {@code =},
- * {@code <>} or {@code IN} of literals: all the filter needs of the column is then whether each
- * value equals one of the literals, which a reader can answer on the encoded page bytes without
- * decoding the column ({@link LeafMatches}). {@code literals} are the UTF-8 or raw bytes that a
- * value must equal.
+ * An equality test ({@code =}, {@code <>} or {@code IN} of literals) of a string or binary
+ * column: all it needs of a value is whether the value equals one of the literals, which a reader
+ * can answer without decoded values: on the encoded page bytes when the filter reads the column
+ * nowhere else ({@link #soleLeaf}, the column is then not decoded at all), or once per entry of a
+ * row group's dictionary ({@link #equalityLeaves}). The results are {@link LeafMatches}.
+ * {@code literals} are the UTF-8 or raw bytes that a value must equal.
  * <p>
  * Internal to the vector-reader module: public only for the reader package.
  */
@@ -41,12 +42,32 @@ public record ByteEqualityLeaf(Predicate leaf, List<byte[]> literals)
      */
     public static Optional<ByteEqualityLeaf> soleLeaf(Predicate filter, int fieldId)
     {
+        List<Predicate> leaves = leavesOf(filter, fieldId);
+        return leaves.size() == 1 ? of(leaves.get(0)) : Optional.empty();
+    }
+
+    /**
+     * The leaves of {@code filter} on field {@code fieldId} that are equality tests of string or
+     * binary literals, wherever they are in the filter; its other leaves on the field are left out.
+     */
+    public static List<ByteEqualityLeaf> equalityLeaves(Predicate filter, int fieldId)
+    {
+        List<ByteEqualityLeaf> equalities = new ArrayList<>();
+        for (Predicate leaf : leavesOf(filter, fieldId)) {
+            of(leaf).ifPresent(equalities::add);
+        }
+        return equalities;
+    }
+
+    private static List<Predicate> leavesOf(Predicate filter, int fieldId)
+    {
         List<Predicate> leaves = new ArrayList<>();
         collectLeaves(filter, fieldId, leaves);
-        if (leaves.size() != 1) {
-            return Optional.empty();
-        }
-        Predicate leaf = leaves.get(0);
+        return leaves;
+    }
+
+    private static Optional<ByteEqualityLeaf> of(Predicate leaf)
+    {
         List<Object> values;
         if (leaf instanceof Comparison comparison && (comparison.op() == Operator.EQUAL || comparison.op() == Operator.NOT_EQUAL)) {
             values = List.of(comparison.literal());

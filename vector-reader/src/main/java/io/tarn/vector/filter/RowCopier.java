@@ -13,8 +13,9 @@ import java.util.List;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Copies the selected rows of a batch: into new vectors of the caller's allocator, or in place
- * of the old buffers. Nested vectors are copied structurally, leaves value by value.
+ * Copies the selected rows of a batch: into new vectors of the caller's allocator, into the
+ * caller's vectors, or in place of the old buffers. Flat vectors are copied through their buffers
+ * ({@link ValueGather}); nested vectors structurally, their leaves value by value.
  */
 final class RowCopier
 {
@@ -73,18 +74,33 @@ final class RowCopier
     {
         FieldVector target = source.getField().createVector(allocator);
         try {
-            target.setInitialCapacity(Math.max(selected.length, 1));
-            target.allocateNew();
-            for (int i = 0; i < selected.length; i++) {
-                copyValue(source, selected[i], target, i);
-            }
-            target.setValueCount(selected.length);
+            copyRows(source, selected, target);
             return target;
         }
         catch (RuntimeException e) {
             target.close();
             throw e;
         }
+    }
+
+    /**
+     * Makes {@code target}, a vector of {@code source}'s type whose old contents are dropped,
+     * hold rows {@code selected} of {@code source}: flat vectors through their buffers, nested
+     * ones value by value.
+     */
+    static void copyRows(FieldVector source, int[] selected, FieldVector target)
+    {
+        if (ValueGather.gathers(source, target)) {
+            ValueGather.copy(source, selected, target);
+            return;
+        }
+        target.clear();
+        target.setInitialCapacity(Math.max(selected.length, 1));
+        target.allocateNew();
+        for (int i = 0; i < selected.length; i++) {
+            copyValue(source, selected[i], target, i);
+        }
+        target.setValueCount(selected.length);
     }
 
     // ListVector and StructVector copy through generic readers and writers that do not cover every

@@ -1,5 +1,6 @@
 package io.tarn.vector.reader;
 
+import io.tarn.vector.filter.ValueGather;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.util.MemoryUtil;
@@ -137,34 +138,7 @@ public final class CarriedColumn
                 throw new IllegalArgumentException("Row " + selected[i] + " of a batch of " + valueCount);
             }
         }
-        // one loop per width, so that each copies with a single load and store
-        switch (width) {
-            case 8 -> {
-                for (int i = 0; i < length; i++) {
-                    MemoryUtil.putLong(target + i * 8L, MemoryUtil.getLong(sourceData + selected[from + i] * 8L));
-                }
-            }
-            case 4 -> {
-                for (int i = 0; i < length; i++) {
-                    MemoryUtil.putInt(target + i * 4L, MemoryUtil.getInt(sourceData + selected[from + i] * 4L));
-                }
-            }
-            case 2 -> {
-                for (int i = 0; i < length; i++) {
-                    MemoryUtil.putShort(target + i * 2L, MemoryUtil.getShort(sourceData + selected[from + i] * 2L));
-                }
-            }
-            case 1 -> {
-                for (int i = 0; i < length; i++) {
-                    MemoryUtil.putByte(target + i, MemoryUtil.getByte(sourceData + selected[from + i]));
-                }
-            }
-            default -> {
-                for (int i = 0; i < length; i++) {
-                    MemoryUtil.copyMemory(sourceData + (long) selected[from + i] * width, target + (long) i * width, width);
-                }
-            }
-        }
+        ValueGather.gatherFixed(sourceData, width, selected, from, length, target);
     }
 
     /**

@@ -72,8 +72,9 @@ public interface DataFileReader
 
     /**
      * The verdicts of the filter's equality tests that this batch answered without decoding
-     * (see {@link ReadOptions}), keyed by the filter's leaves (compare by identity). Formats that
-     * decode every column return an empty map; the caller then tests the decoded values.
+     * (see {@link ReadOptions}) or without comparing every row (once per dictionary entry), keyed
+     * by the filter's leaves (compare by identity). A leaf missing here is tested on the decoded
+     * values by the caller; formats that have neither shortcut return an empty map.
      */
     Map<Predicate, LeafMatches> filterMatches();
 

@@ -91,7 +91,10 @@ final class MatchedColumn
         return new LeafMatches(rows, equal, valid);
     }
 
-    private static long[] cleared(long[] bits, int words)
+    /**
+     * {@code bits} with its first {@code words} words cleared, or a new array when it is shorter.
+     */
+    static long[] cleared(long[] bits, int words)
     {
         if (bits.length < words) {
             return new long[words];

@@ -76,6 +76,8 @@ public final class ParquetReader
     private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
     // by output column index: the leaves of the columns whose dictionary ids are recorded
     private final Map<Integer, Integer> dictionaryIdColumns;
+    // by output column index: the decoded columns whose equality tests are answered per dictionary entry
+    private final Map<Integer, DictionaryMatchedColumn> dictionaryMatchedColumns;
     private final RowDictionaryIds rowDictionaryIds = new RowDictionaryIds();
 
     // where in the current row group the next batch begins
@@ -104,6 +106,7 @@ public final class ParquetReader
         this.neededLeaves = binding.neededLeaves();
         this.matchedColumns = binding.matchedColumns();
         this.dictionaryIdColumns = binding.dictionaryIdColumns();
+        this.dictionaryMatchedColumns = binding.dictionaryMatchedColumns();
         this.batchSizer = new BatchSizer(options, neededLeaves);
         PageIndexReader pageIndexes = new PageIndexReader(input, footer, metrics);
         this.chunks = new ColumnChunkOpener(input, footer, pageIndexes, metrics);
@@ -330,6 +333,9 @@ public final class ParquetReader
                     }
                 }
                 activeColumn = null;
+                for (DictionaryMatchedColumn matched : dictionaryMatchedColumns.values()) {
+                    matched.addMatches(readers[matched.leaf()], rows, rowDictionaryIds, batchMatches);
+                }
                 root.setRowCount(rows);
                 batchSizer.measure(readers, rows);
                 metrics.rowsRead += rows;
@@ -448,12 +454,16 @@ public final class ParquetReader
         for (int leaf : dictionaryIdColumns.values()) {
             readers[leaf].recordDictionaryIds();
         }
+        for (DictionaryMatchedColumn matched : dictionaryMatchedColumns.values()) {
+            readers[matched.leaf()].recordDictionaryIds();
+        }
     }
 
     /**
-     * The verdicts of the filter's equality tests that this batch answered in the pages, keyed
-     * by the leaf of the options' filter (compare by identity); empty unless the options match
-     * filter columns. Valid until the next batch.
+     * The verdicts of the filter's equality tests that this batch answered in the pages (when
+     * the options match filter columns) or per dictionary entry (for decoded columns whose values
+     * in this batch all came from a dictionary), keyed by the leaf of the options' filter
+     * (compare by identity). Valid until the next batch.
      */
     @Override
     public Map<Predicate, LeafMatches> filterMatches()

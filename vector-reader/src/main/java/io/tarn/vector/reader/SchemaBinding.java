@@ -48,6 +48,7 @@ final class SchemaBinding
     private final List<Integer> neededLeaves;
     private final Map<Integer, MatchedColumn> matchedColumns;
     private final Map<Integer, Integer> dictionaryIdColumns;
+    private final Map<Integer, DictionaryMatchedColumn> dictionaryMatchedColumns;
 
     /**
      * Binds the columns of {@code options} to the file's leaves (after checking the file against
@@ -81,6 +82,7 @@ final class SchemaBinding
         this.neededLeaves = List.copyOf(leaves);
         this.matchedColumns = options.matchFilterColumns() ? bindMatchedColumns(options.filter().orElseThrow()) : Map.of();
         this.dictionaryIdColumns = options.dictionaryIds() ? bindDictionaryIdColumns() : Map.of();
+        this.dictionaryMatchedColumns = options.filter().isPresent() ? bindDictionaryMatchedColumns(options.filter().get()) : Map.of();
     }
 
     /**
@@ -114,6 +116,15 @@ final class SchemaBinding
     Map<Integer, Integer> dictionaryIdColumns()
     {
         return dictionaryIdColumns;
+    }
+
+    /**
+     * By output column index: the decoded columns whose equality tests are answered per
+     * dictionary entry where a batch's values all come from a dictionary.
+     */
+    Map<Integer, DictionaryMatchedColumn> dictionaryMatchedColumns()
+    {
+        return dictionaryMatchedColumns;
     }
 
     /**
@@ -298,6 +309,28 @@ final class SchemaBinding
     }
 
     /**
+     * The decoded output columns (not compared in their pages) that {@code filter} tests for
+     * equality with string or binary literals, when they are top-level BYTE_ARRAY columns of the
+     * file read without conversion: their ids into the dictionary are then recorded too.
+     */
+    private Map<Integer, DictionaryMatchedColumn> bindDictionaryMatchedColumns(Predicate filter)
+            throws ParquetUnsupportedException
+    {
+        Map<Integer, DictionaryMatchedColumn> matched = new HashMap<>();
+        for (int column = 0; column < options.columns().size(); column++) {
+            if (matchedColumns.containsKey(column)) {
+                continue;
+            }
+            List<ByteEqualityLeaf> equalities = ByteEqualityLeaf.equalityLeaves(filter, options.columns().get(column).id());
+            OptionalInt leaf = equalities.isEmpty() ? OptionalInt.empty() : plainBinaryLeaf(column);
+            if (leaf.isPresent()) {
+                matched.put(column, new DictionaryMatchedColumn(leaf.getAsInt(), equalities));
+            }
+        }
+        return Map.copyOf(matched);
+    }
+
+    /**
      * The file leaf of output column {@code column} when it is a top-level BYTE_ARRAY column read
      * into this column alone, its bytes unchanged: the columns whose values a reader may hand
      * over as something other than decoded values.
@@ -308,7 +341,7 @@ final class SchemaBinding
         DataField field = options.columns().get(column);
         Optional<SchemaNode> node = findChild(footer.root(), field.id());
         if (node.isEmpty() || !node.get().isPrimitive() || node.get().isRepeated() || node.get().repetitionLevel() > 0
-                || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.get(node.get().leafIndex()).size() != 1
+                || node.get().element().getType() != Type.BYTE_ARRAY || leafUsers.getOrDefault(node.get().leafIndex(), List.of()).size() != 1
                 || !LeafConverter.create(node.get().element(), field.type(), file).isPlainBinary()) {
             return OptionalInt.empty();
         }

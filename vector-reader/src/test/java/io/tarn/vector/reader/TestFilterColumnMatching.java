@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.IntPredicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -115,6 +116,46 @@ public class TestFilterColumnMatching
         check(file, Predicates.equal(s, "absent"), row -> false);
     }
 
+    /**
+     * A read that decodes the filter columns (a query engine wants them) answers their equality
+     * tests once per dictionary entry in the batches whose values all come from a dictionary, and
+     * keeps the same rows as comparing each value; plain pages fall back to the values.
+     */
+    @Test(dataProvider = "layouts")
+    public void testDecodedColumnsAreMatchedByTheirDictionary(Map<String, String> layout)
+            throws IOException
+    {
+        byte[] file = file(layout);
+        // small pages overflow s's dictionary into plain pages early: whether a batch comes from
+        // the dictionary alone is then the writer's choice, and only the rows kept are checked
+        Optional<Boolean> dictionaries = "false".equals(layout.get("parquet.enable.dictionary")) ? Optional.of(false)
+                : layout.isEmpty() ? Optional.of(true) : Optional.empty();
+        String longValue = "a-longer-value-17";
+        List<Predicate> filters = List.of(
+                Predicates.equal(s, "k7"),
+                Predicates.notEqual(s, longValue),
+                Predicates.in(s, List.of("k3", longValue, "absent")),
+                Predicates.notIn(s, List.of("k3", longValue)),
+                Predicates.or(Predicates.equal(s, "k7"), Predicates.and(Predicates.notEqual(s, "k3"), Predicates.lessThan(id, 100L))));
+        List<IntPredicate> expected = List.of(
+                row -> "k7".equals(text(row)),
+                row -> text(row) != null && !longValue.equals(text(row)),
+                row -> Arrays.asList("k3", longValue).contains(text(row)),
+                row -> text(row) != null && !Arrays.asList("k3", longValue).contains(text(row)),
+                row -> "k7".equals(text(row)) || (text(row) != null && !"k3".equals(text(row)) && row < 100));
+        for (int i = 0; i < filters.size(); i++) {
+            Matched matched = check(file, filters.get(i), expected.get(i), false);
+            if (dictionaries.isPresent()) {
+                assertThat(matched.byDictionary()).as("%s", filters.get(i)).isEqualTo(dictionaries.get() ? List.of(s.fieldId()) : List.of());
+            }
+        }
+        byte[] someBinary = {4, 0, 4};
+        Matched binaryMatched = check(file, Predicates.equal(b, someBinary), row -> Arrays.equals(someBinary, binary(row)), false);
+        if (dictionaries.isPresent()) {
+            assertThat(binaryMatched.byDictionary()).isEqualTo(dictionaries.get() ? List.of(b.fieldId()) : List.of());
+        }
+    }
+
     @Test
     public void testColumnsTestedOtherwiseAreDecoded()
             throws IOException
@@ -125,15 +166,36 @@ public class TestFilterColumnMatching
         IntPredicate expected = row -> text(row) != null && ("k7".equals(text(row)) || text(row).startsWith("a-longer-value-1"))
                 && binary(row) != null && !Arrays.equals(new byte[] {4, 0, 4}, binary(row));
         assertThat(check(file, twice, expected)).containsExactly(b.fieldId());
+        // with one dictionary for the file, s = 'k7' is answered per dictionary entry
+        Matched matched = check(file(Map.of()), twice, expected, true);
+        assertThat(matched.inPages()).containsExactly(b.fieldId());
+        assertThat(matched.byDictionary()).containsExactly(s.fieldId());
         assertThat(check(file, Predicates.greaterThan(s, "k7"), row -> text(row) != null && text(row).compareTo("k7") > 0)).isEmpty();
         assertThat(check(file, Predicates.isNull(s), row -> text(row) == null)).isEmpty();
     }
 
     /**
-     * Reads the file's filter columns with matching, under no selection and a sparse and a dense
-     * one, and checks the rows the filter keeps; returns the field ids that were matched.
+     * Reads the file's filter columns with matching in pages, under no selection and a sparse and
+     * a dense one, and checks the rows the filter keeps; returns the field ids that were matched
+     * in pages (their vectors left undecoded).
      */
     private List<Integer> check(byte[] file, Predicate filter, IntPredicate expected)
+            throws IOException
+    {
+        return check(file, filter, expected, true).inPages();
+    }
+
+    /**
+     * The field ids whose equality tests a read answered without comparing each row: in the pages
+     * (the column left undecoded) and per dictionary entry (the column decoded as well).
+     */
+    private record Matched(List<Integer> inPages, List<Integer> byDictionary) {}
+
+    /**
+     * Reads the file's filter columns, matched in pages or not, under no selection and a sparse
+     * and a dense one, and checks the rows the filter keeps.
+     */
+    private Matched check(byte[] file, Predicate filter, IntPredicate expected, boolean matchInPages)
             throws IOException
     {
         RoaringBitmap sparse = new RoaringBitmap();
@@ -146,29 +208,36 @@ public class TestFilterColumnMatching
                 dense.add(row);
             }
         }
-        List<Integer> matchedFields = new ArrayList<>();
+        List<Integer> inPages = new ArrayList<>();
+        List<Integer> byDictionary = new ArrayList<>();
         for (RoaringBitmap selection : Arrays.asList(null, sparse, dense)) {
-            ReadOptions options = ReadOptions.of(fields).withBatchSize(700).withFilter(filter).withFilterColumnsMatched();
+            ReadOptions options = ReadOptions.of(fields).withBatchSize(700).withFilter(filter);
+            if (matchInPages) {
+                options = options.withFilterColumnsMatched();
+            }
             if (selection != null) {
                 options = options.withRowSelection(selection);
             }
             List<Integer> kept = new ArrayList<>();
-            matchedFields.clear();
+            inPages.clear();
+            byDictionary.clear();
             try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
                 int[] positions = new int[options.batchSize()];
                 while (reader.nextBatch()) {
                     Map<Predicate, LeafMatches> matches = reader.filterMatches();
+                    reader.batchPositions(positions);
                     for (DataField field : fields) {
                         boolean matched = matches.keySet().stream().anyMatch(leaf -> leaf.fieldIds().contains(field.id()));
                         if (matched) {
+                            // a column matched in its pages is left null; one matched by its dictionary is decoded
                             FieldVector vector = reader.root().getVector(fields.indexOf(field));
-                            assertThat(vector.getNullCount()).as("a matched column's vector").isEqualTo(reader.root().getRowCount());
-                            if (!matchedFields.contains(field.id())) {
-                                matchedFields.add(field.id());
+                            boolean decoded = vector.getNullCount() < reader.root().getRowCount();
+                            List<Integer> list = decoded ? byDictionary : inPages;
+                            if (!list.contains(field.id())) {
+                                list.add(field.id());
                             }
                         }
                     }
-                    reader.batchPositions(positions);
                     for (int row : BatchFilter.selectedRows(filter, reader.root(), Map.of(0, 0, 1, 1, 2, 2), matches)) {
                         kept.add(positions[row]);
                     }
@@ -182,7 +251,11 @@ public class TestFilterColumnMatching
             }
             assertThat(kept).as("%s, selection %s", filter, selection == null ? "none" : selection.getCardinality()).isEqualTo(wanted);
         }
-        return List.copyOf(matchedFields);
+        assertThat(inPages.stream().filter(byDictionary::contains)).as("columns matched both in pages and by dictionary").isEmpty();
+        if (!matchInPages) {
+            assertThat(inPages).as("columns matched in pages without being asked to").isEmpty();
+        }
+        return new Matched(List.copyOf(inPages), List.copyOf(byDictionary));
     }
 
     @Test

@@ -78,7 +78,7 @@ public final class ValueMatcher
      * A bit per value of the binary {@code dictionary}, set where it matches; computed once per
      * dictionary (a column chunk's pages share theirs).
      */
-    long[] dictionaryVerdicts(ValueBuffer dictionary)
+    public long[] dictionaryVerdicts(ValueBuffer dictionary)
     {
         if (dictionary != matchedDictionary) {
             long[] verdicts = new long[SelectionMasks.words(dictionary.count)];
