@@ -9,6 +9,7 @@ import io.tarn.types.AtomicType;
 import io.tarn.types.DataField;
 import io.tarn.types.DataType;
 import io.tarn.types.Timestamp;
+import io.tarn.types.TypeRoot;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.TupleDomain;
@@ -95,6 +96,17 @@ final class TarnPredicates
             }
             valuePredicate = literals.size() == 1 ? Predicates.equal(field, literals.get(0)) : Predicates.in(field, literals);
         }
+        else if (values.complement().isDiscreteSet() && type(field) != TypeRoot.FLOAT && type(field) != TypeRoot.DOUBLE) {
+            // x <> 'N' reaches the connector as the ranges below and above 'N': as a <> (or a
+            // NOT IN) it is an equality test, which the reader answers once per dictionary value
+            // or in the encoded pages. Not for REAL and DOUBLE, where NaN lies in no range but
+            // satisfies <>.
+            List<Object> literals = new ArrayList<>();
+            for (Object value : values.complement().getDiscreteSet()) {
+                literals.add(toInternal(value, field.type()));
+            }
+            valuePredicate = literals.size() == 1 ? Predicates.notEqual(field, literals.get(0)) : Predicates.notIn(field, literals);
+        }
         else {
             // one leaf tested by binary search, not an OR of every range: a join's dynamic filter
             // may hold 10^5 ranges, and an OR costs all of them per row and per statistics unit
@@ -105,6 +117,11 @@ final class TarnPredicates
             valuePredicate = Predicates.inRanges(field, ranges);
         }
         return domain.isNullAllowed() ? Predicates.or(valuePredicate, Predicates.isNull(field)) : valuePredicate;
+    }
+
+    private static TypeRoot type(FieldRef field)
+    {
+        return field.type().root();
     }
 
     private static ValueRange toRange(Range range, FieldRef field)
