@@ -22,11 +22,11 @@ import static java.util.Objects.requireNonNull;
  * combine the bitmaps under Kleene logic, so the result equals {@link RowEvaluator#test} row by
  * row. FLOAT / DOUBLE compare as SQL does ({@link SqlComparison}: -0.0 = 0.0, NaN unordered).
  * Comparisons, IN and starts_with on integer, date, time, timestamp, floating-point, string
- * and binary columns, IN RANGES on integer, date, time and floating-point columns, and
- * comparisons on decimals of up to 18 digits, read the Arrow buffers directly with the literal in
- * the vector's own representation; other cases (BOOLEAN, wider DECIMAL, IN on decimals, IN RANGES
- * on strings, decimals and timestamps) go through {@link ArrowValues} and {@link RowEvaluator}
- * row by row. IN and IN RANGES cost one binary search (or hash probe) per row, whatever the
+ * and binary columns, IN RANGES on integer, date, time, floating-point, string and binary
+ * columns (up to {@link ByteRanges#MAX_RANGES} ranges on the last two), and comparisons on
+ * decimals of up to 18 digits, read the Arrow buffers directly with the literal in the vector's
+ * own representation; other cases (BOOLEAN, wider DECIMAL, IN on decimals, IN RANGES on decimals
+ * and timestamps) go through {@link ArrowValues} and {@link RowEvaluator} row by row. IN and IN RANGES cost one binary search (or hash probe) per row, whatever the
  * number of literals or ranges ({@link FilterProbes} counts that work).
  *
  * <p>Strings are compared by their UTF-8 bytes, which is code-point order for well-formed UTF-8

@@ -15,6 +15,7 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.types.TimeUnit;
 
+import java.util.Optional;
 import java.util.function.LongPredicate;
 
 /**
@@ -166,8 +167,8 @@ final class LeafTests
     }
 
     /**
-     * Tests each row of an integer-like or floating-point column with one binary search over
-     * the ranges.
+     * Tests each row of an integer-like, floating-point, string or binary column with one binary
+     * search over the ranges.
      *
      * @return false when the caller must evaluate row by row instead
      */
@@ -194,6 +195,23 @@ final class LeafTests
                 for (int row = 0; row < rows; row++) {
                     if (!doubles.isNull(row)) {
                         truth.set(row, inRanges.containsNumber(data.getDouble((long) row * Double.BYTES)));
+                    }
+                }
+                return true;
+            }
+            case CHAR, VARCHAR, BINARY, VARBINARY -> {
+                Optional<ByteRanges> ranges = ByteRanges.of(inRanges);
+                if (ranges.isEmpty()) {
+                    return false;
+                }
+                BaseVariableWidthVector strings = VectorAccess.as(vector, BaseVariableWidthVector.class, inRanges.field());
+                ArrowBuf data = strings.getDataBuffer();
+                long address = data.memoryAddress();
+                for (int row = 0; row < rows; row++) {
+                    if (!strings.isNull(row)) {
+                        int start = strings.getStartOffset(row);
+                        int length = ByteLiteral.checkedRange(data, start, strings.getEndOffset(row));
+                        truth.set(row, ranges.get().contains(address + start, length));
                     }
                 }
                 return true;

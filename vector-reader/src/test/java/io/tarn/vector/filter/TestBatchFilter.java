@@ -24,6 +24,7 @@ import org.testng.annotations.BeforeClass;
 import org.testng.annotations.Test;
 
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -251,6 +252,65 @@ public class TestBatchFilter
             assertThat(select(Predicates.lessThan(us, new Timestamp(-1, 999_500)), root, columns)).containsExactly(0);
             assertThat(select(Predicates.greaterOrEqual(us, new Timestamp(-1, 999_000)), root, columns)).containsExactly(0, 1);
         }
+    }
+
+    /**
+     * Every range over a pool of strings that order differently by UTF-16 unit and by code point
+     * (each bound present or absent, inclusive or exclusive), and two-range lists, keep the rows
+     * that {@link RowEvaluator} keeps; tested on the string's bytes, also as binary.
+     */
+    @Test
+    public void testStringRangesMatchRowEvaluator()
+    {
+        DataField s = new DataField(1, "s", DataTypes.string());
+        DataField bin = new DataField(2, "bin", DataTypes.bytes());
+        List<String> pool = List.of("", "a", "ab", "b", "\u00e9", "\ufffd", "\ud83d\ude00");
+        List<List<Object>> rows = new ArrayList<>();
+        for (String value : pool) {
+            rows.add(List.of(value, value.getBytes(StandardCharsets.UTF_8)));
+        }
+        rows.add(Arrays.asList(null, null));
+        List<String> bounds = new ArrayList<>(pool);
+        bounds.add(null);
+        try (VectorSchemaRoot root = TestingBatches.batch(allocator, List.of(s, bin), rows)) {
+            Map<Integer, Integer> columns = Map.of(1, 0, 2, 1);
+            int checked = 0;
+            for (String low : bounds) {
+                for (String high : bounds) {
+                    for (int inclusive = 0; inclusive < 4; inclusive++) {
+                        ValueRange range = ValueRange.of(low, (inclusive & 1) != 0, high, (inclusive & 2) != 0);
+                        ValueRange binaryRange = ValueRange.of(bytes(low), (inclusive & 1) != 0, bytes(high), (inclusive & 2) != 0);
+                        List<Predicate> predicates = new ArrayList<>();
+                        try {
+                            predicates.add(Predicates.inRanges(FieldRef.of(s), List.of(range)));
+                            predicates.add(Predicates.inRanges(FieldRef.of(bin), List.of(binaryRange)));
+                            // with a range of its own below "a" or above everything
+                            predicates.add(Predicates.inRanges(FieldRef.of(s), List.of(range, ValueRange.of(null, false, "", true))));
+                        }
+                        catch (IllegalArgumentException empty) {
+                            // an empty range, or ranges the factory cannot keep apart
+                        }
+                        for (Predicate predicate : predicates) {
+                            List<Integer> expected = new ArrayList<>();
+                            for (int row = 0; row < rows.size(); row++) {
+                                int current = row;
+                                if (RowEvaluator.test(predicate, f -> ArrowValues.value(root.getVector(columns.get(f.fieldId())), current, f.type()))) {
+                                    expected.add(row);
+                                }
+                            }
+                            assertThat(select(predicate, root, columns)).as("%s", predicate).containsExactlyElementsOf(expected);
+                            checked++;
+                        }
+                    }
+                }
+            }
+            assertThat(checked).isGreaterThan(200);
+        }
+    }
+
+    private static byte[] bytes(String value)
+    {
+        return value == null ? null : value.getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
