@@ -204,16 +204,7 @@ final class LeafTests
                 if (ranges.isEmpty()) {
                     return false;
                 }
-                BaseVariableWidthVector strings = VectorAccess.as(vector, BaseVariableWidthVector.class, inRanges.field());
-                ArrowBuf data = strings.getDataBuffer();
-                long address = data.memoryAddress();
-                for (int row = 0; row < rows; row++) {
-                    if (!strings.isNull(row)) {
-                        int start = strings.getStartOffset(row);
-                        int length = ByteLiteral.checkedRange(data, start, strings.getEndOffset(row));
-                        truth.set(row, ranges.get().contains(address + start, length));
-                    }
-                }
+                testBytes(VectorAccess.as(vector, BaseVariableWidthVector.class, inRanges.field()), rows, truth, ranges.get()::contains);
                 return true;
             }
             default -> {
@@ -244,15 +235,27 @@ final class LeafTests
 
     static void startsWith(BaseVariableWidthVector strings, byte[] prefix, int rows, Truth truth)
     {
-        ByteLiteral literal = new ByteLiteral(prefix);
+        // a UTF-8 byte prefix ends on a character boundary of a well-formed value, so it is a code-point prefix
+        testBytes(strings, rows, truth, new ByteLiteral(prefix)::isPrefixAt);
+    }
+
+    private interface BytesTest
+    {
+        boolean test(long address, int length);
+    }
+
+    /**
+     * Tests the bytes of each non-null row where they lie in the data buffer; null rows stay unknown.
+     */
+    private static void testBytes(BaseVariableWidthVector strings, int rows, Truth truth, BytesTest test)
+    {
         ArrowBuf data = strings.getDataBuffer();
         long address = data.memoryAddress();
         for (int row = 0; row < rows; row++) {
             if (!strings.isNull(row)) {
                 int start = strings.getStartOffset(row);
                 int length = ByteLiteral.checkedRange(data, start, strings.getEndOffset(row));
-                // a UTF-8 byte prefix ends on a character boundary of a well-formed value, so it is a code-point prefix
-                truth.set(row, literal.isPrefixAt(address + start, length));
+                truth.set(row, test.test(address + start, length));
             }
         }
     }

@@ -291,14 +291,7 @@ public class TestBatchFilter
                             // an empty range, or ranges the factory cannot keep apart
                         }
                         for (Predicate predicate : predicates) {
-                            List<Integer> expected = new ArrayList<>();
-                            for (int row = 0; row < rows.size(); row++) {
-                                int current = row;
-                                if (RowEvaluator.test(predicate, f -> ArrowValues.value(root.getVector(columns.get(f.fieldId())), current, f.type()))) {
-                                    expected.add(row);
-                                }
-                            }
-                            assertThat(select(predicate, root, columns)).as("%s", predicate).containsExactlyElementsOf(expected);
+                            assertThat(select(predicate, root, columns)).as("%s", predicate).containsExactlyElementsOf(rowEvaluatorRows(predicate, root, columns));
                             checked++;
                         }
                     }
@@ -306,6 +299,21 @@ public class TestBatchFilter
             }
             assertThat(checked).isGreaterThan(200);
         }
+    }
+
+    /**
+     * The rows of {@code root} that {@link RowEvaluator} keeps for {@code predicate}, value by value.
+     */
+    private static List<Integer> rowEvaluatorRows(Predicate predicate, VectorSchemaRoot root, Map<Integer, Integer> columns)
+    {
+        List<Integer> expected = new ArrayList<>();
+        for (int row = 0; row < root.getRowCount(); row++) {
+            int current = row;
+            if (RowEvaluator.test(predicate, f -> ArrowValues.value(root.getVector(columns.get(f.fieldId())), current, f.type()))) {
+                expected.add(row);
+            }
+        }
+        return expected;
     }
 
     private static byte[] bytes(String value)
@@ -331,14 +339,7 @@ public class TestBatchFilter
                 for (String literal : List.of("1.505", "-1.505", "1.5", "2", "-2", "0", "1.50000", "123456789012345678901234567.5")) {
                     for (Operator op : Operator.values()) {
                         Predicate predicate = Predicates.compare(ref, op, new BigDecimal(literal));
-                        List<Integer> expected = new ArrayList<>();
-                        for (int row = 0; row < rows.size(); row++) {
-                            int current = row;
-                            if (RowEvaluator.test(predicate, f -> ArrowValues.value(root.getVector(columns.get(f.fieldId())), current, f.type()))) {
-                                expected.add(row);
-                            }
-                        }
-                        assertThat(select(predicate, root, columns)).as("%s", predicate).containsExactlyElementsOf(expected);
+                        assertThat(select(predicate, root, columns)).as("%s", predicate).containsExactlyElementsOf(rowEvaluatorRows(predicate, root, columns));
                     }
                 }
             }
