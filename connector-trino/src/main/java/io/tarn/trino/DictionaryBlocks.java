@@ -24,14 +24,15 @@ final class DictionaryBlocks
     private Block lastDictionary;
 
     /**
-     * The batch as a dictionary block, or empty when its dictionary has more values than the
-     * batch has rows: a large dictionary would cost Trino more to carry than the values.
+     * The batch's values: a dictionary block, or, when its dictionary has more values than the
+     * batch has rows (a large dictionary would cost Trino more to carry than the values), a
+     * block of the values the ids name.
      */
-    Optional<Block> toBlock(DictionaryIds ids)
+    Block toBlock(DictionaryIds ids)
     {
         int rows = ids.rows();
         if (ids.dictionarySize() > rows) {
-            return Optional.empty();
+            return valuesBlock(ids);
         }
         Block dictionary = dictionary(ids);
         int nullId = ids.dictionarySize();
@@ -41,7 +42,37 @@ final class DictionaryBlocks
             int id = source[row];
             positions[row] = id < 0 ? nullId : id;
         }
-        return Optional.of(DictionaryBlock.create(rows, dictionary, positions));
+        return DictionaryBlock.create(rows, dictionary, positions);
+    }
+
+    private static Block valuesBlock(DictionaryIds ids)
+    {
+        int rows = ids.rows();
+        int[] source = ids.ids();
+        int[] dictionaryOffsets = ids.dictionaryOffsets();
+        int[] offsets = new int[rows + 1];
+        long[] valid = Bitmap.allocateWords(rows, false);
+        boolean anyNull = false;
+        for (int row = 0; row < rows; row++) {
+            int id = source[row];
+            int length = 0;
+            if (id < 0) {
+                anyNull = true;
+            }
+            else {
+                length = dictionaryOffsets[id + 1] - dictionaryOffsets[id];
+                Bitmap.set(valid, 0, row);
+            }
+            offsets[row + 1] = offsets[row] + length;
+        }
+        byte[] bytes = new byte[offsets[rows]];
+        for (int row = 0; row < rows; row++) {
+            int id = source[row];
+            if (id >= 0) {
+                System.arraycopy(ids.dictionaryBytes(), dictionaryOffsets[id], bytes, offsets[row], offsets[row + 1] - offsets[row]);
+            }
+        }
+        return new VariableWidthBlock(rows, Slices.wrappedBuffer(bytes), offsets, anyNull ? Optional.of(valid) : Optional.empty());
     }
 
     private Block dictionary(DictionaryIds ids)

@@ -28,11 +28,13 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -113,8 +115,14 @@ final class TarnPageSource
         for (int i = 0; i < dictionaryBlocks.length; i++) {
             dictionaryBlocks[i] = new DictionaryBlocks();
         }
-        // dictionary-encoded strings reach Trino as dictionary blocks
-        ReadRequest request = ReadRequest.of(readFields).withDictionaryIds();
+        // dictionary-encoded strings reach Trino as dictionary blocks, and are not decoded
+        Set<Integer> stringFields = new HashSet<>();
+        for (int i = 0; i < readFields.size(); i++) {
+            if (readTypes.get(i) instanceof VarcharType || readTypes.get(i) instanceof VarbinaryType) {
+                stringFields.add(readFields.get(i).id());
+            }
+        }
+        ReadRequest request = ReadRequest.of(readFields).withDictionaryIds(stringFields);
         if (!useFileIndexes) {
             request = request.withoutFileIndexes();
         }
@@ -203,10 +211,10 @@ final class TarnPageSource
     {
         Type type = readTypes.get(readIndex);
         if (type instanceof VarcharType || type instanceof VarbinaryType) {
+            // where there are ids, they are the values: the vector may hold nulls in their place
             Optional<DictionaryIds> ids = reader.dictionaryIds(readIndex);
-            Optional<Block> block = ids.flatMap(dictionaryBlocks[readIndex]::toBlock);
-            if (block.isPresent()) {
-                return block.get();
+            if (ids.isPresent()) {
+                return dictionaryBlocks[readIndex].toBlock(ids.get());
             }
         }
         return ArrowBlocks.toBlock(root.getVector(readIndex), type, positions);

@@ -12,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * {@link DictionaryBlocks}: every row reads back its dictionary value or null, one dictionary
- * block serves every batch of a row group, and a dictionary larger than the batch is left to the
- * flat copy.
+ * block serves every batch of a row group, and a batch with a dictionary larger than itself
+ * becomes a block of its values.
  */
 public class TestDictionaryBlocks
 {
@@ -26,10 +26,40 @@ public class TestDictionaryBlocks
     {
         DictionaryBlocks blocks = new DictionaryBlocks();
         int[] ids = {2, -1, 0, 3, 3, 1, -1, 7};
-        Block block = blocks.toBlock(new DictionaryIds(BYTES, OFFSETS, 4, ids, 7)).orElseThrow();
+        Block block = blocks.toBlock(new DictionaryIds(BYTES, OFFSETS, 4, ids, 7));
         assertThat(block).isInstanceOf(DictionaryBlock.class);
-        assertThat(block.getPositionCount()).isEqualTo(7);
-        String[] expected = {"NO", null, "A", "R", "R", "F", null};
+        checkValues(block, "NO", null, "A", "R", "R", "F", null);
+    }
+
+    @Test
+    public void testLargeDictionaryGivesTheValues()
+    {
+        // more dictionary values than rows: the values themselves, with and without nulls
+        Block block = new DictionaryBlocks().toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {2, -1, 3}, 3));
+        assertThat(block).isNotInstanceOf(DictionaryBlock.class);
+        checkValues(block, "NO", null, "R");
+        Block noNulls = new DictionaryBlocks().toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {1, 2, 0}, 3));
+        assertThat(noNulls.mayHaveNull()).isFalse();
+        checkValues(noNulls, "F", "NO", "A");
+    }
+
+    @Test
+    public void testOneDictionaryPerRowGroup()
+    {
+        DictionaryBlocks blocks = new DictionaryBlocks();
+        DictionaryBlock first = (DictionaryBlock) blocks.toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {0, 1, 2, 3}, 4));
+        DictionaryBlock second = (DictionaryBlock) blocks.toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {3, 3, 3, 3, 3}, 5));
+        assertThat(second.getDictionary()).isSameAs(first.getDictionary());
+        // the next row group's dictionary arrays
+        byte[] otherBytes = "xy".getBytes(StandardCharsets.UTF_8);
+        DictionaryBlock third = (DictionaryBlock) blocks.toBlock(new DictionaryIds(otherBytes, new int[] {0, 1, 2}, 2, new int[] {1, 0}, 2));
+        assertThat(third.getDictionary()).isNotSameAs(first.getDictionary());
+        assertThat(VARCHAR.getSlice(third, 0).toStringUtf8()).isEqualTo("y");
+    }
+
+    private static void checkValues(Block block, String... expected)
+    {
+        assertThat(block.getPositionCount()).isEqualTo(expected.length);
         for (int row = 0; row < expected.length; row++) {
             if (expected[row] == null) {
                 assertThat(block.isNull(row)).as("row %s", row).isTrue();
@@ -39,25 +69,5 @@ public class TestDictionaryBlocks
                 assertThat(VARCHAR.getSlice(block, row).toStringUtf8()).as("row %s", row).isEqualTo(expected[row]);
             }
         }
-    }
-
-    @Test
-    public void testOneDictionaryPerRowGroup()
-    {
-        DictionaryBlocks blocks = new DictionaryBlocks();
-        DictionaryBlock first = (DictionaryBlock) blocks.toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {0, 1, 2, 3}, 4)).orElseThrow();
-        DictionaryBlock second = (DictionaryBlock) blocks.toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {3, 3, 3, 3, 3}, 5)).orElseThrow();
-        assertThat(second.getDictionary()).isSameAs(first.getDictionary());
-        // the next row group's dictionary arrays
-        byte[] otherBytes = "xy".getBytes(StandardCharsets.UTF_8);
-        DictionaryBlock third = (DictionaryBlock) blocks.toBlock(new DictionaryIds(otherBytes, new int[] {0, 1, 2}, 2, new int[] {1, 0}, 2)).orElseThrow();
-        assertThat(third.getDictionary()).isNotSameAs(first.getDictionary());
-        assertThat(VARCHAR.getSlice(third, 0).toStringUtf8()).isEqualTo("y");
-    }
-
-    @Test
-    public void testLargeDictionaryIsLeftToTheFlatCopy()
-    {
-        assertThat(new DictionaryBlocks().toBlock(new DictionaryIds(BYTES, OFFSETS, 4, new int[] {0, 1, 2}, 3))).isEmpty();
     }
 }

@@ -34,9 +34,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.OptionalDouble;
 import java.util.concurrent.CompletableFuture;
 
@@ -99,6 +101,9 @@ public final class RawSplitReader
     private final RequestedColumns requestedColumns;
     // rows chosen per data file (by name) before reading, e.g. the survivors of a merge
     private final Map<String, RoaringBitmap> rowSelections;
+    // the columns whose values the file readers may leave as dictionary ids: those the caller
+    // takes as ids that no filter here tests
+    private final Set<Integer> valuesAsDictionaryIds;
     private FileStatistics fileStatistics;
     private boolean currentFileAllMatch;
     // the conjuncts of the filter that the current file's statistics do not prove for all its rows
@@ -189,6 +194,9 @@ public final class RawSplitReader
         this.request = requireNonNull(request, "request is null");
         this.rowSelections = rowSelections == null ? Map.of() : Map.copyOf(rowSelections);
         List<DataField> filterFields = filterColumns(request);
+        Set<Integer> takenAsIds = new HashSet<>(request.dictionaryIdFields());
+        filterFields.forEach(field -> takenAsIds.remove(field.id()));
+        this.valuesAsDictionaryIds = Set.copyOf(takenAsIds);
         boolean filterFirstPays = FilterFirstPass.pays(filterFields, request);
         this.residualFilter = filterFirstPays ? Optional.empty() : request.filter();
         List<DataField> columns = new ArrayList<>(request.columns());
@@ -320,7 +328,7 @@ public final class RawSplitReader
     @Override
     public Optional<DictionaryIds> dictionaryIds(int column)
     {
-        if (!request.dictionaryIds() || current == null || (!resultIsReaderBatch && resultSelected == null)) {
+        if (!request.dictionaryIdFields().contains(request.columns().get(column).id()) || current == null || (!resultIsReaderBatch && resultSelected == null)) {
             return Optional.empty();
         }
         Optional<DictionaryIds> ids = current.dictionaryIds(columnIndexByFieldId.get(request.columns().get(column).id()));
@@ -398,8 +406,8 @@ public final class RawSplitReader
         currentFileAllMatch = request.filter().isPresent() && currentFileFilter.isEmpty();
         currentFileTestsRows = currentFileFilter.isPresent() && !(request.filterRecheckedByCaller() && keepsMostRows(currentFileFilter.get(), stats));
         ReadOptions options = ReadOptions.of(columns).withBatchSize(request.batchSize()).withLatePruning(request.latePruningFilter());
-        if (request.dictionaryIds()) {
-            options = options.withDictionaryIds();
+        if (!request.dictionaryIdFields().isEmpty()) {
+            options = options.withDictionaryIds().withValuesAsDictionaryIds(valuesAsDictionaryIds);
         }
         // what the reader may skip by: the filter, and the pruning filter (never tested per row)
         List<Predicate> skipping = new ArrayList<>();

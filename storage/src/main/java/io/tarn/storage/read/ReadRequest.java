@@ -6,6 +6,7 @@ import io.tarn.types.DataField;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -15,13 +16,13 @@ import static java.util.Objects.requireNonNull;
  * order), an optional filter that returned rows must satisfy, the batch size, whether file
  * indexes may skip files and rows for the filter (when the table's options allow it too), and
  * whether the caller tests the filter again on every row it gets ({@link #withFilterRecheckedByCaller()}),
- * whether it takes dictionary ids of string columns ({@link #withDictionaryIds()}), a
+ * the string columns whose values it takes as dictionary ids ({@link #withDictionaryIds}), a
  * filter that only skips ({@link #withPruningFilter}), and filters that may arrive while the split
  * is read: one that only skips ({@link #withLatePruningFilter}) and one that the rows returned
  * after it arrived satisfy ({@link #withLateRowFilter}).
  */
 public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, int batchSize, boolean useFileIndexes, boolean filterRecheckedByCaller,
-                          boolean dictionaryIds, Optional<Predicate> pruningFilter, Supplier<Optional<Predicate>> latePruningFilter,
+                          Set<Integer> dictionaryIdFields, Optional<Predicate> pruningFilter, Supplier<Optional<Predicate>> latePruningFilter,
                           Supplier<Optional<Predicate>> lateRowFilter)
 {
     public static final int DEFAULT_BATCH_SIZE = 4096;
@@ -32,6 +33,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
     {
         columns = List.copyOf(requireNonNull(columns, "columns is null"));
         requireNonNull(filter, "filter is null");
+        dictionaryIdFields = Set.copyOf(requireNonNull(dictionaryIdFields, "dictionaryIdFields is null"));
         requireNonNull(pruningFilter, "pruningFilter is null");
         requireNonNull(latePruningFilter, "latePruningFilter is null");
         requireNonNull(lateRowFilter, "lateRowFilter is null");
@@ -42,22 +44,22 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
 
     public static ReadRequest of(List<DataField> columns)
     {
-        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, false, Optional.empty(), NO_LATE_FILTER, NO_LATE_FILTER);
+        return new ReadRequest(columns, Optional.empty(), DEFAULT_BATCH_SIZE, true, false, Set.of(), Optional.empty(), NO_LATE_FILTER, NO_LATE_FILTER);
     }
 
     public ReadRequest withFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
+        return new ReadRequest(columns, Optional.of(predicate), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIdFields, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     public ReadRequest withBatchSize(int size)
     {
-        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
+        return new ReadRequest(columns, filter, size, useFileIndexes, filterRecheckedByCaller, dictionaryIdFields, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     public ReadRequest withoutFileIndexes()
     {
-        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
+        return new ReadRequest(columns, filter, batchSize, false, filterRecheckedByCaller, dictionaryIdFields, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -67,16 +69,19 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withFilterRecheckedByCaller()
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIds, pruningFilter, latePruningFilter, lateRowFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, true, dictionaryIdFields, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     /**
-     * The caller can use the dictionary ids of string and binary columns where a batch's values
-     * all come from one dictionary ({@code SplitReader.dictionaryIds}).
+     * The caller takes the values of the string and binary columns {@code fieldIds} (by field
+     * id) from their dictionary ids wherever a batch's values all come from one dictionary
+     * ({@code SplitReader.dictionaryIds}); the batch's vector of such a column may then hold
+     * nulls in their place. A caller that hands the ids on (Trino's dictionary blocks) is spared
+     * the decoding of every value.
      */
-    public ReadRequest withDictionaryIds()
+    public ReadRequest withDictionaryIds(Set<Integer> fieldIds)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, true, pruningFilter, latePruningFilter, lateRowFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, fieldIds, pruningFilter, latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -88,7 +93,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withPruningFilter(Predicate predicate)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, Optional.of(predicate), latePruningFilter, lateRowFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIdFields, Optional.of(predicate), latePruningFilter, lateRowFilter);
     }
 
     /**
@@ -99,7 +104,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withLatePruningFilter(Supplier<Optional<Predicate>> latePruning)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruning, lateRowFilter);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIdFields, pruningFilter, latePruning, lateRowFilter);
     }
 
     /**
@@ -113,7 +118,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
      */
     public ReadRequest withLateRowFilter(Supplier<Optional<Predicate>> lateRows)
     {
-        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, lateRows);
+        return new ReadRequest(columns, filter, batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIdFields, pruningFilter, latePruningFilter, lateRows);
     }
 
     /**
@@ -131,7 +136,7 @@ public record ReadRequest(List<DataField> columns, Optional<Predicate> filter, i
     ReadRequest withArrivedRowFilter(Predicate rowFilter)
     {
         Predicate combined = filter.map(own -> Predicates.and(List.of(own, rowFilter))).orElse(rowFilter);
-        return new ReadRequest(columns, Optional.of(combined), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIds, pruningFilter, latePruningFilter, NO_LATE_FILTER);
+        return new ReadRequest(columns, Optional.of(combined), batchSize, useFileIndexes, filterRecheckedByCaller, dictionaryIdFields, pruningFilter, latePruningFilter, NO_LATE_FILTER);
     }
 
     /**

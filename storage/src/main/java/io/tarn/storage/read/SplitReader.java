@@ -48,8 +48,9 @@ public interface SplitReader
 
     /**
      * The dictionary ids of request column {@code column} in the current batch, when the request
-     * asks for them ({@link ReadRequest#withDictionaryIds()}), the column is a string or binary
+     * asks for them ({@link ReadRequest#withDictionaryIds}), the column is a string or binary
      * column and the batch's values all come from one dictionary; valid until the next batch.
+     * Where present, they are the column's values: its vector may hold nulls in their place.
      */
     Optional<DictionaryIds> dictionaryIds(int column);
 

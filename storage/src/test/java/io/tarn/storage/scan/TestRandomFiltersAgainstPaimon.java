@@ -25,7 +25,9 @@ import io.tarn.vector.rows.CanonicalRowFormatter;
 import io.tarn.vector.rows.CanonicalRowSet;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
@@ -126,8 +128,10 @@ public class TestRandomFiltersAgainstPaimon
     private RootAllocator allocator;
     private List<Object[]> appendRows;
     private List<Object[]> keyedRows;
-    // rows of string columns read as dictionary ids (and checked against the values) by the current test
+    // rows of string columns read as dictionary ids by the current test, and those of them whose
+    // values the reader left as ids (the others are checked against the values decoded too)
     private long dictionaryRows;
+    private long valuesLeftAsIdsRows;
 
     @BeforeClass
     public void createTables()
@@ -241,6 +245,7 @@ public class TestRandomFiltersAgainstPaimon
         int selective = 0;
         int conjunctions = 0;
         dictionaryRows = 0;
+        valuesLeftAsIdsRows = 0;
         for (int i = 0; i < FILTERS_PER_TABLE; i++) {
             FilterSpec filter = filters.next();
             CanonicalRows expected = ReferenceReader.read(warehouse, oracleScan.withFilter(filter.paimon(oracleRowType)));
@@ -284,6 +289,7 @@ public class TestRandomFiltersAgainstPaimon
         if (List.of(APPEND, APPEND_BY_TARN, DELETION_VECTORS).contains(table)) {
             // Parquet files read row by row (no merge) hand their string columns over as dictionary ids
             assertThat(dictionaryRows).as("rows of string columns read as dictionary ids").isPositive();
+            assertThat(valuesLeftAsIdsRows).as("rows of string columns whose values were left as dictionary ids").isPositive();
         }
         // filters that match nothing or everything check little: at least a third must keep some rows and drop others
         assertThat(selective).as("selective filters of %d", FILTERS_PER_TABLE).isGreaterThan(FILTERS_PER_TABLE / 3);
@@ -297,39 +303,89 @@ public class TestRandomFiltersAgainstPaimon
     }
 
     /**
-     * The {@code columns} of the rows read as a query engine reads them: with the dictionary ids
-     * of string columns, which must name the same value as the batch's vector in every row, also
-     * in the batches that the filter copied some rows out of (when only the filter's columns are
-     * read, the filter is tested on the batches that hold them all, and the rows kept are copied).
+     * The {@code columns} of the rows read as a query engine reads them: string columns taken
+     * from their dictionary ids wherever the reader gives ids, also in the batches that the
+     * filter copied some rows out of (when only the filter's columns are read, the filter is
+     * tested on the batches that hold them all, and the rows kept are copied). The reader leaves
+     * the values of the columns the filter does not test as ids; those it tests it decodes too,
+     * and their ids must name the same value as the vector in every row.
      */
     private String readAsAnEngine(PaimonTable table, Predicate predicate, List<String> columns)
             throws IOException
     {
         ScanPlan plan = new ScanPlanner(table).withFilter(predicate).plan(table.snapshot(ScanVersion.latest()));
         List<DataField> fields = columns.stream().map(name -> plan.readSchema().rowType().field(name).orElseThrow()).toList();
-        ReadRequest request = ReadRequest.of(fields).withFilter(predicate).withDictionaryIds();
+        Set<Integer> stringFields = new HashSet<>();
+        for (DataField field : fields) {
+            if (field.type().root().isCharacterString() || field.type().root().isBinaryString()) {
+                stringFields.add(field.id());
+            }
+        }
+        ReadRequest request = ReadRequest.of(fields).withFilter(predicate).withDictionaryIds(stringFields);
         List<String> lines = new ArrayList<>();
         for (DataSplit split : plan.splits()) {
             try (SplitReader reader = SplitReaders.open(table, plan.readSchema(), split, request, allocator)) {
                 while (reader.nextBatch()) {
                     VectorSchemaRoot batch = reader.root();
+                    int rows = batch.getRowCount();
+                    List<FieldVector> vectors = new ArrayList<>();
+                    List<FieldVector> decoded = new ArrayList<>();
                     for (int column = 0; column < fields.size(); column++) {
+                        FieldVector vector = batch.getVector(column);
                         Optional<DictionaryIds> ids = reader.dictionaryIds(column);
-                        if (ids.isPresent()) {
-                            checkDictionaryIds(table.name() + " " + fields.get(column).name(), ids.get(), (BaseVariableWidthVector) batch.getVector(column), batch.getRowCount());
-                            dictionaryRows += batch.getRowCount();
+                        if (ids.isEmpty()) {
+                            vectors.add(vector);
+                            continue;
                         }
+                        String name = table.name() + " " + fields.get(column).name();
+                        assertThat(ids.get().rows()).as("dictionary ids of %s", name).isEqualTo(rows);
+                        if (vector.getNullCount() < rows) {
+                            // decoded as well (a filter column): the ids must name the same values
+                            checkDictionaryIds(name, ids.get(), (BaseVariableWidthVector) vector, rows);
+                        }
+                        else if (Arrays.stream(ids.get().ids(), 0, rows).anyMatch(id -> id >= 0)) {
+                            valuesLeftAsIdsRows += rows;
+                        }
+                        dictionaryRows += rows;
+                        FieldVector fromIds = valuesOf(ids.get(), vector.getField());
+                        decoded.add(fromIds);
+                        vectors.add(fromIds);
                     }
-                    CanonicalRowFormatter.appendLines(batch, fields, lines);
+                    // the values as an engine sees them: from the ids where there are ids
+                    try {
+                        VectorSchemaRoot seen = new VectorSchemaRoot(vectors);
+                        seen.setRowCount(rows);
+                        CanonicalRowFormatter.appendLines(seen, fields, lines);
+                    }
+                    finally {
+                        decoded.forEach(FieldVector::close);
+                    }
                 }
             }
         }
         return CanonicalRowSet.of(lines).text();
     }
 
+    private FieldVector valuesOf(DictionaryIds ids, Field field)
+    {
+        BaseVariableWidthVector vector = (BaseVariableWidthVector) field.createVector(allocator);
+        vector.allocateNew(ids.rows());
+        for (int row = 0; row < ids.rows(); row++) {
+            int id = ids.ids()[row];
+            if (id < 0) {
+                vector.setNull(row);
+            }
+            else {
+                int start = ids.dictionaryOffsets()[id];
+                vector.setSafe(row, ids.dictionaryBytes(), start, ids.dictionaryOffsets()[id + 1] - start);
+            }
+        }
+        vector.setValueCount(ids.rows());
+        return vector;
+    }
+
     private static void checkDictionaryIds(String column, DictionaryIds ids, BaseVariableWidthVector values, int rows)
     {
-        assertThat(ids.rows()).as("dictionary ids of %s", column).isEqualTo(rows);
         for (int row = 0; row < rows; row++) {
             int id = ids.ids()[row];
             if (values.isNull(row)) {

@@ -53,6 +53,10 @@ final class ColumnReader
     int[] valueIds = new int[0];
     int valueIdCount;
     boolean valueIdsComplete;
+    // whether the values of dictionary-encoded pages are left as their ids; and for the batch,
+    // whether every value so far is held only by its id (values stays empty)
+    private boolean leavesValuesAsIds;
+    private boolean valuesLeftAsIds;
 
     // the open page
     private boolean pageOpen;
@@ -123,6 +127,7 @@ final class ColumnReader
         matches.reset();
         valueIdCount = 0;
         valueIdsComplete = true;
+        valuesLeftAsIds = leavesValuesAsIds;
     }
 
     /**
@@ -138,12 +143,50 @@ final class ColumnReader
     }
 
     /**
+     * From now on, records the dictionary ids of the values of dictionary-encoded pages without
+     * decoding the values: a batch whose values all came from such pages holds them only as ids
+     * ({@link #valuesLeftAsIds()}). Where a batch meets a page of another encoding, the values
+     * so far are decoded from their ids and the rest of the batch is read as usual. Binary
+     * columns only.
+     */
+    void leaveValuesAsIds()
+    {
+        recordDictionaryIds();
+        leavesValuesAsIds = true;
+        valuesLeftAsIds = entries == 0;
+    }
+
+    /**
+     * Whether the batch's values are held only as their dictionary ids ({@link #valueIds}), and
+     * {@link #values} is empty.
+     */
+    boolean valuesLeftAsIds()
+    {
+        return valuesLeftAsIds;
+    }
+
+    /**
      * The dictionary of the row group's pages, or null before its dictionary page or when it has
      * none.
      */
     ValueBuffer dictionary()
     {
         return pages.dictionary();
+    }
+
+    /**
+     * Before a page that is not dictionary-encoded: the batch's values so far, held as ids, are
+     * decoded from the row group's dictionary (a column chunk has one), so that the values that
+     * follow append to them.
+     */
+    private void decodeValuesLeftAsIds()
+    {
+        if (valuesLeftAsIds) {
+            valuesLeftAsIds = false;
+            if (valueIdCount > 0) {
+                DictionaryDecoder.appendValues(pages.dictionary(), valueIds, valueIdCount, values);
+            }
+        }
     }
 
     private void appendValueIds(int[] ids, int count)
@@ -172,10 +215,14 @@ final class ColumnReader
         if (matcher != null) {
             valuesDecoder.match(matcher, count, matches);
         }
+        else if (valuesLeftAsIds && valuesDecoder instanceof DictionaryDecoder dictionaryDecoder) {
+            appendValueIds(dictionaryDecoder.readIds(count), count);
+        }
         else if (recordsDictionaryIds && valuesDecoder instanceof DictionaryDecoder dictionaryDecoder) {
             appendValueIds(dictionaryDecoder.readBinaryWithIds(values, count), count);
         }
         else {
+            decodeValuesLeftAsIds();
             valueIdsComplete &= !recordsDictionaryIds;
             valuesDecoder.read(values, count);
         }
@@ -380,10 +427,14 @@ final class ColumnReader
         else if (matcher != null) {
             valuesDecoder.matchSelected(matcher, count, mask, matches);
         }
+        else if (valuesLeftAsIds && valuesDecoder instanceof DictionaryDecoder dictionaryDecoder) {
+            appendValueIds(dictionaryDecoder.readSelectedIds(count, mask), kept);
+        }
         else if (recordsDictionaryIds && valuesDecoder instanceof DictionaryDecoder dictionaryDecoder) {
             appendValueIds(dictionaryDecoder.readSelectedBinaryWithIds(values, count, mask), kept);
         }
         else {
+            decodeValuesLeftAsIds();
             valueIdsComplete &= !recordsDictionaryIds;
             valuesDecoder.readSelected(values, count, mask);
         }

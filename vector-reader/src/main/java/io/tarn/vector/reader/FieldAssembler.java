@@ -133,6 +133,11 @@ abstract class FieldAssembler
         void write(FieldVector vector, int minDefinition, int maxRepetition, int slots)
         {
             ColumnReader reader = readers[leafIndex];
+            if (reader.valuesLeftAsIds()) {
+                // the batch's values are in its dictionary ids, which the caller takes instead
+                writeNullVariable((BaseVariableWidthVector) vector, slots);
+                return;
+            }
             ValueBuffer values = reader.values;
             if (copy != null) {
                 copy.copyFrom(values);
@@ -265,6 +270,15 @@ abstract class FieldAssembler
                 vector.clear();
                 vector.allocateNew(Math.max(bytes, 1), Math.max(slots, 1));
             }
+        }
+
+        private static void writeNullVariable(BaseVariableWidthVector vector, int slots)
+        {
+            ensureVariableCapacity(vector, 1, slots);
+            vector.getOffsetBuffer().setZero(0, 4L * (slots + 1));
+            prepareValidity(vector.getValidityBuffer(), slots);
+            vector.setLastSet(slots - 1);
+            vector.setValueCount(slots);
         }
 
         private static void writeVariable(BaseVariableWidthVector vector, ValueBuffer values, int[] slotOfValue, int slots, boolean validityDone)

@@ -26,6 +26,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -76,6 +77,7 @@ public final class ParquetReader
     private final Map<Predicate, LeafMatches> batchMatches = new IdentityHashMap<>();
     // by output column index: the leaves of the columns whose dictionary ids are recorded
     private final Map<Integer, Integer> dictionaryIdColumns;
+    private final Set<Integer> valuesAsIdsLeaves;
     // by output column index: the decoded columns whose equality tests are answered per dictionary entry
     private final Map<Integer, DictionaryMatchedColumn> dictionaryMatchedColumns;
     private final RowDictionaryIds rowDictionaryIds = new RowDictionaryIds();
@@ -106,6 +108,7 @@ public final class ParquetReader
         this.neededLeaves = binding.neededLeaves();
         this.matchedColumns = binding.matchedColumns();
         this.dictionaryIdColumns = binding.dictionaryIdColumns();
+        this.valuesAsIdsLeaves = binding.valuesAsIdsLeaves();
         this.dictionaryMatchedColumns = binding.dictionaryMatchedColumns();
         this.batchSizer = new BatchSizer(options, neededLeaves);
         PageIndexReader pageIndexes = new PageIndexReader(input, footer, metrics);
@@ -452,7 +455,12 @@ public final class ParquetReader
             readers[matched.leaf()].matchValues(matched.matcher());
         }
         for (int leaf : dictionaryIdColumns.values()) {
-            readers[leaf].recordDictionaryIds();
+            if (valuesAsIdsLeaves.contains(leaf)) {
+                readers[leaf].leaveValuesAsIds();
+            }
+            else {
+                readers[leaf].recordDictionaryIds();
+            }
         }
         for (DictionaryMatchedColumn matched : dictionaryMatchedColumns.values()) {
             readers[matched.leaf()].recordDictionaryIds();

@@ -6,6 +6,7 @@ import org.roaringbitmap.RoaringBitmap;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import static java.util.Objects.requireNonNull;
@@ -26,13 +27,20 @@ import static java.util.Objects.requireNonNull;
  * values ({@link DataFileReader#dictionaryIds(int)}), for consumers that keep dictionary-encoded
  * data encoded.
  * <p>
+ * The columns in {@code valuesAsDictionaryIds} (by field id) give their dictionary ids too, and
+ * the caller takes their values from {@link DataFileReader#dictionaryIds(int)} wherever it is
+ * present: a Parquet batch whose values of such a column all come from dictionary-encoded pages
+ * holds them only as those ids, its vector only nulls. Decoding them would be wasted on a
+ * consumer that hands the ids on (Trino's dictionary blocks). A column that {@code filter}
+ * tests is decoded as usual.
+ * <p>
  * {@code latePruning} is a filter that may arrive while the file is read (a join's dynamic
  * filter that was not complete when the read began): asked before each row group, and once it
  * answers, its answer must stay; from then on it prunes row groups by statistics, as
  * {@code filter} does. Row groups read before it arrived are read whole.
  */
 public record ReadOptions(List<DataField> columns, int batchSize, Optional<RoaringBitmap> rowSelection, Optional<Predicate> filter, boolean matchFilterColumns,
-                                 boolean dictionaryIds, long maxBatchBytes, Supplier<Optional<Predicate>> latePruning)
+                                 boolean dictionaryIds, Set<Integer> valuesAsDictionaryIds, long maxBatchBytes, Supplier<Optional<Predicate>> latePruning)
 {
     private static final Supplier<Optional<Predicate>> NO_LATE_PRUNING = Optional::empty;
 
@@ -46,6 +54,7 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
         requireNonNull(rowSelection, "rowSelection is null");
         requireNonNull(filter, "filter is null");
         requireNonNull(latePruning, "latePruning is null");
+        valuesAsDictionaryIds = Set.copyOf(requireNonNull(valuesAsDictionaryIds, "valuesAsDictionaryIds is null"));
         if (batchSize <= 0) {
             throw new IllegalArgumentException("Batch size must be positive: " + batchSize);
         }
@@ -59,22 +68,22 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
 
     public static ReadOptions of(List<DataField> columns)
     {
-        return new ReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, DEFAULT_MAX_BATCH_BYTES, NO_LATE_PRUNING);
+        return new ReadOptions(columns, DEFAULT_BATCH_SIZE, Optional.empty(), Optional.empty(), false, false, Set.of(), DEFAULT_MAX_BATCH_BYTES, NO_LATE_PRUNING);
     }
 
     public ReadOptions withBatchSize(int batchSize)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withRowSelection(RoaringBitmap rowSelection)
     {
-        return new ReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, Optional.of(rowSelection), filter, matchFilterColumns, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withFilter(Predicate filter)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, rowSelection, Optional.of(filter), matchFilterColumns, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, latePruning);
     }
 
     /**
@@ -83,7 +92,7 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
      */
     public ReadOptions withFilterColumnsMatched()
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, true, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, latePruning);
     }
 
     /**
@@ -91,17 +100,26 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
      */
     public ReadOptions withDictionaryIds()
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, true, valuesAsDictionaryIds, maxBatchBytes, latePruning);
+    }
+
+    /**
+     * These options with the values of columns {@code fieldIds} (string or binary columns, by
+     * field id) left as dictionary ids where they can be (see the class comment).
+     */
+    public ReadOptions withValuesAsDictionaryIds(Set<Integer> fieldIds)
+    {
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, fieldIds, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withMaxBatchBytes(long maxBatchBytes)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, latePruning);
     }
 
     public ReadOptions withLatePruning(Supplier<Optional<Predicate>> latePruning)
     {
-        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, maxBatchBytes, latePruning);
+        return new ReadOptions(columns, batchSize, rowSelection, filter, matchFilterColumns, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, latePruning);
     }
 
     /**
@@ -109,6 +127,6 @@ public record ReadOptions(List<DataField> columns, int batchSize, Optional<Roari
      */
     public ReadOptions withoutFilter()
     {
-        return new ReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, maxBatchBytes, NO_LATE_PRUNING);
+        return new ReadOptions(columns, batchSize, rowSelection, Optional.empty(), false, dictionaryIds, valuesAsDictionaryIds, maxBatchBytes, NO_LATE_PRUNING);
     }
 }

@@ -20,7 +20,12 @@ final class RowDictionaryIds
     Optional<DictionaryIds> of(ColumnReader reader, int rows)
     {
         ValueBuffer dictionary = reader.dictionary();
-        if (dictionary == null || !reader.valueIdsComplete || reader.valueIdCount != reader.values.count || reader.entries != rows) {
+        if (reader.valuesLeftAsIds() && reader.valueIdCount > 0 && (dictionary == null || reader.entries != rows)) {
+            // the vector holds nulls in place of these values: the ids must not go missing
+            throw new IllegalStateException("Values left as dictionary ids cannot be handed over: " + reader.entries + " entries for " + rows + " rows");
+        }
+        boolean everyValueHasItsId = reader.valuesLeftAsIds() || reader.valueIdCount == reader.values.count;
+        if (dictionary == null || !reader.valueIdsComplete || !everyValueHasItsId || reader.entries != rows) {
             return Optional.empty();
         }
         if (reader.valueIdCount == rows) {

@@ -20,10 +20,12 @@ import org.apache.parquet.format.Type;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -49,6 +51,7 @@ final class SchemaBinding
     private final Map<Integer, MatchedColumn> matchedColumns;
     private final Map<Integer, Integer> dictionaryIdColumns;
     private final Map<Integer, DictionaryMatchedColumn> dictionaryMatchedColumns;
+    private final Set<Integer> valuesAsIdsLeaves;
 
     /**
      * Binds the columns of {@code options} to the file's leaves (after checking the file against
@@ -81,8 +84,9 @@ final class SchemaBinding
         this.assemblers = List.copyOf(built);
         this.neededLeaves = List.copyOf(leaves);
         this.matchedColumns = options.matchFilterColumns() ? bindMatchedColumns(options.filter().orElseThrow()) : Map.of();
-        this.dictionaryIdColumns = options.dictionaryIds() ? bindDictionaryIdColumns() : Map.of();
+        this.dictionaryIdColumns = options.dictionaryIds() || !options.valuesAsDictionaryIds().isEmpty() ? bindDictionaryIdColumns() : Map.of();
         this.dictionaryMatchedColumns = options.filter().isPresent() ? bindDictionaryMatchedColumns(options.filter().get()) : Map.of();
+        this.valuesAsIdsLeaves = bindValuesAsIdsLeaves();
     }
 
     /**
@@ -116,6 +120,15 @@ final class SchemaBinding
     Map<Integer, Integer> dictionaryIdColumns()
     {
         return dictionaryIdColumns;
+    }
+
+    /**
+     * The leaves of the columns whose values of dictionary-encoded pages are left as ids (see
+     * {@link ReadOptions}); a subset of {@link #dictionaryIdColumns()}'.
+     */
+    Set<Integer> valuesAsIdsLeaves()
+    {
+        return valuesAsIdsLeaves;
     }
 
     /**
@@ -357,11 +370,29 @@ final class SchemaBinding
     {
         Map<Integer, Integer> leaves = new HashMap<>();
         for (int column = 0; column < options.columns().size(); column++) {
-            OptionalInt leaf = plainBinaryLeaf(column);
+            boolean wanted = options.dictionaryIds() || options.valuesAsDictionaryIds().contains(options.columns().get(column).id());
+            OptionalInt leaf = wanted ? plainBinaryLeaf(column) : OptionalInt.empty();
             if (leaf.isPresent() && !matchedColumns.containsKey(column)) {
                 leaves.put(column, leaf.getAsInt());
             }
         }
         return Map.copyOf(leaves);
+    }
+
+    /**
+     * The leaves of the id-recording columns whose values may stay ids: those the options ask
+     * for, unless the filter tests them (its caller tests rows on their values).
+     */
+    private Set<Integer> bindValuesAsIdsLeaves()
+    {
+        Set<Integer> tested = options.filter().map(Predicate::fieldIds).orElse(Set.of());
+        Set<Integer> leaves = new HashSet<>();
+        dictionaryIdColumns.forEach((column, leaf) -> {
+            int fieldId = options.columns().get(column).id();
+            if (options.valuesAsDictionaryIds().contains(fieldId) && !tested.contains(fieldId)) {
+                leaves.add(leaf);
+            }
+        });
+        return Set.copyOf(leaves);
     }
 }

@@ -1,5 +1,8 @@
 package io.tarn.vector.reader;
 
+import io.tarn.index.predicate.FieldRef;
+import io.tarn.index.predicate.Predicate;
+import io.tarn.index.predicate.Predicates;
 import io.tarn.types.DataField;
 import io.tarn.vector.io.DataFileInput;
 import org.apache.arrow.memory.RootAllocator;
@@ -19,7 +22,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.IntFunction;
+import java.util.function.IntPredicate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,7 +32,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@link ParquetReader#dictionaryIds(int)} on files Apache Paimon wrote: the ids of a
  * low-cardinality column with nulls give back every value of every batch, with and without row
  * selections, and a column whose dictionary overflows into plain pages has none for the batches
- * that hold plain values.
+ * that hold plain values. Columns whose values are left as ids hold them only there, and are
+ * decoded where a batch meets a plain page or a filter tests them.
  */
 public class TestDictionaryIds
 {
@@ -51,23 +57,9 @@ public class TestDictionaryIds
     public void testIdsGiveBackTheValues()
             throws IOException
     {
-        List<GenericRow> rows = new ArrayList<>();
-        for (int row = 0; row < ROWS; row++) {
-            String flag = flag(row);
-            rows.add(GenericRow.of((long) row, flag == null ? null : BinaryString.fromString(flag), BinaryString.fromString(token(row))));
-        }
-        // a small dictionary page: the token column falls back to plain pages within a row group
-        byte[] file = ParquetTestFiles.write(ROW_TYPE, rows, Map.of("parquet.page.size", "2048", "parquet.dictionary.page.size", "4096", "parquet.block.size", "8000"), "zstd");
-        RoaringBitmap sparse = new RoaringBitmap();
-        RoaringBitmap dense = new RoaringBitmap();
-        for (int row = 0; row < ROWS; row++) {
-            if (row % 113 < 7) {
-                sparse.add(row);
-            }
-            if (row % 10 != 3) {
-                dense.add(row);
-            }
-        }
+        byte[] file = fileOfFlagsAndTokens();
+        RoaringBitmap sparse = selection(row -> row % 113 < 7);
+        RoaringBitmap dense = selection(row -> row % 10 != 3);
         for (RoaringBitmap selection : Arrays.asList(null, sparse, dense)) {
             ReadOptions options = ReadOptions.of(fields).withBatchSize(100).withDictionaryIds();
             if (selection != null) {
@@ -104,6 +96,94 @@ public class TestDictionaryIds
             assertThat(reader.nextBatch()).isTrue();
             assertThat(reader.dictionaryIds(1)).isEmpty();
         }
+    }
+
+    @Test
+    public void testValuesLeftAsIds()
+            throws IOException
+    {
+        byte[] file = fileOfFlagsAndTokens();
+        Set<Integer> bothStrings = Set.of(fields.get(1).id(), fields.get(2).id());
+        // a filter on the tokens: they are tested on their values, which must be there
+        Predicate tokenFilter = Predicates.notEqual(FieldRef.of(fields.get(2)), "none");
+        for (int batchSize : new int[] {100, 37}) {
+            for (RoaringBitmap selection : Arrays.asList(null, selection(row -> row % 113 < 7), selection(row -> row % 10 != 3))) {
+                for (boolean filtered : new boolean[] {false, true}) {
+                    ReadOptions options = ReadOptions.of(fields).withBatchSize(batchSize).withValuesAsDictionaryIds(bothStrings);
+                    if (selection != null) {
+                        options = options.withRowSelection(selection);
+                    }
+                    if (filtered) {
+                        options = options.withFilter(tokenFilter);
+                    }
+                    String description = "batches of %s, %s, %s".formatted(batchSize, selection == null ? "every row" : selection.getCardinality() + " rows selected",
+                            filtered ? "tokens filtered" : "no filter");
+                    int batches = 0;
+                    int flagsLeftAsIds = 0;
+                    int tokensLeftAsIds = 0;
+                    int tokensDecoded = 0;
+                    try (ParquetReader reader = ParquetReader.open(DataFileInput.of("test.parquet", file), options, allocator)) {
+                        int[] positions = new int[options.batchSize()];
+                        while (reader.nextBatch()) {
+                            batches++;
+                            reader.batchPositions(positions);
+                            int rows = reader.root().getRowCount();
+                            flagsLeftAsIds += valuesLeftAsIds(reader.root().getVector(1), reader.dictionaryIds(1), rows, positions, TestDictionaryIds::flag) ? 1 : 0;
+                            boolean tokensAsIds = valuesLeftAsIds(reader.root().getVector(2), reader.dictionaryIds(2), rows, positions, TestDictionaryIds::token);
+                            tokensLeftAsIds += tokensAsIds ? 1 : 0;
+                            tokensDecoded += tokensAsIds ? 0 : 1;
+                        }
+                    }
+                    assertThat(flagsLeftAsIds).as(description).isEqualTo(batches);
+                    if (filtered) {
+                        assertThat(tokensLeftAsIds).as(description).isZero();
+                    }
+                    else {
+                        // the batches of the plain pages, and the one where the dictionary's pages end
+                        assertThat(tokensLeftAsIds).as(description).isBetween(1, batches - 1);
+                        assertThat(tokensDecoded).as(description).isPositive();
+                    }
+                }
+            }
+        }
+    }
+
+    private static byte[] fileOfFlagsAndTokens()
+            throws IOException
+    {
+        List<GenericRow> rows = new ArrayList<>();
+        for (int row = 0; row < ROWS; row++) {
+            String flag = flag(row);
+            rows.add(GenericRow.of((long) row, flag == null ? null : BinaryString.fromString(flag), BinaryString.fromString(token(row))));
+        }
+        // a small dictionary page: the token column falls back to plain pages within a row group
+        return ParquetTestFiles.write(ROW_TYPE, rows, Map.of("parquet.page.size", "2048", "parquet.dictionary.page.size", "4096", "parquet.block.size", "8000"), "zstd");
+    }
+
+    /**
+     * Checks one batch of a column whose values may be left as ids: either the ids give the
+     * values written and the vector holds only nulls (returns true), or the vector holds them.
+     */
+    private static boolean valuesLeftAsIds(FieldVector vector, Optional<DictionaryIds> ids, int rows, int[] positions, IntFunction<String> written)
+    {
+        if (vector.getNullCount() == rows && ids.isPresent()) {
+            check(ids, rows, positions, written);
+            return true;
+        }
+        checkValues(vector, positions, written);
+        ids.ifPresent(present -> check(Optional.of(present), rows, positions, written));
+        return false;
+    }
+
+    private static RoaringBitmap selection(IntPredicate selected)
+    {
+        RoaringBitmap selection = new RoaringBitmap();
+        for (int row = 0; row < ROWS; row++) {
+            if (selected.test(row)) {
+                selection.add(row);
+            }
+        }
+        return selection;
     }
 
     private static String flag(int row)

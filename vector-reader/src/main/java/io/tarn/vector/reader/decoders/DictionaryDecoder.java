@@ -265,6 +265,11 @@ public final class DictionaryDecoder
 
     private void gatherBinary(ValueBuffer out, int[] idArray, int n)
     {
+        gatherBinary(dictionary, out, idArray, n);
+    }
+
+    private static void gatherBinary(ValueBuffer dictionary, ValueBuffer out, int[] idArray, int n)
+    {
         int[] dictionaryOffsets = dictionary.offsets;
         byte[] source = dictionary.bytes;
         int[] offsets = out.offsets(n);
@@ -456,6 +461,35 @@ public final class DictionaryDecoder
         int[] idArray = decodeIds(count);
         gatherIdsBinary(out, idArray, SelectionMasks.compact(idArray, 0, count, selected));
         return idArray;
+    }
+
+    /**
+     * The ids of the next {@code count} values of a binary column, whose values are not decoded
+     * (in an array reused by the next call).
+     */
+    public int[] readIds(int count)
+    {
+        return decodeIds(count);
+    }
+
+    /**
+     * The ids of the values that {@code selected} selects of the next {@code count}, first in an
+     * array reused by the next call; the values are not decoded.
+     */
+    public int[] readSelectedIds(int count, long[] selected)
+    {
+        int[] idArray = decodeIds(count);
+        SelectionMasks.compact(idArray, 0, count, selected);
+        return idArray;
+    }
+
+    /**
+     * Appends to {@code out} the values of binary {@code dictionary} that the first {@code n} of
+     * {@code ids} name; the ids were checked when they were decoded.
+     */
+    public static void appendValues(ValueBuffer dictionary, int[] ids, int n, ValueBuffer out)
+    {
+        gatherBinary(dictionary, out, ids, n);
     }
 
     // the values of decoded ids, by whole words where the dictionary's values are short (the flag
